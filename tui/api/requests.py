@@ -1,0 +1,296 @@
+"""Request models: every constraint of the contract, in one place.
+
+The client builds these before sending, so a bad value fails locally with a
+message naming the field and its limit; the emulator validates incoming bodies
+with the very same models, so both sides agree on the limits by construction.
+
+Field names are Python's; aliases are the wire's camelCase. Unknown fields are
+ignored (the service ignores them too), so `extra` is left at pydantic's default.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+
+ActivityEndpoint = Literal[
+    "scrape",
+    "crawl",
+    "batch_scrape",
+    "search",
+    "extract",
+    "llmstxt",
+    "deep_research",
+    "map",
+    "agent",
+    "browser",
+    "interact",
+]
+ACTIVITY_ENDPOINTS: tuple[str, ...] = ActivityEndpoint.__args__  # type: ignore[attr-defined]
+
+BrowserStatus = Literal["active", "destroyed"]
+Language = Literal["python", "node", "bash"]
+SitemapMode = Literal["skip", "include", "only"]
+ProxyMode = Literal["basic", "enhanced", "auto"]
+FormatKind = Literal[
+    "markdown",
+    "summary",
+    "html",
+    "rawHtml",
+    "links",
+    "images",
+    "screenshot",
+    "json",
+    "changeTracking",
+    "branding",
+    "audio",
+    "question",
+    "highlights",
+]
+WebhookEventFilter = Literal["started", "page", "completed", "failed"]
+
+# Limits of the contract, named so that messages and the UI can quote them.
+SUPPORT_QUESTION_MAX = 8000
+SUPPORT_RATIONALE_MAX = 2000
+CRAWL_PREVIEW_PROMPT_MAX = 10000
+TTL_MIN, TTL_MAX = 30, 3600
+ACTIVITY_TTL_MIN, ACTIVITY_TTL_MAX = 10, 3600
+ACTIVITY_TTL_DEFAULT = 300
+PROFILE_NAME_MAX = 128
+CODE_MAX = 100_000
+PROMPT_MAX = 10_000
+EXEC_TIMEOUT_MIN, EXEC_TIMEOUT_MAX = 1, 300
+INTERACT_TIMEOUT_DEFAULT = 30
+BATCH_TIMEOUT_MIN, BATCH_TIMEOUT_MAX = 1000, 300_000
+BATCH_TIMEOUT_DEFAULT = 60_000
+MAX_AGE_DEFAULT = 172_800_000
+MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX = 5000, 100_000
+ACTIVITY_LIMIT_MIN, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_DEFAULT = 1, 100, 50
+
+
+def is_http_url(value: str) -> bool:
+    """True for an absolute http(s) URL with a host, the only URLs the service scrapes."""
+    try:
+        parts = urlsplit(value.strip())
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _check_url(value: str) -> str:
+    if not is_http_url(value):
+        raise ValueError("must be an absolute http:// or https:// URL with a host")
+    return value
+
+
+HttpUrl = Annotated[str, AfterValidator(_check_url)]
+
+
+class WireModel(BaseModel):
+    """Base of every request model: camelCase on the wire, snake_case in Python."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON body (or query) as the service expects it."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+# --- team -------------------------------------------------------------------
+
+
+class TokenUsageQuery(WireModel):
+    # a query string, so "true"/"false" are accepted (lax bool)
+    by_api_key: bool = False
+
+
+class ActivityQuery(WireModel):
+    endpoint: ActivityEndpoint | None = None
+    limit: int = Field(ACTIVITY_LIMIT_DEFAULT, ge=ACTIVITY_LIMIT_MIN, le=ACTIVITY_LIMIT_MAX)
+    cursor: str | None = Field(None, min_length=1)
+
+
+# --- support ----------------------------------------------------------------
+
+
+class DocsSearchRequest(WireModel):
+    question: str = Field(min_length=1, max_length=SUPPORT_QUESTION_MAX)
+
+
+class SupportAskRequest(WireModel):
+    question: str = Field(min_length=1, max_length=SUPPORT_QUESTION_MAX)
+    rationale: str | None = Field(None, min_length=1, max_length=SUPPORT_RATIONALE_MAX)
+    job_id: str | None = Field(None, alias="jobId")
+    context: dict[str, Any] | None = None
+
+
+# --- browser ----------------------------------------------------------------
+
+
+class BrowserProfile(WireModel):
+    name: str = Field(min_length=1, max_length=PROFILE_NAME_MAX)
+    save_changes: StrictBool = True
+
+
+class BrowserCreateRequest(WireModel):
+    ttl: int | None = Field(None, ge=TTL_MIN, le=TTL_MAX)
+    activity_ttl: int | None = Field(None, ge=ACTIVITY_TTL_MIN, le=ACTIVITY_TTL_MAX)
+    stream_web_view: StrictBool | None = None
+    profile: BrowserProfile | None = None
+
+
+class BrowserListQuery(WireModel):
+    status: BrowserStatus | None = None
+
+
+class ExecuteRequest(WireModel):
+    code: str = Field(min_length=1, max_length=CODE_MAX)
+    language: Language = "node"
+    timeout: int | None = Field(None, ge=EXEC_TIMEOUT_MIN, le=EXEC_TIMEOUT_MAX)
+
+
+class InteractRequest(WireModel):
+    code: str | None = Field(None, min_length=1, max_length=CODE_MAX)
+    prompt: str | None = Field(None, min_length=1, max_length=PROMPT_MAX)
+    language: Language | None = None
+    timeout: float | None = Field(None, ge=EXEC_TIMEOUT_MIN, le=EXEC_TIMEOUT_MAX)
+    origin: str | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one_of_code_or_prompt(self) -> InteractRequest:
+        if self.code is None and self.prompt is None:
+            raise ValueError("Either 'code' or 'prompt' must be provided.")
+        if self.code is not None and self.prompt is not None:
+            raise ValueError("Provide exactly one of 'code' or 'prompt', not both.")
+        return self
+
+
+# --- scrape options (shared by scrape, batch scrape and crawl) ---------------
+
+
+class FormatObject(WireModel):
+    """A format given as an object: `type` plus options (`schema` for json)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: FormatKind
+    schema_: dict[str, Any] | None = Field(None, alias="schema")
+
+
+class Location(WireModel):
+    country: str = Field("US", min_length=2, max_length=2)
+    languages: list[str] | None = None
+
+
+class Action(WireModel):
+    """A step run before capture; only `wait`'s fields are in the contract."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(min_length=1)
+    milliseconds: int | None = Field(None, ge=0)
+
+
+class ScrapeProfile(WireModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(min_length=1, max_length=PROFILE_NAME_MAX)
+    save_changes: StrictBool | None = None
+
+
+class ScrapeOptions(WireModel):
+    formats: list[FormatKind | FormatObject] | None = None
+    only_main_content: StrictBool | None = None
+    only_clean_content: StrictBool | None = None
+    include_tags: list[str] | None = None
+    exclude_tags: list[str] | None = None
+    max_age: int | None = Field(None, ge=0)
+    min_age: int | None = Field(None, ge=1)
+    headers: dict[str, str] | None = None
+    wait_for: int | None = Field(None, ge=0)
+    mobile: StrictBool | None = None
+    skip_tls_verification: StrictBool | None = None
+    timeout: int | None = Field(None, ge=BATCH_TIMEOUT_MIN, le=BATCH_TIMEOUT_MAX)
+    parsers: list[str | dict[str, Any]] | None = None
+    actions: list[Action] | None = None
+    location: Location | None = None
+    remove_base64_images: StrictBool | None = None
+    block_ads: StrictBool | None = None
+    proxy: ProxyMode | None = None
+    store_in_cache: StrictBool | None = None
+    lockdown: StrictBool | None = None
+    profile: ScrapeProfile | None = None
+    zero_data_retention: StrictBool | None = None
+
+
+class WebhookConfig(WireModel):
+    url: HttpUrl
+    headers: dict[str, str] | None = None
+    metadata: dict[str, Any] | None = None
+    events: list[WebhookEventFilter] | None = None
+
+
+class ScrapeRequest(ScrapeOptions):
+    url: HttpUrl
+
+
+class BatchScrapeRequest(ScrapeOptions):
+    # URLs stay plain strings: invalid ones are the server's to drop (or refuse)
+    # according to ignoreInvalidURLs, as the contract describes.
+    urls: list[str] = Field(min_length=1)
+    webhook: HttpUrl | WebhookConfig | None = None
+    max_concurrency: int | None = Field(None, ge=1)
+    ignore_invalid_urls: StrictBool | None = Field(None, alias="ignoreInvalidURLs")
+
+
+# --- map and crawl ------------------------------------------------------------
+
+
+class MapRequest(WireModel):
+    url: HttpUrl
+    search: str | None = None
+    sitemap: SitemapMode | None = None
+    include_subdomains: StrictBool | None = None
+    ignore_query_parameters: StrictBool | None = None
+    ignore_cache: StrictBool | None = None
+    limit: int | None = Field(None, ge=1, le=MAP_LIMIT_MAX)
+    timeout: int | None = Field(None, ge=1)
+    location: Location | None = None
+
+
+class CrawlParamsPreviewRequest(WireModel):
+    url: HttpUrl
+    # The contract gives only the maximum; a required prompt that is empty
+    # asks for nothing, so one character is the minimum here.
+    prompt: str = Field(min_length=1, max_length=CRAWL_PREVIEW_PROMPT_MAX)
+
+
+class CrawlRequest(WireModel):
+    url: HttpUrl
+    prompt: str | None = Field(None, min_length=1, max_length=CRAWL_PREVIEW_PROMPT_MAX)
+    include_paths: list[str] | None = None
+    exclude_paths: list[str] | None = None
+    max_depth: int | None = Field(None, ge=0)
+    max_discovery_depth: int | None = Field(None, ge=0)
+    crawl_entire_domain: StrictBool | None = None
+    allow_external_links: StrictBool | None = None
+    allow_subdomains: StrictBool | None = None
+    sitemap: SitemapMode | None = None
+    ignore_query_parameters: StrictBool | None = None
+    ignore_robots_txt: StrictBool | None = None
+    robots_user_agent: str | None = None
+    deduplicate_similar_urls: StrictBool | None = Field(None, alias="deduplicateSimilarURLs")
+    delay: float | None = Field(None, ge=0)
+    limit: int | None = Field(None, ge=1)
+    webhook: HttpUrl | WebhookConfig | None = None
+    scrape_options: ScrapeOptions | None = None

@@ -1,0 +1,1 @@
+"""Browser backends for the emulator's browser sessions."""
