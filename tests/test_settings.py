@@ -1,0 +1,111 @@
+"""Settings: flags over environment over the config file; the key never shown whole."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tui.settings import SettingsError, load_settings
+
+KEY = "wds-0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    # Point the default config location at an empty place so a developer's own file is never read.
+    monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
+
+
+def write_config(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    os.chmod(path, mode)
+    return path
+
+
+def test_nothing_configured_means_the_embedded_emulator() -> None:
+    settings, warnings = load_settings()
+    assert settings.uses_embedded_emulator
+    assert warnings == []
+
+
+def test_flags_beat_environment_which_beats_the_file(tmp_path, monkeypatch) -> None:
+    path = write_config(tmp_path, f'base_url = "https://file.example"\napi_key = "{KEY}"\ntimeout = 5\n')
+    monkeypatch.setenv("WDS_BASE_URL", "https://env.example")
+    settings, _ = load_settings(config_path=path)
+    assert settings.base_url == "https://env.example"
+    assert settings.api_key.get_secret_value() == KEY
+    assert settings.timeout == 5
+    settings, _ = load_settings(config_path=path, base_url="https://flag.example/")
+    assert settings.base_url == "https://flag.example"
+
+
+def test_service_table_in_the_file_is_read(tmp_path) -> None:
+    path = write_config(tmp_path, f'[service]\nbase_url = "https://svc.example/v2"\napi_key = "{KEY}"\n')
+    settings, _ = load_settings(config_path=path)
+    assert settings.base_url == "https://svc.example"
+
+
+def test_key_is_masked_everywhere_it_is_shown(tmp_path) -> None:
+    settings, _ = load_settings(base_url="https://svc.example", api_key=KEY)
+    for text in (settings.describe(), repr(settings), str(settings), settings.masked_key):
+        assert KEY not in text
+    assert settings.masked_key == "…cdef"
+    assert "…cdef" in settings.describe()
+
+
+def test_config_readable_by_others_is_warned_about(tmp_path) -> None:
+    path = write_config(tmp_path, f'api_key = "{KEY}"\n', mode=0o644)
+    _, warnings = load_settings(config_path=path)
+    assert any("chmod 600" in w for w in warnings)
+    os.chmod(path, 0o600)
+    _, warnings = load_settings(config_path=path)
+    assert warnings == []
+
+
+@pytest.mark.parametrize(
+    ("url", "warned"),
+    [
+        ("http://api.example.com", True),
+        ("https://api.example.com", False),
+        ("http://127.0.0.1:8080", False),
+        ("http://localhost:8080", False),
+        ("http://[::1]:8080", False),
+    ],
+)
+def test_plain_http_off_this_machine_is_warned_about(url: str, warned: bool) -> None:
+    _, warnings = load_settings(base_url=url, api_key=KEY)
+    assert any("unencrypted" in w for w in warnings) is warned
+
+
+@pytest.mark.parametrize(
+    ("overrides", "needle"),
+    [
+        ({"base_url": "ftp://x", "api_key": KEY}, "base_url"),
+        ({"base_url": "not a url", "api_key": KEY}, "base_url"),
+        ({"base_url": "https://svc.example"}, "no API key"),
+        ({"base_url": "https://svc.example", "api_key": KEY, "timeout": 0}, "timeout"),
+        ({"base_url": "https://svc.example", "api_key": "has space"}, "api_key"),
+    ],
+)
+def test_bad_values_name_what_to_change(overrides: dict, needle: str) -> None:
+    with pytest.raises(SettingsError, match=needle):
+        load_settings(**overrides)
+
+
+def test_broken_toml_and_missing_explicit_file_are_clear(tmp_path) -> None:
+    path = write_config(tmp_path, "base_url = \n")
+    with pytest.raises(SettingsError, match="not valid TOML"):
+        load_settings(config_path=path)
+    with pytest.raises(SettingsError, match="does not exist"):
+        load_settings(config_path=tmp_path / "nope.toml")
+
+
+def test_unknown_keys_in_the_file_are_warned_about(tmp_path) -> None:
+    path = write_config(tmp_path, 'colour = "red"\n')
+    _, warnings = load_settings(config_path=path)
+    assert any("colour" in w for w in warnings)
