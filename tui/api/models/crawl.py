@@ -1,0 +1,93 @@
+"""Crawls: parameter preview, active crawls, start and status (`/v2/crawl...`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from tui.api.models.common import JobStatus, Timestamp, WdsModel
+
+
+class CrawlParams(WdsModel):
+    """Crawl parameters the service derived from a natural-language prompt."""
+
+    url: str | None = None
+    include_paths: list[str] | None = None
+    exclude_paths: list[str] | None = None
+    max_depth: int | None = None
+    max_discovery_depth: int | None = None
+    crawl_entire_domain: bool | None = None
+    allow_external_links: bool | None = None
+    allow_subdomains: bool | None = None
+    sitemap: str | None = None
+    ignore_query_parameters: bool | None = None
+    ignore_robots_txt: bool | None = None
+    robots_user_agent: str | None = None
+    deduplicate_similar_urls: bool | None = Field(None, alias="deduplicateSimilarURLs")
+    delay: float | None = None
+    limit: int | None = None
+
+
+class CrawlParamsPreview(WdsModel):
+    """The answer to `POST /v2/crawl/params-preview`."""
+
+    success: bool = True
+    data: CrawlParams
+
+
+class ProfileEcho(WdsModel):
+    """The browser profile a crawl's scrapes use."""
+
+    name: str | None = None
+    save_changes: bool | None = None
+
+
+class ScrapeOptionsEcho(WdsModel):
+    """The scrape options of an active crawl, as the server echoes them.
+
+    The common options are typed; every other option is kept in `model_extra`.
+    """
+
+    formats: list[Any] | None = None
+    only_main_content: bool | None = None
+    timeout: int | None = None
+    max_age: int | None = None
+    proxy: str | None = None
+    mobile: bool | None = None
+    profile: ProfileEcho | None = None
+
+
+class ActiveCrawlOptions(WdsModel):
+    """Options of an active crawl; only `scrape_options` is in the contract."""
+
+    scrape_options: ScrapeOptionsEcho | None = None
+
+
+class ActiveCrawl(WdsModel):
+    """A running crawl of the team. `created_at` is real-service drift, hence optional."""
+
+    id: str
+    team_id: str | None = None
+    url: str
+    options: ActiveCrawlOptions = Field(default_factory=ActiveCrawlOptions)
+    created_at: Timestamp | None = None
+
+
+class ActiveCrawlList(WdsModel):
+    """The answer to `GET /v2/crawl/active`."""
+
+    success: bool = True
+    crawls: list[ActiveCrawl] = Field(default_factory=list)
+
+
+class CrawlStarted(WdsModel):
+    """The answer to `POST /v2/crawl`: the job id (also in its webhooks) and status URL."""
+
+    success: bool = True
+    id: str
+    url: str | None = None
+
+
+class CrawlStatus(JobStatus):
+    """Status, progress and one page of documents of a crawl."""

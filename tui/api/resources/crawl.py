@@ -1,0 +1,50 @@
+"""`client.crawl`: crawl parameter preview, active crawls, start and status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.api.models.crawl import ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus
+from tui.api.requests import CrawlParamsPreviewRequest, CrawlRequest
+from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
+
+PREVIEW_READ_TIMEOUT = 60.0
+"""The preview asks an LLM; give it longer than an ordinary call."""
+
+
+class CrawlResource(Resource):
+    """Plan, start and follow crawls of whole sites."""
+
+    async def params_preview(
+        self, url: str | None = None, prompt: str | None = None, *, request: CrawlParamsPreviewRequest | None = None
+    ) -> CrawlParamsPreview:
+        """Crawl parameters derived from a natural-language `prompt` (`POST /v2/crawl/params-preview`)."""
+        body = build_request(CrawlParamsPreviewRequest, request, url=url, prompt=prompt)
+        return await self._client.request(
+            "POST",
+            "/v2/crawl/params-preview",
+            CrawlParamsPreview,
+            json=body.to_wire(),
+            read_timeout=PREVIEW_READ_TIMEOUT,
+        )
+
+    async def active(self) -> ActiveCrawlList:
+        """The team's running crawls (`GET /v2/crawl/active`)."""
+        return await self._client.request("GET", "/v2/crawl/active", ActiveCrawlList)
+
+    async def start(
+        self, url: str | None = None, *, request: CrawlRequest | None = None, **options: Any
+    ) -> CrawlStarted:
+        """Start crawling the site at `url` (`POST /v2/crawl`).
+
+        `options` are the crawl options (`limit`, `max_depth`, `include_paths`,
+        `webhook`, `scrape_options`, ...) in Python or wire spelling. The
+        returned `id` is also the `id` of the crawl's webhook events.
+        """
+        body = build_request(CrawlRequest, request, url=url, **options)
+        return await self._client.request("POST", "/v2/crawl", CrawlStarted, json=body.to_wire())
+
+    async def get(self, job_id: str, skip: int | None = None, limit: int | None = None) -> CrawlStatus:
+        """Status, progress and documents of a crawl (`GET /v2/crawl/{id}`), paged by `skip`/`limit`."""
+        path = f"/v2/crawl/{job_id_segment(job_id)}"
+        return await self._client.request("GET", path, CrawlStatus, params=page_params(skip, limit))

@@ -1,0 +1,14 @@
+"""`client.extract`: status of extract and agent jobs."""
+
+from __future__ import annotations
+
+from tui.api.models.extract import ExtractStatus
+from tui.api.resources._base import Resource, job_id_segment
+
+
+class ExtractResource(Resource):
+    """Follow extract and agent jobs (activity entries of kind `agent` map here)."""
+
+    async def get(self, job_id: str) -> ExtractStatus:
+        """Status and data of an extract or agent job (`GET /v2/extract/{id}`)."""
+        return await self._client.request("GET", f"/v2/extract/{job_id_segment(job_id)}", ExtractStatus)

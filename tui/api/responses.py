@@ -1,0 +1,192 @@
+"""Reading the service's answers: JSON bodies into models, failures into typed errors.
+
+Nothing here raises a raw httpx or pydantic exception: a body that is not
+JSON, JSON of the wrong shape and every non-2xx status all become a
+`tui.api.errors` exception whose message says what the server sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from tui.api.errors import (
+    APIStatusError,
+    GatewayTimeoutError,
+    RateLimitError,
+    ResponseNotJSONError,
+    ResponseShapeError,
+    status_error_class,
+)
+from tui.api.retries import retry_after_seconds
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+Scrub = Callable[[str], str]
+
+EXCERPT_CHARS = 200
+_SHOWN_ISSUES = 3
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The start of a body on one line, cut at `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _content_type(response: httpx.Response) -> str:
+    return response.headers.get("content-type", "").split(";")[0].strip() or "(no content type)"
+
+
+def _describe_body(response: httpx.Response, scrub: Scrub) -> str:
+    text = response.text
+    if not text.strip():
+        return "an empty body"
+    return f"a {_content_type(response)} body: {scrub(excerpt(text))!r}"
+
+
+def _try_json(response: httpx.Response) -> Any:
+    """The parsed body, or None when it is not JSON (an error page, say)."""
+    try:
+        return json.loads(response.content) if response.content else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def read_json(response: httpx.Response, scrub: Scrub) -> Any:
+    """The JSON body of a 2xx answer, or `ResponseNotJSONError`.
+
+    The content type is not trusted either way: JSON sent as `text/plain` is
+    read, HTML sent as `application/json` is refused.
+    """
+    try:
+        return json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        request = response.request
+        raise ResponseNotJSONError(
+            f"the server sent {_describe_body(response, scrub)} (status {response.status_code}) "
+            "where JSON was expected",
+            status=response.status_code,
+            content_type=_content_type(response),
+            excerpt=scrub(excerpt(response.text)),
+            method=request.method,
+            url=str(request.url),
+        ) from None
+
+
+_UNION_MEMBER_NAMES = frozenset({"str", "int", "float", "bool", "list", "dict", "none"})
+
+
+def _is_union_member(part: Any) -> bool:
+    # pydantic names the union member it tried (`str`, `str-enum[SessionStatus]`)
+    # in `loc`; no field of the response models is spelt like that
+    return isinstance(part, str) and (part in _UNION_MEMBER_NAMES or "[" in part)
+
+
+def _issue_path(loc: tuple[Any, ...]) -> str:
+    path = ""
+    for part in loc:
+        if _is_union_member(part):
+            continue
+        path += f"[{part}]" if isinstance(part, int) else ("." if path else "") + str(part)
+    return path or "body"
+
+
+def _issue_texts(issues: list[Any], scrub: Scrub) -> list[str]:
+    """One line per offending field (a union's several complaints count once)."""
+    texts: dict[str, str] = {}
+    for issue in issues:
+        path = _issue_path(tuple(issue.get("loc", ())))
+        if path in texts:
+            continue
+        text = f"{path}: {issue.get('msg', 'is invalid')}"
+        if issue.get("type") != "missing":
+            text += f" (got {scrub(excerpt(repr(issue.get('input')), 60))})"
+        texts[path] = text
+    return list(texts.values())
+
+
+def parse_model(model: type[ModelT], data: Any, response: httpx.Response, scrub: Scrub) -> ModelT:
+    """Validate a 2xx body into `model`, or raise `ResponseShapeError`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        issues = _issue_texts(exc.errors(include_url=False), scrub)
+        shown = "; ".join(issues[:_SHOWN_ISSUES])
+        more = f" and {len(issues) - _SHOWN_ISSUES} more" if len(issues) > _SHOWN_ISSUES else ""
+        server_said = ""
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            server_said = f"; the server said: {scrub(excerpt(data['error']))!r}"
+        request = response.request
+        raise ResponseShapeError(
+            f"the server sent a response that is not a valid {model.__name__}: {shown}{more}{server_said}",
+            status=response.status_code,
+            content_type=_content_type(response),
+            excerpt=scrub(excerpt(response.text)),
+            method=request.method,
+            url=str(request.url),
+        ) from None
+
+
+def _error_message(body: Any) -> str | None:
+    if not isinstance(body, dict):
+        return None
+    error = body.get("error")
+    if isinstance(error, dict):  # some gateways nest it: {"error": {"message": ...}}
+        error = error.get("message")
+    if isinstance(error, str) and error.strip():
+        return error
+    message = body.get("message")
+    return message if isinstance(message, str) and message.strip() else None
+
+
+def status_error(
+    response: httpx.Response,
+    scrub: Scrub,
+    *,
+    partial_model: type[BaseModel] | None = None,
+) -> APIStatusError:
+    """The typed exception for a non-2xx answer (returned, not raised).
+
+    Reads the standard body `{success, error, code, details}` as well as the
+    support endpoints' `{"error": ...}`; a body that is not JSON (a proxy's
+    HTML page) still gives a readable message.
+    """
+    status = response.status_code
+    body = _try_json(response)
+    message = _error_message(body)
+    code = body.get("code") if isinstance(body, dict) and isinstance(body.get("code"), str) else None
+    details = body.get("details") if isinstance(body, dict) else None
+    request_id = response.headers.get("x-request-id")
+    if request_id is None and isinstance(body, dict) and isinstance(body.get("requestId"), str):
+        request_id = body["requestId"]
+    location = response.headers.get("location")
+    if 300 <= status < 400 and location:
+        # usually http:// given for an https:// service, or a missing path prefix
+        message = f"the server redirected to {location}; check the base URL"
+    elif message is None:
+        reason = response.reason_phrase or "error"
+        message = f"the server answered {status} {reason} with {_describe_body(response, scrub)}"
+    request = response.request
+    kwargs: dict[str, Any] = {
+        "status": status,
+        "code": code,
+        "details": details,
+        "request_id": request_id,
+        "body": body if body is not None else scrub(response.text),
+        "response": response,
+        "method": request.method,
+        "url": str(request.url),
+    }
+    cls = status_error_class(status, code)
+    if issubclass(cls, RateLimitError):
+        kwargs["retry_after"] = retry_after_seconds(response.headers, message)
+    if issubclass(cls, GatewayTimeoutError) and partial_model is not None and isinstance(body, dict):
+        try:
+            kwargs["partial"] = partial_model.model_validate(body)
+        except ValidationError:
+            kwargs["partial"] = None  # a partial we cannot read is as good as none
+    return cls(scrub(message), **kwargs)
