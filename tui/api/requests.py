@@ -294,3 +294,10 @@ class CrawlRequest(WireModel):
     limit: int | None = Field(None, ge=1)
     webhook: HttpUrl | WebhookConfig | None = None
     scrape_options: ScrapeOptions | None = None
+
+
+class JobPageQuery(WireModel):
+    """`skip`/`limit` of the paged job status GETs (crawl and batch scrape)."""
+
+    skip: int | None = Field(None, ge=0)
+    limit: int | None = Field(None, ge=1)
