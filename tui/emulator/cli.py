@@ -1,0 +1,162 @@
+"""`wds-tui emulator`: serve the local emulator and print how to reach it.
+
+This is the one place an API key is printed in full: the person starting the
+emulator needs it for curl and for the dashboard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Sequence
+
+from tui.emulator.browser.chromium import browser_backend_from_environment
+from tui.emulator.server import RemoteBindRefused, check_host, serve
+from tui.emulator.state import Emulator
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 3002
+
+
+class KeySpecError(ValueError):
+    """An `--api-key` value that cannot be used."""
+
+
+def generate_key() -> str:
+    """A fresh key in the service's format: `wds-` and 32 hex characters."""
+    return "wds-" + secrets.token_hex(16)
+
+
+def teams_from_specs(specs: Sequence[str]) -> dict[str, list[str]]:
+    """Team name -> keys from `--api-key` values.
+
+    `KEY` makes a team of its own (`team-1`, `team-2`, ...); `TEAM=KEY` puts the key
+    in TEAM, and keys with the same TEAM share one team. No specs: one team
+    `default` with a freshly generated key.
+    """
+    if not specs:
+        return {"default": [generate_key()]}
+    teams: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    unnamed = 0
+    for spec in specs:
+        if "=" in spec:
+            team, _, key = spec.partition("=")
+            team, key = team.strip(), key.strip()
+            if not team:
+                raise KeySpecError(f"--api-key {spec!r}: the team name before '=' is empty (write TEAM=KEY)")
+        else:
+            unnamed += 1
+            team, key = f"team-{unnamed}", spec.strip()
+        if not key:
+            raise KeySpecError(f"--api-key {spec!r}: the key is empty")
+        if any(ch.isspace() for ch in key):
+            raise KeySpecError(f"--api-key {spec!r}: a key cannot contain whitespace")
+        if key in seen:
+            raise KeySpecError(f"--api-key: the key ending in {key[-4:]!r} is given more than once")
+        seen.add(key)
+        teams.setdefault(team, []).append(key)
+    return teams
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0 picks a free port)")
+    return port
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The emulator's options, for `wds-tui emulator` and `python -m tui.emulator`."""
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--api-key",
+        action="append",
+        default=[],
+        metavar="[TEAM=]KEY",
+        help="accept this key; repeat for more. Each key is its own team unless written TEAM=KEY "
+        "(the same TEAM puts keys in one team). Default: one generated key.",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the seeded history and live traffic (default 0)")
+    parser.add_argument(
+        "--webhook-secret", metavar="SECRET", help="HMAC secret of every team; webhooks are signed only when set"
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a non-loopback --host (the emulator runs code in browsers: only on networks you trust)",
+    )
+    parser.add_argument("--no-traffic", action="store_true", help="do not generate live demo traffic")
+
+
+def banner(base_url: str, emulator: Emulator, live: bool) -> str:
+    """What the person who started the emulator needs: the URL, the keys, a curl to try."""
+    backend = emulator.browser.backend
+    browser = "Chromium" if backend.available else f"off: {backend.unavailable_reason}"
+    lines = [
+        f"wds-tui emulator serving {base_url}  (seed {emulator.seed}, live traffic {'on' if live else 'off'})",
+        f"Browser sessions: {browser}",
+        "",
+    ]
+    lines.append("Teams and API keys (full keys are shown only here):")
+    for team in emulator.teams.values():
+        for key in team.api_keys:
+            lines.append(f"  {team.name}: {key}")
+    first_key = next(iter(emulator.teams.values())).api_keys[0]
+    lines += [
+        "",
+        "Try:",
+        f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
+        f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
+        "",
+        "Press Ctrl+C to stop.",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; 2 for unusable options, 1 when the port cannot be bound."""
+    try:
+        teams = teams_from_specs(args.api_key)
+        check_host(args.host, args.allow_remote)
+    except (KeySpecError, RemoteBindRefused) as exc:
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
+    if args.webhook_secret is not None and not args.webhook_secret.strip():
+        print("wds-tui emulator: --webhook-secret is empty", file=sys.stderr)
+        return 2
+    live = not args.no_traffic
+    backend = browser_backend_from_environment()
+    emulator = Emulator.from_keys(
+        teams, seed=args.seed, webhook_secret=args.webhook_secret, live=live, browser_backend=backend
+    )
+
+    def ready(base_url: str) -> None:
+        print(banner(base_url, emulator, live), flush=True)
+
+    try:
+        serve(emulator, args.host, args.port, allow_remote=args.allow_remote, on_ready=ready)
+    except OSError as exc:
+        print(f"wds-tui emulator: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="wds-tui emulator", description="Serve a local emulator of the web-data API service."
+    )
+    add_arguments(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m tui.emulator`: the same as `wds-tui emulator`."""
+    return run(build_parser().parse_args(argv))

@@ -1,0 +1,204 @@
+"""Serving the emulator on uvicorn: blocking, embedded in an event loop, or in a thread.
+
+All three bind the socket themselves (port 0 picks a free port, and the real
+one is known before the first request), start the emulator's background
+loops once the server listens, and stop them and close every browser on exit.
+
+The emulator runs code in browsers for anyone who can reach it, so binding a
+non-loopback address is refused unless the caller opts in with `allow_remote`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import signal
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable, Generator
+from types import TracebackType
+
+import uvicorn
+
+from tui.emulator.app import create_app
+from tui.emulator.state import Emulator
+
+GRACEFUL_SHUTDOWN_SECONDS = 3
+STARTUP_TIMEOUT_SECONDS = 10.0
+
+
+class RemoteBindRefused(ValueError):
+    """Binding a non-loopback address without `allow_remote`."""
+
+
+def is_loopback(host: str) -> bool:
+    """True for `localhost` and any loopback IP (127.0.0.0/8, ::1)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_host(host: str, allow_remote: bool) -> None:
+    """Refuse a non-loopback host unless `allow_remote` (raises `RemoteBindRefused`)."""
+    if not allow_remote and not is_loopback(host):
+        raise RemoteBindRefused(
+            f"Refusing to listen on {host}: the emulator runs code in browsers for anyone who can reach it, "
+            "so it binds loopback addresses only. Pass --allow-remote (allow_remote=True) if you really "
+            "want it reachable from other machines."
+        )
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A bound (not yet listening) TCP socket for `host`:`port`; `OSError` says why not."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def base_url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that leaves signal handling to its host program."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+def _server_for(emulator: Emulator) -> _EmbeddedServer:
+    config = uvicorn.Config(
+        create_app(emulator),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+    return _EmbeddedServer(config)
+
+
+@contextlib.asynccontextmanager
+async def running(
+    emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False
+) -> AsyncIterator[str]:
+    """Serve `emulator` in the current event loop while the block runs; yields the base URL."""
+    check_host(host, allow_remote)
+    sock = bind_socket(host, port)
+    url = base_url_of(sock)
+    server = _server_for(emulator)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
+            while not server.started:
+                if task.done():
+                    task.result()  # surfaces the startup failure
+                    raise RuntimeError("the emulator's server stopped during startup")
+                await asyncio.sleep(0.01)
+        emulator.start_background()
+        yield url
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError, SystemExit):
+            await task
+        await emulator.aclose()
+        sock.close()
+
+
+def serve(
+    emulator: Emulator,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    allow_remote: bool = False,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve until SIGINT/SIGTERM (blocking). `on_ready(base_url)` runs once the socket listens."""
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        async with running(emulator, host, port, allow_remote) as url:
+            if on_ready is not None:
+                on_ready(url)
+            await stop.wait()
+
+    check_host(host, allow_remote)
+    asyncio.run(main())
+
+
+class ServerThread:
+    """The emulator served from a background thread, for synchronous tests and tools.
+
+    `with ServerThread(emulator) as base_url: ...` or `start()` / `stop()`.
+    """
+
+    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False):
+        self.emulator = emulator
+        self._host, self._port, self._allow_remote = host, port, allow_remote
+        self.base_url: str | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    def start(self) -> str:
+        """Start serving and return the base URL (raises whatever prevented startup)."""
+        check_host(self._host, self._allow_remote)
+        self._thread = threading.Thread(target=self._run, name="wds-emulator", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(STARTUP_TIMEOUT_SECONDS):
+            raise TimeoutError("the emulator did not start within 10 s")
+        if self._error is not None:
+            raise self._error
+        assert self.base_url is not None
+        return self.base_url
+
+    def stop(self) -> None:
+        """Stop serving, close browsers, and wait for the thread to end."""
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(STARTUP_TIMEOUT_SECONDS)
+        self._thread = None
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as exc:  # reported to start(); the thread must not die silently
+            self._error = exc
+            self._ready.set()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        async with running(self.emulator, self._host, self._port, self._allow_remote) as url:
+            self.base_url = url
+            self._ready.set()
+            await self._stop.wait()
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
