@@ -1,0 +1,26 @@
+"""What a person can do about a failure to reach or use the service.
+
+Shared by the dashboard's connection screen and `wds-tui check`, so the
+advice reads the same in both.
+"""
+
+from __future__ import annotations
+
+from tui.api.errors import APIConnectionError, APITimeoutError, AuthenticationError, WdsError
+
+
+def advice_for(error: WdsError, host: str) -> str:
+    """One or two sentences on what to check next."""
+    if isinstance(error, AuthenticationError):
+        return (
+            f"{host} refused the API key. Check WDS_API_KEY (or api_key in the config file, "
+            "or --api-key); `wds-tui config` shows which key is in use, masked."
+        )
+    if isinstance(error, APITimeoutError):
+        return f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."
+    if isinstance(error, APIConnectionError):
+        return (
+            f"Nothing answers at {host}. Check WDS_BASE_URL (or base_url in the config file, or "
+            "--base-url), that the service is running, and your network or VPN."
+        )
+    return f"{host} answered with an error."
