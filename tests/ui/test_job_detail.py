@@ -1,0 +1,210 @@
+"""The job document screen: each retrievable kind through its endpoint, the others refused, and the JSON tree."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Markdown, Static
+
+import tui
+from tui.api.client import WdsClient
+from tui.emulator.app import create_app
+from tui.emulator.clock import ManualClock
+from tui.emulator.state import Caller, Emulator
+from tui.screens.job_detail import RETRIEVALS, JobDetailScreen
+from tui.widgets.document_view import DocumentView
+from tui.widgets.json_tree import STRING_PREVIEW, JsonTree
+
+KEY = "wds-" + "d7" * 16
+NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
+NO_RETRIEVAL = ("search", "extract", "llmstxt", "deep_research", "map", "browser", "interact")
+
+
+class RecordingTransport(httpx.AsyncBaseTransport):
+    """The emulator in-process, remembering which paths were asked for."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.inner = httpx.ASGITransport(app=create_app(emulator))
+        self.paths: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(request.url.path)
+        return await self.inner.handle_async_request(request)
+
+
+class Host(App[None]):
+    """An empty app to push the screen on, styled by the dashboard's stylesheet."""
+
+    CSS_PATH = Path(tui.__file__).parent / "app.tcss"
+
+    def compose(self) -> ComposeResult:
+        yield Static("dashboard")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(NOW)
+
+
+@pytest.fixture
+def emulator(clock: ManualClock) -> Emulator:
+    # No seeded history: each test makes the jobs it opens.
+    return Emulator.from_keys({"team": [KEY]}, seed=3, clock=clock, history=False)
+
+
+@pytest.fixture
+def transport(emulator: Emulator) -> RecordingTransport:
+    return RecordingTransport(emulator)
+
+
+@pytest.fixture
+async def client(transport: RecordingTransport):  # type: ignore[no-untyped-def]
+    http = httpx.AsyncClient(transport=transport, base_url="http://emulator.test")
+    yield WdsClient("http://emulator.test", KEY, http_client=http, max_retries=0)
+    await http.aclose()
+
+
+async def wait_until(pilot: Pilot[None], predicate: Callable[[], bool], what: str) -> None:
+    for _ in range(250):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def open_job(pilot: Pilot[None], client: WdsClient, endpoint: str, job_id: str) -> JobDetailScreen:
+    screen = JobDetailScreen(client, endpoint, job_id, target="https://example.org/")
+    await pilot.app.push_screen(screen)
+    await wait_until(
+        pilot, lambda: screen.job is not None or screen.query_one("#job-notice").has_class("-error"), "the job"
+    )
+    await pilot.pause()
+    return screen
+
+
+def fields(screen: JobDetailScreen) -> dict[str, str]:
+    names = [str(label.content) for label in screen.query(".field-name")]
+    values = [str(label.content) for label in screen.query(".field-value")]
+    return dict(zip(names, values, strict=True))
+
+
+async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClient) -> None:
+    scraped = await client.scrape.create("https://acme-outdoor.com/pricing", formats=["markdown", "links"])
+    assert scraped.job_id is not None and scraped.data is not None
+    meta = scraped.data.metadata
+    async with Host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "scrape", scraped.job_id)
+        shown = fields(screen)
+        assert shown["title"] == meta.title
+        assert shown["url"] == (meta.url or meta.source_url)
+        assert shown["statusCode"] == str(meta.status_code)
+        assert "markdown" in shown["formats"] and "links" in shown["formats"]
+        markdown = screen.query_one(DocumentView).query_one(Markdown)
+        assert markdown.source == scraped.data.markdown
+
+        await pilot.press("j")
+        tree = screen.query_one(JsonTree)
+        assert pilot.app.focused is tree
+        assert [str(node.label).split(":")[0].split(" ")[0] for node in tree.root.children] == ["success", "data"]
+        data = tree.root.children[1]
+        assert data.is_expanded  # a small answer opens far enough to read
+        metadata = next(node for node in data.children if str(node.label).startswith("metadata"))
+        title = next(node for node in metadata.children if str(node.label).startswith("title"))
+        assert str(title.label) == f'title: "{meta.title}"'
+
+        await pilot.press("c")
+        assert not data.is_expanded
+        await pilot.press("e")
+        assert data.is_expanded and metadata.is_expanded
+
+
+async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualClock) -> None:
+    started = await client.crawl.start("https://acme-outdoor.com/", limit=6)
+    clock.advance(3600)
+    status = await client.crawl.get(started.id)
+    async with Host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "crawl", started.id)
+        shown = fields(screen)
+        assert shown["status"] == "completed"
+        assert shown["progress"] == f"{status.completed} / {status.total} pages"
+        pages = str(screen.query_one(".document-pages", Static).content).splitlines()
+        assert len(pages) == len(status.data) > 0
+        assert status.data[0].metadata.url in pages[0]
+
+
+async def test_batch_scrape_uses_its_retrieval(client: WdsClient, transport: RecordingTransport) -> None:
+    batch = await client.batch.create(["https://acme-outdoor.com/", "https://acme-outdoor.com/about"])
+    async with Host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "batch_scrape", batch.id)
+        assert f"/v2/batch/scrape/{batch.id}" in transport.paths
+        assert fields(screen)["progress"].endswith("/ 2 pages")
+
+
+async def test_agent_job_is_read_through_extract_and_shows_its_error(
+    client: WdsClient, emulator: Emulator, transport: RecordingTransport
+) -> None:
+    # The client cannot start agent jobs (the contract shows no shape): make one in the emulator.
+    team = next(iter(emulator.teams.values()))
+    agent = emulator.jobs.create_agent_job(Caller(team, KEY), "list the prices", ["https://acme-outdoor.com/"])
+    job_id = agent.id
+    async with Host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "agent", job_id)
+        assert transport.paths[-1] == f"/v2/extract/{job_id}"
+        job = await client.extract.get(job_id)
+        shown = fields(screen)
+        assert shown["status"] == str(job.status)
+        assert job.error, "the emulator has no LLM: agent jobs fail with a reason"
+        assert shown["error"] == job.error
+        assert screen.query_one(".field-value.-alert")
+
+
+async def test_unknown_job_says_not_found(client: WdsClient) -> None:
+    missing = str(uuid.uuid4())
+    async with Host().run_test(size=(80, 24)) as pilot:
+        screen = await open_job(pilot, client, "scrape", missing)
+        notice = screen.query_one("#job-notice", Static)
+        assert notice.has_class("-error")
+        assert str(notice.content).startswith(f"No scrape job {missing[:8]} on the service")
+        assert screen.job is None
+
+
+@pytest.mark.parametrize("endpoint", NO_RETRIEVAL)
+async def test_kinds_without_retrieval_send_nothing(
+    endpoint: str, client: WdsClient, transport: RecordingTransport
+) -> None:
+    assert endpoint not in RETRIEVALS
+    async with Host().run_test(size=(80, 24)) as pilot:
+        screen = JobDetailScreen(client, endpoint, str(uuid.uuid4()))
+        await pilot.app.push_screen(screen)
+        await pilot.pause(0.05)
+        notice = str(screen.query_one("#job-notice", Static).content)
+        assert notice.startswith(f"`{endpoint}` calls have no retrieval endpoint in the contract")
+        assert transport.paths == []
+        assert screen.check_action("reload", ()) is False
+        await pilot.press("r")
+        assert transport.paths == []
+        await pilot.press("escape")
+        assert pilot.app.screen is not screen
+
+
+async def test_json_tree_builds_children_only_when_opened() -> None:
+    value = {"pages": [{"url": f"https://example.org/{i}", "links": list(range(50))} for i in range(300)],
+             "markdown": "x" * 5000}
+    async with Host().run_test(size=(80, 24)) as pilot:
+        tree = JsonTree("crawl", value)
+        await pilot.app.mount(tree)
+        pages, markdown = tree.root.children
+        assert str(markdown.label) == f'markdown: "{"x" * STRING_PREVIEW}…" (5,000 chars)'
+        assert str(pages.label) == "pages […] 300 items"
+        assert not pages.is_expanded and len(pages.children) == 0  # too big to open on its own
+        pages.expand()
+        await pilot.pause()
+        assert len(pages.children) == 300
+        assert all(len(child.children) == 0 for child in pages.children)

@@ -1,0 +1,340 @@
+"""The browser sessions pane, driven with Pilot against the in-process emulator.
+
+The emulator runs with a small recording browser backend (bookkeeping only, no
+Chromium), a manual clock and a fixed seed; the dashboard's clock is the
+emulator's, so times on screen are predictable (TZ is UTC here).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.widgets import Button, Input, Static
+
+from tui.api.client import WdsClient
+from tui.api.redact import mask_key
+from tui.app import Intervals, ServiceInfo, WdsApp
+from tui.emulator.app import create_app
+from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome, ProfileSpec
+from tui.emulator.clock import ManualClock
+from tui.emulator.state import Emulator
+from tui.panes.sessions import SessionsPane
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.session_form import SessionFormScreen
+from tui.widgets.live_table import LiveTable
+
+KEY = "wds-" + "a1" * 16
+START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
+QUIET = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
+
+
+@dataclass
+class RecordingBackend:
+    """A browser backend that starts nothing: it notes launches and closes."""
+
+    available: bool = True
+    unavailable_reason: str = ""
+    launches: list[tuple[str, ProfileSpec | None]] = field(default_factory=list)
+    closes: list[str] = field(default_factory=list)
+
+    async def launch(self, session_id: str, profile: ProfileSpec | None) -> BrowserHandle:
+        if not self.available:
+            raise BrowserUnavailable(self.unavailable_reason)
+        self.launches.append((session_id, profile))
+        return BrowserHandle(session_id, f"ws://127.0.0.1:9/devtools/browser/{session_id}", 0, Path("/nonexistent"))
+
+    async def close(self, handle: BrowserHandle, save_profile: bool) -> None:
+        self.closes.append(handle.session_id)
+
+    async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
+        return ExecutionOutcome(stdout="", stderr="", exit_code=0, killed=False, error=None, result=None)
+
+    async def shutdown(self) -> None:
+        return None
+
+
+@pytest.fixture(autouse=True)
+def utc() -> Iterator[None]:
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def backend() -> RecordingBackend:
+    return RecordingBackend()
+
+
+@pytest.fixture
+async def emulator(clock: ManualClock, backend: RecordingBackend) -> AsyncIterator[Emulator]:
+    emulator = Emulator.from_keys({"team": [KEY]}, seed=11, clock=clock, browser_backend=backend, history=False)
+    yield emulator
+    await emulator.aclose()
+
+
+@pytest.fixture
+async def client(emulator: Emulator) -> AsyncIterator[WdsClient]:
+    transport = httpx.ASGITransport(app=create_app(emulator))
+    async with httpx.AsyncClient(transport=transport, base_url="http://emulator.test") as http:
+        yield WdsClient("http://emulator.test", KEY, http_client=http)
+
+
+@pytest.fixture
+def app(client: WdsClient, clock: ManualClock) -> WdsApp:
+    return WdsApp(client, ServiceInfo("emulator.test", mask_key(KEY)), clock=clock.now, intervals=QUIET)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every fetch (and the fetch it triggers) finish and its result reach the screen."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def open_pane(pilot: Pilot[Any]) -> SessionsPane:
+    await settle(pilot)
+    pane = pilot.app.query_one(SessionsPane)
+    pane.focus_first()
+    await pilot.pause()
+    return pane
+
+
+def cells(pane: SessionsPane) -> dict[str, list[str]]:
+    table = pane.query_one(LiveTable)
+    return {str(key): [str(c) for c in table.get_row(key)] for key in table.row_keys}
+
+
+def team_sessions(emulator: Emulator) -> list[Any]:
+    team = emulator.team_by_name("team")
+    assert team is not None
+    return emulator.browser.list(team.id)
+
+
+def spy_notifications(app: WdsApp) -> list[dict[str, Any]]:
+    notes: list[dict[str, Any]] = []
+    original = app.notify
+
+    def notify(message: str, **kwargs: Any) -> None:
+        notes.append({"message": message, **kwargs})
+        original(message, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+    return notes
+
+
+async def test_create_then_delete_a_session(app: WdsApp, emulator: Emulator, backend: RecordingBackend) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        await pilot.press("c")
+        assert isinstance(app.screen, SessionFormScreen)
+        await pilot.press("1", "2", "0", "enter")  # ttl 120 replaces the selected default
+        await settle(pilot)
+
+        assert not isinstance(app.screen, SessionFormScreen)
+        [session] = team_sessions(emulator)
+        assert session.status == "active" and session.ttl == 120 and session.activity_ttl == 300
+        row = cells(pane)[session.id]
+        assert row[:2] == [session.id[:8], "● active"]
+        # created by this app: it ends at expiresAt (12:02), before the idle limit (12:05)
+        assert row[4] == "12:02:00"
+        assert pane.query_one(LiveTable).selected_key() == session.id
+
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+
+        assert session.status == "destroyed"
+        assert backend.closes == [session.id]
+        row = cells(pane)[session.id]
+        assert row[1:5] == ["○ destroyed", "12:00:00", "12:00:00", "ended"]
+        assert row[5].startswith("emulator.test/live/") and "token" not in row[5]
+
+
+async def test_form_rejects_out_of_range_values_under_their_fields_and_keeps_them(
+    app: WdsApp, emulator: Emulator, backend: RecordingBackend
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot)
+        await pilot.press("c")
+        form = app.screen
+        assert isinstance(form, SessionFormScreen)
+        await pilot.press("5", "tab", "5", "0", "0", "0", "tab", "tab", *"shop")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+        assert app.screen is form, "an invalid form must stay open"
+        ttl_error = form.query_one("#ttl-error", Static)
+        activity_error = form.query_one("#activity-ttl-error", Static)
+        assert ttl_error.display and "ttl" in str(ttl_error.render()) and "30" in str(ttl_error.render())
+        assert activity_error.display and "activityTtl" in str(activity_error.render())
+        assert "3600" in str(activity_error.render())
+        assert not form.query_one("#profile-name-error", Static).display
+        assert [form.query_one(f"#{name}", Input).value for name in ("ttl", "activity-ttl", "profile-name")] == [
+            "5",
+            "5000",
+            "shop",
+        ]
+        assert backend.launches == [] and team_sessions(emulator) == []
+
+        form.query_one("#ttl", Input).value = "90"
+        form.query_one("#activity-ttl", Input).value = "60"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+        [session] = team_sessions(emulator)
+        assert (session.ttl, session.activity_ttl, session.profile_name) == (90, 60, "shop")
+        [(_, profile)] = backend.launches
+        assert profile is not None and profile.name.endswith("/shop") and profile.save_changes
+
+
+async def test_escape_closes_the_form_without_creating(app: WdsApp, emulator: Emulator) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot)
+        await pilot.press("c", "escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, SessionFormScreen)
+        assert team_sessions(emulator) == []
+
+
+@pytest.mark.parametrize(
+    ("refusal", "title", "reason"),
+    [
+        ("session limit", "Rate limited", "maximum number of concurrent"),
+        ("no browser", "Service unavailable", "no Chromium here"),
+    ],
+)
+async def test_a_refused_create_says_why_and_reopens_the_form_prefilled(
+    app: WdsApp, emulator: Emulator, backend: RecordingBackend, refusal: str, title: str, reason: str
+) -> None:
+    team = emulator.team_by_name("team")
+    assert team is not None
+    if refusal == "session limit":
+        team.max_browser_sessions = 0  # the service answers 429
+    else:
+        backend.available, backend.unavailable_reason = False, "no Chromium here"  # 503
+    async with app.run_test(size=(120, 40)) as pilot:
+        notes = spy_notifications(app)
+        await open_pane(pilot)
+        await pilot.press("c", "1", "2", "0", "tab", "4", "5")
+        await pilot.press("enter")
+        await settle(pilot)
+
+        [note] = [n for n in notes if n.get("severity") == "error"]
+        assert note["title"] == title and reason in note["message"]
+        form = app.screen
+        assert isinstance(form, SessionFormScreen), "the form comes back after a refusal"
+        assert form.query_one("#ttl", Input).value == "120"
+        assert form.query_one("#activity-ttl", Input).value == "45"
+        problem = form.query_one("#form-problem", Static)
+        assert problem.display and title in str(problem.render())
+        assert team_sessions(emulator) == []
+
+
+async def test_delete_asks_first_and_escape_or_enter_on_cancel_keep_the_session(
+    app: WdsApp, client: WdsClient, emulator: Emulator, backend: RecordingBackend
+) -> None:
+    created = await client.browser.create(ttl=600)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        assert cells(pane)[created.id][4] == "—", "a session this app did not create has no known end"
+
+        await pilot.press("d")
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen)
+        assert isinstance(app.focused, Button) and app.focused.id == "cancel"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+        await pilot.press("d", "enter")  # Enter presses the focused button: Cancel
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert [s.status for s in team_sessions(emulator)] == ["active"]
+        assert backend.closes == []
+
+
+async def test_status_filter_changes_the_rows(app: WdsApp, client: WdsClient) -> None:
+    alive = await client.browser.create(ttl=600)
+    ended = await client.browser.create(ttl=600)
+    await client.browser.delete(ended.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        assert set(cells(pane)) == {alive.id, ended.id}
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert pane.status_filter == "active" and set(cells(pane)) == {alive.id}
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert pane.status_filter == "destroyed" and set(cells(pane)) == {ended.id}
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert pane.status_filter == "all" and set(cells(pane)) == {alive.id, ended.id}
+        assert pane.data is not None and pane.show(pane.data) is False, "same data: nothing to redraw"
+
+
+async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(
+    app: WdsApp, client: WdsClient
+) -> None:
+    created = await client.browser.create(ttl=600)
+    async with app.run_test(size=(120, 40)) as pilot:
+        notes = spy_notifications(app)
+        await open_pane(pilot)
+
+        await pilot.press("y")
+        assert app.clipboard == created.cdp_url
+        assert notes[-1]["message"] == "copied cdpUrl (contains a secret token)"
+
+        await pilot.press("v")
+        assert app.clipboard == created.live_view_url
+        assert notes[-1]["message"].startswith("copied live view URL")
+
+
+async def test_enter_asks_for_the_console_of_an_active_session_only(app: WdsApp, client: WdsClient) -> None:
+    created = await client.browser.create(ttl=600)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        requested: list[SessionsPane.ConsoleRequested] = []
+        original = pane.post_message
+
+        def post_message(message: Message) -> bool:
+            if isinstance(message, SessionsPane.ConsoleRequested):
+                requested.append(message)
+            return original(message)
+
+        pane.post_message = post_message  # type: ignore[method-assign]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.session.id for m in requested] == [created.id]
+        assert requested[0].session.cdp_url == created.cdp_url
+
+        await client.browser.delete(created.id)
+        pane.refresh_data()
+        await settle(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(requested) == 1, "a destroyed session has no console"

@@ -1,0 +1,170 @@
+"""The token usage pane, driven with Pilot against the in-process emulator.
+
+The emulator seeds five past months of usage for each of the team's two keys,
+so the pane has six months (February to July 2026) to show.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import pytest
+from textual.message import Message
+from textual.pilot import Pilot
+
+from tui.api.client import WdsClient
+from tui.api.redact import mask_key
+from tui.app import Intervals, ServiceInfo, WdsApp
+from tui.emulator.app import create_app
+from tui.emulator.clock import ManualClock
+from tui.emulator.state import Emulator
+from tui.panes.usage import UsagePane
+from tui.widgets.live_table import LiveTable
+from tui.widgets.usage_chart import UsageBars, UsageChart
+
+KEY = "wds-" + "a1" * 16
+KEY_2 = "wds-" + "b2" * 16
+START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
+MONTHS = ["2026-02", "2026-03", "2026-04", "2026-05", "2026-06", "2026-07"]
+QUIET = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
+
+
+@pytest.fixture(autouse=True)
+def utc() -> Iterator[None]:
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[Emulator]:
+    emulator = Emulator.from_keys({"team": [KEY, KEY_2]}, seed=5, clock=ManualClock(START))
+    yield emulator
+    await emulator.aclose()
+
+
+@pytest.fixture
+async def app(emulator: Emulator) -> AsyncIterator[WdsApp]:
+    transport = httpx.ASGITransport(app=create_app(emulator))
+    async with httpx.AsyncClient(transport=transport, base_url="http://emulator.test") as http:
+        client = WdsClient("http://emulator.test", KEY, http_client=http)
+        yield WdsApp(client, ServiceInfo("emulator.test", mask_key(KEY)), clock=emulator.clock.now, intervals=QUIET)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every fetch finish and its result reach the screen."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def open_pane(pilot: Pilot[Any]) -> UsagePane:
+    await settle(pilot)
+    pane = pilot.app.query_one(UsagePane)
+    pane.focus_first()
+    await pilot.pause()
+    return pane
+
+
+def rows(pane: UsagePane) -> list[list[str]]:
+    table = pane.query_one(LiveTable)
+    return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
+
+
+def wire_tokens(emulator: Emulator, by_key: bool) -> dict[tuple[str, str | None], int]:
+    team = emulator.team_by_name("team")
+    assert team is not None
+    return {(p["startDate"][:7], p["apiKey"]): p["totalTokens"] for p in emulator.usage.periods(team.id, by_key)}
+
+
+async def test_shows_each_month_with_tokens_and_credits(app: WdsApp, emulator: Emulator) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        shown = rows(pane)
+
+        assert [row[0] for row in shown] == list(reversed(MONTHS)), "newest month first"
+        expected = wire_tokens(emulator, by_key=False)
+        for month, key, tokens, credits in shown:
+            assert key == "all keys"
+            assert int(tokens.replace(",", "")) == expected[(month, None)]
+            assert float(credits.replace(",", "")) == pytest.approx(expected[(month, None)] / 15, abs=0.05)
+
+        chart = pane.query_one(UsageChart)
+        plot = chart.query_one(UsageBars)
+        assert plot.months == tuple(MONTHS) and [s.name for s in plot.series] == ["all keys"]
+        legend = str(chart.query_one(".usage-legend").render())
+        assert "all keys" in legend and "tokens" in legend and "credits" in legend
+
+
+async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(
+    app: WdsApp, emulator: Emulator
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        await pilot.press("k")
+        await settle(pilot)
+
+        shown = rows(pane)
+        assert len(shown) == 2 * len(MONTHS)
+        assert {row[1] for row in shown} == {"…a1a1", "…b2b2"}
+        expected = wire_tokens(emulator, by_key=True)
+        assert all(int(row[2].replace(",", "")) == expected[(row[0], row[1])] for row in shown)
+        plot = pane.query_one(UsageBars)
+        assert [s.name for s in plot.series] == ["…a1a1", "…b2b2"]
+
+        screen = app.export_screenshot()
+        assert "…a1a1" in screen and KEY not in screen and KEY_2 not in screen
+        assert KEY[4:] not in screen and KEY_2[4:] not in screen
+
+        await pilot.press("k")
+        await settle(pilot)
+        assert {row[1] for row in rows(pane)} == {"all keys"}
+
+
+async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, emulator: Emulator) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot)
+        plot = pane.query_one(UsageBars)
+        renders = 0
+        original = plot.render
+
+        def counting_render() -> Any:
+            nonlocal renders
+            renders += 1
+            return original()
+
+        plot.render = counting_render  # type: ignore[method-assign]
+        changes: list[bool] = []
+        post = pane.post_message
+
+        def recording_post(message: Message) -> bool:
+            if isinstance(message, UsagePane.Refreshed):
+                changes.append(message.changed)
+            return post(message)
+
+        pane.post_message = recording_post  # type: ignore[method-assign]
+
+        pane.refresh_data()
+        await settle(pilot)
+        assert changes == [False] and renders == 0
+
+        team = emulator.team_by_name("team")
+        assert team is not None
+        emulator.charge(team, KEY, 10)  # 150 more tokens this month
+        pane.refresh_data()
+        await settle(pilot)
+        assert changes == [False, True] and renders == 1
+        july = rows(pane)[0]
+        assert july[0] == "2026-07"
+        assert int(july[2].replace(",", "")) == wire_tokens(emulator, by_key=False)[("2026-07", None)]

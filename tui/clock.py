@@ -1,0 +1,18 @@
+"""The dashboard's notion of "now", injectable so snapshot tests can freeze it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def frozen_clock(at: datetime) -> Clock:
+    """A clock that always answers `at` (for deterministic pictures)."""
+    return lambda: at

@@ -1,0 +1,136 @@
+"""The "Active crawls" pane: the team's running crawls (`GET /v2/crawl/active`).
+
+One row per crawl with its main options in a compact form; Enter opens the
+crawl's live status screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from tui.api.models import ActiveCrawl, ActiveCrawlOptions
+from tui.panes.base import Pane
+from tui.screens.crawl_status import CrawlStatusScreen
+from tui.widgets.document_view import local_time, short_id
+from tui.widgets.live_table import LiveTable
+
+
+def _option(options: Mapping[str, Any], *names: str) -> Any:
+    """An option by its wire name or its Python name (the service is not consistent)."""
+    for name in names:
+        if options.get(name) is not None:
+            return options[name]
+    return None
+
+
+def _format_name(fmt: Any) -> str:
+    if isinstance(fmt, dict):
+        return str(fmt.get("type", "?"))
+    return str(fmt)
+
+
+def options_summary(options: ActiveCrawlOptions) -> str:
+    """The options that shape a crawl, compactly: `limit 50 · depth 2 · +/blog · -/tag · markdown`."""
+    extra = options.model_extra or {}
+    parts: list[str] = []
+    limit = _option(extra, "limit")
+    if limit is not None:
+        parts.append(f"limit {limit}")
+    depth = _option(extra, "maxDepth", "max_depth")
+    if depth is not None:
+        parts.append(f"depth {depth}")
+    include = _option(extra, "includePaths", "include_paths")
+    if include:
+        parts.append("+" + ",".join(map(str, include)))
+    exclude = _option(extra, "excludePaths", "exclude_paths")
+    if exclude:
+        parts.append("-" + ",".join(map(str, exclude)))
+    formats = options.scrape_options.formats if options.scrape_options is not None else None
+    if formats:
+        parts.append(",".join(_format_name(fmt) for fmt in formats))
+    return " · ".join(parts) if parts else "defaults"
+
+
+def crawl_row(crawl: ActiveCrawl) -> tuple[str, tuple[str, str, str, str]]:
+    """One table row for a crawl, keyed by its full id."""
+    started = local_time(crawl.created_at, "%H:%M:%S")
+    # The scheme says little and costs a narrow pane eight columns.
+    url = crawl.url.removeprefix("https://").removeprefix("http://")
+    return crawl.id, (short_id(crawl.id), url, started, options_summary(crawl.options))
+
+
+class CrawlTable(LiveTable):
+    """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Status")]
+
+
+class CrawlsPane(Pane[list[ActiveCrawl]]):
+    """Crawls running now, with their options; Enter follows one live."""
+
+    TITLE = "Active crawls"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Shadowed by the table's own Enter while it has focus; here for the command palette.
+        Binding("enter", "open_selected", "Crawl status", show=False),
+    ]
+
+    STATUS_POLL_SECONDS = 2.0
+
+    def compose(self) -> ComposeResult:
+        yield CrawlTable("id", "url", "started", "options", id="crawls-table")
+        empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
+        empty.display = False  # until a fetch says so: "no data yet" is not "no crawls"
+        yield empty
+        yield from self.compose_status()
+
+    async def fetch(self) -> list[ActiveCrawl]:
+        return (await self.client.crawl.active()).crawls
+
+    def show(self, data: list[ActiveCrawl]) -> bool:
+        table = self.query_one(CrawlTable)
+        empty = self.query_one("#crawls-empty", Static)
+        was_empty = bool(empty.display)
+        changed = table.sync([crawl_row(crawl) for crawl in data])
+        table.display = bool(data)
+        empty.display = not data
+        return changed or was_empty != (not data)
+
+    def crawl_by_id(self, crawl_id: str) -> ActiveCrawl | None:
+        """The crawl of the last good fetch with this id."""
+        return next((crawl for crawl in self.data or [] if crawl.id == crawl_id), None)
+
+    # --- opening a crawl ------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#crawls-table")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.open_crawl(str(event.row_key.value))
+
+    def action_open_selected(self) -> None:
+        key = self.query_one(CrawlTable).selected_key()
+        if key is not None:
+            self.open_crawl(str(key))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_selected":
+            return True if self.data else None
+        return True
+
+    def open_crawl(self, crawl_id: str) -> None:
+        """Push the live status screen of one crawl."""
+        crawl = self.crawl_by_id(crawl_id)
+        self.app.push_screen(
+            CrawlStatusScreen(
+                self.client,
+                crawl_id,
+                url=crawl.url if crawl is not None else None,
+                clock=self.clock,
+                interval=self.STATUS_POLL_SECONDS,
+            )
+        )

@@ -1,0 +1,371 @@
+"""The browser sessions pane: list, filter, create, delete, copy URLs, open the console.
+
+When does a session end? The list endpoint carries neither `expiresAt` nor the
+session's `activityTtl`, so the pane remembers both for the sessions *this app*
+created (from the create response and the form) and shows, for those, the
+local clock time at which the session will end: the earlier of `expiresAt` and
+`lastActivity + activityTtl`, marked "idle" when the idle limit comes first.
+A clock time rather than a countdown: it only changes when the session's
+activity does, so an idle dashboard repaints nothing, and it is exact, where a
+countdown computed at each poll is up to one interval wrong. Other sessions
+show "—": nobody can know when they end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from tui.api.errors import WdsError
+from tui.api.models.browser import BrowserSession, BrowserSessionCreated, SessionStatus
+from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserCreateRequest, BrowserStatus
+from tui.panes.base import Pane
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.session_form import SessionFormScreen
+from tui.widgets.live_table import LiveTable, Row
+
+STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
+NO_VALUE = "—"
+SHORT_ID = 8
+
+
+@dataclass(frozen=True)
+class KnownLifetime:
+    """What this app knows about when a session it created ends."""
+
+    expires_at: datetime | None
+    activity_ttl: int
+
+
+@dataclass(frozen=True)
+class SessionsView:
+    """One answer of the list endpoint and the filter it was asked with."""
+
+    status: str
+    sessions: tuple[BrowserSession, ...]
+
+
+def short_id(session_id: str) -> str:
+    return session_id[:SHORT_ID]
+
+
+def local_time(at: datetime | None, now: datetime) -> str:
+    """Local clock time; with the date when it is not today."""
+    if at is None:
+        return NO_VALUE
+    local = at.astimezone()
+    return f"{local:%H:%M:%S}" if local.date() == now.astimezone().date() else f"{local:%m-%d %H:%M}"
+
+
+def short_url(url: str | None, width: int = 24) -> str:
+    """Host and path, without the query (where the secret token lives), cut at `width`."""
+    if not url:
+        return NO_VALUE
+    parts = urlsplit(url)
+    text = f"{parts.netloc}{parts.path}"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def status_text(status: str) -> str:
+    marks = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
+    return f"{marks.get(status, '?')} {status}"
+
+
+def ends_at(session: BrowserSession, known: KnownLifetime | None) -> tuple[datetime, bool] | None:
+    """When an active session ends by itself, and whether the idle limit is what ends it."""
+    expires = session.expires_at or (known.expires_at if known else None)
+    idle_end = None
+    if known is not None and session.last_activity is not None:
+        idle_end = session.last_activity + timedelta(seconds=known.activity_ttl)
+    if expires is None and idle_end is None:
+        return None
+    if idle_end is not None and (expires is None or idle_end < expires):
+        return idle_end, True
+    assert expires is not None
+    return expires, False
+
+
+def ends_text(session: BrowserSession, known: KnownLifetime | None, now: datetime) -> str:
+    if not session.is_active:
+        return "ended"
+    end = ends_at(session, known)
+    if end is None:
+        return NO_VALUE
+    at, idle = end
+    return local_time(at, now) + (" idle" if idle else "")
+
+
+def copy_notice(what: str, url: str) -> str:
+    # Anyone holding a URL with a token can drive the browser: say so.
+    secret = " (contains a secret token)" if "token=" in url.lower() else ""
+    return f"copied {what}{secret}"
+
+
+class StatusFilterBar(Static):
+    """One line: the status filter, clickable, and how many sessions are listed."""
+
+    DEFAULT_CSS = """
+    StatusFilterBar { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    class Picked(Message):
+        """The user clicked a status."""
+
+        def __init__(self, status: str) -> None:
+            super().__init__()
+            self.status = status
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._shown: tuple[str, int | None] | None = None
+
+    def show(self, status: str, count: int | None) -> None:
+        """Draw the bar; a no-op when nothing in it changed."""
+        if (status, count) == self._shown:
+            return
+        self._shown = (status, count)
+        parts = [Content("Status ")]
+        for option in STATUS_FILTERS:
+            if option == status:
+                parts.append(Content.styled(f" {option} ", "reverse bold"))
+            else:
+                parts.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
+        parts.append(Content("  s: next"))
+        if count is not None:
+            parts.append(Content(f" · {count} session{'s' if count != 1 else ''}"))
+        self.update(Content("").join(parts))
+
+    def action_pick(self, status: str) -> None:
+        self.post_message(self.Picked(status))
+
+
+class SessionsPane(Pane[SessionsView]):
+    """Browser sessions of the team, with create, delete, copy and console keys."""
+
+    TITLE: ClassVar[str] = "Browser sessions"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Pane.BINDINGS,
+        Binding("s", "cycle_status", "Status filter"),
+        Binding("c", "create", "Create"),
+        Binding("d", "delete", "Delete"),
+        Binding("y", "copy_cdp", "Copy cdpUrl"),
+        Binding("v", "copy_live_view", "Copy live view"),
+        # priority: otherwise the table's own (hidden) Enter binding hides this one from the footer
+        Binding("enter", "open_console", "Console", key_display="⏎", priority=True),
+    ]
+
+    status_filter: reactive[str] = reactive("all", init=False)
+
+    class ConsoleRequested(Message):
+        """Open the execute console on `session` (the app routes this to the console screen)."""
+
+        def __init__(self, session: BrowserSession) -> None:
+            super().__init__()
+            self.session = session
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.known: dict[str, KnownLifetime] = {}
+        self._select_next: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusFilterBar(id="sessions-filter", classes="pane-toolbar")
+        yield LiveTable("ID", "Status", "Created", "Last activity", "Ends", "Live view", id="sessions-table")
+        yield from self.compose_status()
+
+    def on_mount(self) -> None:
+        # Textual also runs Pane.on_mount (handlers run along the MRO): that starts the polling.
+        self.query_one(StatusFilterBar).show(self.status_filter, None)
+
+    # --- data -------------------------------------------------------------------
+
+    async def fetch(self) -> SessionsView:
+        status = self.status_filter
+        wire_status: BrowserStatus | None = None if status == "all" else status  # type: ignore[assignment]
+        listing = await self.client.browser.list(status=wire_status)
+        return SessionsView(status, tuple(listing.sessions))
+
+    def show(self, data: SessionsView) -> bool:
+        now = self.clock()
+        if data.status == "all":  # forget what can no longer end by itself
+            alive = {s.id for s in data.sessions if s.is_active}
+            self.known = {sid: life for sid, life in self.known.items() if sid in alive}
+        table = self.query_one(LiveTable)
+        changed = table.sync([self._row(session, now) for session in data.sessions])
+        if self._select_next in table.row_keys:  # the session just created
+            table.move_cursor(row=table.row_keys.index(self._select_next), animate=False)
+            changed = True
+        self._select_next = None
+        self.query_one(StatusFilterBar).show(data.status, len(data.sessions))
+        if changed:
+            self.refresh_bindings()
+        return changed
+
+    def _row(self, session: BrowserSession, now: datetime) -> Row:
+        known = self.known.get(session.id)
+        return (
+            session.id,
+            (
+                short_id(session.id),
+                status_text(session.status),
+                local_time(session.created_at, now),
+                local_time(session.last_activity, now),
+                ends_text(session, known, now),
+                short_url(session.live_view_url),
+            ),
+        )
+
+    def selected_session(self) -> BrowserSession | None:
+        """The session under the table's cursor, as last listed."""
+        if self.data is None:
+            return None
+        try:
+            key = self.query_one(LiveTable).selected_key()
+        except NoMatches:  # asked before compose (check_action can be)
+            return None
+        return next((s for s in self.data.sessions if s.id == key), None)
+
+    # --- what works now -------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        session = self.selected_session()
+        if action in ("delete", "open_console"):
+            return session is not None and session.is_active or None
+        if action == "copy_cdp":
+            return session is not None and bool(session.cdp_url) or None
+        if action == "copy_live_view":
+            return session is not None and bool(session.live_view_url) or None
+        return super().check_action(action, parameters)
+
+    @on(DataTable.RowHighlighted)
+    def _cursor_moved(self) -> None:
+        self.refresh_bindings()
+
+    @on(DataTable.RowSelected)
+    def _row_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self.check_action("open_console", ()):
+            self.action_open_console()
+
+    # --- filter ---------------------------------------------------------------------
+
+    def action_cycle_status(self) -> None:
+        """Show all sessions, then only active ones, then only destroyed ones."""
+        index = STATUS_FILTERS.index(self.status_filter)
+        self.status_filter = STATUS_FILTERS[(index + 1) % len(STATUS_FILTERS)]
+
+    @on(StatusFilterBar.Picked)
+    def _status_picked(self, message: StatusFilterBar.Picked) -> None:
+        self.status_filter = message.status
+
+    def watch_status_filter(self, status: str) -> None:
+        count = len(self.data.sessions) if self.data is not None and self.data.status == status else None
+        self.query_one(StatusFilterBar).show(status, count)
+        self.refresh_data()
+
+    # --- create -----------------------------------------------------------------------
+
+    def action_create(self) -> None:
+        """Open the form for a new session."""
+        self.open_form()
+
+    def open_form(self, initial: BrowserCreateRequest | None = None, problem: str | None = None) -> None:
+        """Show the create form (prefilled after a refused attempt)."""
+        self.app.push_screen(SessionFormScreen(initial, problem), self._form_closed)
+
+    def _form_closed(self, request: BrowserCreateRequest | None) -> None:
+        if request is not None:
+            self.create_session(request)
+
+    @work(group="sessions-create", exit_on_error=False)
+    async def create_session(self, request: BrowserCreateRequest) -> None:
+        """Create the session; on refusal say why and give the form back as it was."""
+        try:
+            created = await self.client.browser.create(request=request)
+        except WdsError as exc:
+            self.notify(exc.message, title=exc.title, severity="error", timeout=10)
+            self.open_form(request, problem=f"{exc.title}: {exc.message}")
+            return
+        self.known[created.id] = self._lifetime(created, request)
+        self._select_next = created.id
+        self.notify(f"session {short_id(created.id)} started", title="Browser session")
+        self.refresh_data()
+
+    def _lifetime(self, created: BrowserSessionCreated, request: BrowserCreateRequest) -> KnownLifetime:
+        expires = created.expires_at
+        if expires is None and request.ttl is not None:
+            expires = self.clock() + timedelta(seconds=request.ttl)
+        return KnownLifetime(expires, request.activity_ttl or ACTIVITY_TTL_DEFAULT)
+
+    # --- delete -----------------------------------------------------------------------
+
+    def action_delete(self) -> None:
+        """Ask, then stop the selected session."""
+        session = self.selected_session()
+        if session is None:
+            return
+        message = (
+            f"Delete browser session {short_id(session.id)}?\n"
+            "Its browser is closed now; code running in it stops and its pages are gone."
+        )
+        self.app.push_screen(ConfirmScreen(message, "Delete"), partial(self._delete_answered, session.id))
+
+    def _delete_answered(self, session_id: str, confirmed: bool | None) -> None:
+        if confirmed:
+            self.delete_session(session_id)
+
+    @work(group="sessions-delete", exit_on_error=False)
+    async def delete_session(self, session_id: str) -> None:
+        """Stop a session and say what it cost."""
+        try:
+            result = await self.client.browser.delete(session_id)
+        except WdsError as exc:
+            self.notify(exc.message, title=exc.title, severity="error", timeout=10)
+            return
+        self.known.pop(session_id, None)
+        details = []
+        if result.session_duration_ms is not None:
+            details.append(f"ran {result.session_duration_ms / 1000:.0f} s")
+        if result.credits_billed is not None:
+            details.append(f"{result.credits_billed:g} credits billed")
+        suffix = f" ({', '.join(details)})" if details else ""
+        self.notify(f"session {short_id(session_id)} deleted{suffix}", title="Browser session")
+        self.refresh_data()
+
+    # --- copy and console -----------------------------------------------------------------
+
+    def action_copy_cdp(self) -> None:
+        """Put the selected session's cdpUrl on the clipboard (OSC 52, works over SSH)."""
+        self._copy("cdpUrl", lambda s: s.cdp_url)
+
+    def action_copy_live_view(self) -> None:
+        """Put the selected session's live view URL on the clipboard."""
+        self._copy("live view URL", lambda s: s.live_view_url)
+
+    def _copy(self, what: str, pick: Callable[[BrowserSession], str | None]) -> None:
+        session = self.selected_session()
+        url = pick(session) if session is not None else None
+        if not url:
+            self.notify(f"this session has no {what}", severity="warning")
+            return
+        self.app.copy_to_clipboard(url)
+        self.notify(copy_notice(what, url), title="Clipboard")
+
+    def action_open_console(self) -> None:
+        """Ask the app to open the execute console on the selected session."""
+        session = self.selected_session()
+        if session is not None and session.is_active:
+            self.post_message(self.ConsoleRequested(session))

@@ -1,0 +1,160 @@
+"""The token usage pane: month by month, for the team or broken down by API key.
+
+A bar chart (tokens on the left axis, credits on the right) and the same
+figures in a small table. `k` switches between the team's total and one series
+per API key. Keys are only ever shown masked: the service masks them already,
+and `mask_key` is applied again in case a server sends them whole.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.api.models.team import TOKENS_PER_CREDIT, TokenUsagePeriod
+from tui.api.redact import mask_key
+from tui.panes.base import Pane
+from tui.widgets.live_table import LiveTable, Row
+from tui.widgets.usage_chart import Series, UsageChart
+
+ALL_KEYS = "all keys"
+CHART_MIN_PANE_HEIGHT = 13
+"""Rows inside the pane below which the chart is hidden and the table kept."""
+
+
+@dataclass(frozen=True)
+class UsageView:
+    """One answer of the usage endpoint and the mode it was asked in."""
+
+    by_key: bool
+    periods: tuple[TokenUsagePeriod, ...]
+
+
+@dataclass(frozen=True)
+class UsageFigures:
+    """What the pane draws, derived from a `UsageView`."""
+
+    months: tuple[str, ...]
+    series: tuple[Series, ...]
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(sum(one.tokens) for one in self.series)
+
+
+def month_label(period: TokenUsagePeriod) -> str:
+    """`2026-07`: the month as the service dates it.
+
+    Not converted to local time on purpose: a period is a calendar month of
+    the service, and `2026-07-01T00:00Z` read in UTC-5 would be June.
+    """
+    return period.start_date.strftime("%Y-%m")
+
+
+def key_label(period: TokenUsagePeriod, by_key: bool) -> str:
+    """The series a period belongs to: a masked key, or the team's total."""
+    if not by_key:
+        return ALL_KEYS
+    return mask_key(period.api_key) if period.api_key else "(no key)"
+
+
+def figures(view: UsageView) -> UsageFigures:
+    """Months oldest first, and one series per key (or one for the team)."""
+    months = tuple(sorted({month_label(p) for p in view.periods}))
+    tokens: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for period in view.periods:
+        tokens[key_label(period, view.by_key)][month_label(period)] += period.total_tokens
+    series = tuple(
+        Series(name, tuple(by_month.get(month, 0) for month in months)) for name, by_month in sorted(tokens.items())
+    )
+    return UsageFigures(months, series)
+
+
+def credits_text(tokens: int) -> str:
+    """Credits for a token count: whole when exact, else to one decimal."""
+    credits = tokens / TOKENS_PER_CREDIT
+    return f"{credits:,.0f}" if tokens % TOKENS_PER_CREDIT == 0 else f"{credits:,.1f}"
+
+
+def table_rows(data: UsageFigures) -> list[Row]:
+    """Newest month first; within a month, one row per series."""
+    rows: list[Row] = []
+    for index in reversed(range(len(data.months))):
+        month = data.months[index]
+        for one in data.series:
+            tokens = one.tokens[index]
+            rows.append((f"{month} {one.name}", (month, one.name, f"{tokens:,}", credits_text(tokens))))
+    return rows
+
+
+class UsagePane(Pane[UsageView]):
+    """Token usage history: chart, table, and a by-key toggle."""
+
+    TITLE: ClassVar[str] = "Token usage"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *Pane.BINDINGS,
+        Binding("k", "toggle_by_key", "By key"),
+    ]
+
+    DEFAULT_CSS = """
+    UsagePane > UsageChart { height: 3fr; }
+    UsagePane > #usage-table { height: 2fr; min-height: 3; }
+    UsagePane > .usage-summary { color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    by_key: reactive[bool] = reactive(False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._summary_text: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="usage-summary pane-toolbar", markup=False)
+        yield UsageChart(id="usage-chart")
+        yield LiveTable("Month", "Key", "Tokens", "Credits", id="usage-table")
+        yield from self.compose_status()
+
+    def on_resize(self) -> None:
+        # Too short for both: keep the table (exact figures, and the pane's
+        # focus for its keys); zoom (z) brings the chart back.
+        self.query_one(UsageChart).display = self.content_region.height >= CHART_MIN_PANE_HEIGHT
+
+    async def fetch(self) -> UsageView:
+        # The mode is captured with the answer: a toggle while this call is in
+        # flight restarts the (exclusive) worker, and a late answer of the old
+        # mode can never be drawn as the new one.
+        by_key = self.by_key
+        history = await self.client.team.token_usage_historical(by_api_key=by_key)
+        return UsageView(by_key, tuple(history.periods))
+
+    def show(self, data: UsageView) -> bool:
+        shown = figures(data)
+        changed = self.query_one(UsageChart).show(shown.months, shown.series)
+        changed |= self.query_one("#usage-table", LiveTable).sync(table_rows(shown))
+        changed |= self._set_summary(self._summary(data, shown))
+        return changed
+
+    def _summary(self, data: UsageView, shown: UsageFigures) -> str:
+        mode = f"by key ({len(shown.series)})" if data.by_key else ALL_KEYS
+        if not shown.months:
+            return f"{mode} · no usage recorded"
+        total = shown.total_tokens
+        return f"{mode} · {total:,} tokens = {credits_text(total)} credits"
+
+    def _set_summary(self, text: str) -> bool:
+        if text == self._summary_text:
+            return False  # Static.update would repaint even for the same text
+        self._summary_text = text
+        self.query_one(".usage-summary", Static).update(text)
+        return True
+
+    def action_toggle_by_key(self) -> None:
+        """Switch between the team's total and one series per API key."""
+        self.by_key = not self.by_key
+        self.refresh_data()

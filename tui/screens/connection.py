@@ -1,0 +1,89 @@
+"""A full screen for a service that cannot be used: why, what to do, and retrying.
+
+It keeps trying in the background and gets out of the way by itself as soon as
+the service answers again, so a restarted server or a fixed VPN needs no
+keystroke.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui.api.client import WdsClient
+from tui.advice import advice_for
+from tui.api.errors import WdsError
+
+RETRY_SECONDS = 5.0
+
+
+class ConnectionProblemScreen(Screen[None]):
+    """Shown while the service is unreachable or refuses the key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry_now", "Retry now"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    ConnectionProblemScreen { align: center middle; }
+    ConnectionProblemScreen #problem {
+        width: 80%; max-width: 90; height: auto;
+        border: heavy $error; padding: 1 2; background: $surface;
+    }
+    ConnectionProblemScreen #problem-title { text-style: bold; color: $error; }
+    ConnectionProblemScreen #problem-retry { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, client: WdsClient, host: str, error: WdsError) -> None:
+        super().__init__()
+        self.client = client
+        self.host = host
+        self.error = error
+        self.attempts = 0
+
+    def compose(self) -> ComposeResult:
+        with Center(), Vertical(id="problem"):
+            yield Static(self.error.title, id="problem-title")
+            yield Static(self.error.message or "", id="problem-cause", markup=False)
+            yield Static(advice_for(self.error, self.host), id="problem-advice", markup=False)
+            yield Static("", id="problem-retry")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_retry_state()
+        self.set_interval(RETRY_SECONDS, self.probe)
+
+    def _show_retry_state(self) -> None:
+        self.query_one("#problem-retry", Static).update(
+            f"Retrying every {RETRY_SECONDS:g} s in the background "
+            f"({self.attempts} attempt{'s' if self.attempts != 1 else ''} so far); "
+            "this screen closes by itself when the service answers."
+        )
+
+    def action_retry_now(self) -> None:
+        self.probe()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def probe(self) -> None:
+        """One cheap call; success means the dashboard can go back to work."""
+        self.attempts += 1
+        try:
+            await self.client.crawl.active()
+        except WdsError as exc:
+            if type(exc) is not type(self.error) or exc.message != self.error.message:
+                self.error = exc
+                self.query_one("#problem-title", Static).update(exc.title)
+                self.query_one("#problem-cause", Static).update(exc.message or "")
+                self.query_one("#problem-advice", Static).update(advice_for(exc, self.host))
+            self._show_retry_state()
+            return
+        self.dismiss()
+        for pane in self.app.query("Pane"):
+            pane.refresh_data()  # type: ignore[attr-defined]

@@ -1,0 +1,179 @@
+"""The status of one crawl (`GET /v2/crawl/{id}`), followed live until it finishes.
+
+The next fetch is scheduled only after the previous one has finished (no
+pile-up when the service is slow), and polling stops for good once the crawl
+is completed, failed or cancelled. A failed fetch keeps what is on screen and
+says why under the title.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Label, ProgressBar, Static
+
+from tui.api.client import WdsClient
+from tui.api.errors import NotFoundError, WdsError
+from tui.api.models import CrawlStatus
+from tui.clock import Clock, system_clock
+from tui.widgets.document_view import local_time, short_id
+from tui.widgets.live_table import LiveTable
+
+DEFAULT_POLL_SECONDS = 2.0
+
+
+def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
+    """Table rows (status code, url, title) of the crawl's pages, keyed by position.
+
+    The narrow status code goes first so it stays in view on an 80-column screen.
+    """
+    rows = []
+    for index, document in enumerate(status.data):
+        meta = document.metadata
+        url = meta.url or meta.source_url or "?"
+        code = str(meta.status_code) if meta.status_code is not None else "—"
+        rows.append((f"{index}:{url}", (code, url, meta.title or "")))
+    return rows
+
+
+class CrawlStatusScreen(Screen[None]):
+    """Progress, status, credits and pages of one crawl."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    DEFAULT_CSS = """
+    CrawlStatusScreen { layout: vertical; }
+    CrawlStatusScreen .crawl-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
+    CrawlStatusScreen .crawl-error { color: $error; padding: 0 1; height: auto; }
+    CrawlStatusScreen .crawl-facts {
+        grid-size: 4; grid-columns: auto 1fr auto 1fr; grid-gutter: 0 2;
+        height: auto; padding: 0 1; margin-bottom: 1;
+    }
+    CrawlStatusScreen .fact-name { color: $text-muted; text-style: bold; }
+    CrawlStatusScreen #crawl-status.-failed { color: $error; text-style: bold; }
+    CrawlStatusScreen #crawl-status.-completed { color: $success; text-style: bold; }
+    CrawlStatusScreen .crawl-progress { height: 1; padding: 0 1; margin-bottom: 1; }
+    CrawlStatusScreen .crawl-progress Label { width: auto; margin-right: 2; }
+    CrawlStatusScreen #crawl-pages { height: 1fr; margin: 0 1; }
+    """
+
+    def __init__(
+        self,
+        client: WdsClient,
+        crawl_id: str,
+        *,
+        url: str | None = None,
+        clock: Clock = system_clock,
+        interval: float = DEFAULT_POLL_SECONDS,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.crawl_id = crawl_id
+        self.url = url
+        self.clock = clock
+        self.interval = interval
+        self.status: CrawlStatus | None = None
+        self._timer: Timer | None = None
+        self._last_success: datetime | None = None
+
+    def compose(self) -> ComposeResult:
+        title = f"Crawl {short_id(self.crawl_id)}" + (f" · {self.url}" if self.url else "")
+        yield Label(title, classes="crawl-title", markup=False)
+        error = Static("", id="crawl-error", classes="crawl-error", markup=False)
+        error.display = False
+        yield error
+        with Grid(classes="crawl-facts"):
+            yield Label("status", classes="fact-name")
+            yield Label("loading…", id="crawl-status")
+            yield Label("credits used", classes="fact-name")
+            yield Label("—", id="crawl-credits")
+            yield Label("pages", classes="fact-name")
+            yield Label("—", id="crawl-counts")
+            yield Label("expires at", classes="fact-name")
+            yield Label("—", id="crawl-expires")
+        with Horizontal(classes="crawl-progress"):
+            yield Label("progress", classes="fact-name")
+            bar = ProgressBar(total=None, show_eta=False, id="crawl-progress")
+            bar.display = False  # an indeterminate bar animates for ever; wait for the total
+            yield bar
+        yield LiveTable("status", "url", "title", id="crawl-pages")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    # --- fetching -----------------------------------------------------------------
+
+    @work(exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        """Fetch the crawl's status once; schedule the next fetch while it runs."""
+        try:
+            status = await self.client.crawl.get(self.crawl_id)
+        except NotFoundError as exc:
+            # The job is gone (unknown or expired): asking again will not bring it back.
+            self._show_error(
+                f"Crawl {short_id(self.crawl_id)} was not found on the service ({exc.message}). "
+                "It may have expired; r tries again."
+            )
+            return
+        except WdsError as exc:
+            since = f"; showing data from {local_time(self._last_success, '%H:%M:%S')}" if self.status else ""
+            self._show_error(f"{exc.title}: {exc.message}{since}")
+            self._schedule()
+            return
+        self._last_success = self.clock()
+        self.status = status
+        self.query_one("#crawl-error", Static).display = False
+        self._show(status)
+        if not status.is_finished:
+            self._schedule()
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.interval, self.load)
+
+    def _show_error(self, message: str) -> None:
+        error = self.query_one("#crawl-error", Static)
+        error.update(message)
+        error.display = True
+        if self.status is None:
+            self.query_one("#crawl-status", Label).update("unknown")
+
+    def _show(self, status: CrawlStatus) -> None:
+        state = str(status.status)
+        label = self.query_one("#crawl-status", Label)
+        label.update(state)
+        label.set_class(state in ("failed", "cancelled"), "-failed")
+        label.set_class(state == "completed", "-completed")
+        credits = f"{status.credits_used:,}" if status.credits_used is not None else "—"
+        self.query_one("#crawl-credits", Label).update(credits)
+        total = str(status.total) if status.total else "?"
+        counts = f"{status.completed} / {total}"
+        if status.next:
+            counts += f" (first {len(status.data)} listed)"
+        self.query_one("#crawl-counts", Label).update(counts)
+        self.query_one("#crawl-expires", Label).update(local_time(status.expires_at))
+        bar = self.query_one("#crawl-progress", ProgressBar)
+        if status.total > 0:
+            bar.display = True
+            bar.update(total=status.total, progress=status.completed)
+        self.query_one("#crawl-pages", LiveTable).sync(page_rows(status))
+
+    # --- actions ---------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_reload(self) -> None:
+        self.load()

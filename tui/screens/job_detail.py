@@ -1,0 +1,187 @@
+"""One job from the activity list, fetched through the retrieval endpoint its kind maps to.
+
+The contract maps four kinds of activity entry to a retrieval endpoint
+(scrape, crawl, batch_scrape, agent). Those open as a readable document with
+a collapsible JSON tree of the whole answer beside it; every other kind says
+plainly that there is nothing to retrieve, without sending a request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Label, LoadingIndicator, Static, TabbedContent, TabPane
+
+from tui.api.client import WdsClient
+from tui.api.errors import NotFoundError, WdsError
+from tui.widgets.document_view import DocumentView, short_id
+from tui.widgets.json_tree import JsonTree
+
+Fetch = Callable[[WdsClient, str], Awaitable[BaseModel]]
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """How to fetch a job of one kind: the contract's path and the client call."""
+
+    path: str
+    fetch: Fetch
+
+
+RETRIEVALS: dict[str, Retrieval] = {
+    "scrape": Retrieval("GET /v2/scrape/{id}", lambda client, job_id: client.scrape.get(job_id)),
+    "crawl": Retrieval("GET /v2/crawl/{id}", lambda client, job_id: client.crawl.get(job_id)),
+    "batch_scrape": Retrieval("GET /v2/batch/scrape/{id}", lambda client, job_id: client.batch.get(job_id)),
+    "agent": Retrieval("GET /v2/extract/{id}", lambda client, job_id: client.extract.get(job_id)),
+}
+"""The contract's table "Retrieval endpoints for an entry's job ID"."""
+
+INTERACT = "interact"
+"""What the screen is dismissed with when the user asks to interact with a scrape."""
+
+
+def retrieval_for(endpoint: str) -> Retrieval | None:
+    """The retrieval of an activity entry's kind, or None when the contract has none."""
+    return RETRIEVALS.get(endpoint)
+
+
+def no_retrieval_notice(endpoint: str) -> str:
+    """What to tell someone who opens an entry of a kind without retrieval."""
+    kinds = ", ".join(f"`{kind}`" for kind in RETRIEVALS)
+    return (
+        f"`{endpoint}` calls have no retrieval endpoint in the contract, so this entry "
+        f"cannot be opened. Only {kinds} entries can."
+    )
+
+
+class JobDetailScreen(Screen[str | None]):
+    """A job's document and JSON; dismissed with "interact" to open the scrape console."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("r", "reload", "Reload"),
+        Binding("d", "show_tab('document')", "Document"),
+        Binding("j", "show_tab('json')", "JSON"),
+        Binding("i", "interact", "Interact"),
+    ]
+
+    DEFAULT_CSS = """
+    JobDetailScreen { layout: vertical; }
+    JobDetailScreen .job-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
+    JobDetailScreen .job-notice { padding: 1 2; height: auto; }
+    JobDetailScreen .job-notice.-error { color: $error; }
+    JobDetailScreen TabbedContent { height: 1fr; }
+    JobDetailScreen #job-document-scroll { padding: 0 1; }
+    """
+
+    def __init__(self, client: WdsClient, endpoint: str, job_id: str, *, target: str | None = None) -> None:
+        super().__init__()
+        self.client = client
+        self.endpoint = endpoint
+        self.job_id = job_id
+        self.target = target
+        self.retrieval = retrieval_for(endpoint)
+        self.job: BaseModel | None = None
+
+    def compose(self) -> ComposeResult:
+        title = f"{self.endpoint} {short_id(self.job_id)}"
+        if self.target:
+            title += f" · {self.target}"
+        yield Label(title, classes="job-title", markup=False)
+        if self.retrieval is None:
+            yield Static(no_retrieval_notice(self.endpoint), classes="job-notice", id="job-notice", markup=False)
+        else:
+            yield Static(self._request_text(), classes="job-notice", id="job-notice", markup=False)
+            with TabbedContent(id="job-tabs", initial="document"):
+                with TabPane("Document", id="document"):
+                    with VerticalScroll(id="job-document-scroll"):
+                        yield LoadingIndicator()
+                with TabPane("JSON", id="json"):
+                    yield Vertical(id="job-json")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.retrieval is not None:
+            self.load()
+
+    def _request_text(self) -> str:
+        """What is being asked for, shown while it loads."""
+        return f"{self.retrieval.path.format(id=self.job_id)} …" if self.retrieval is not None else ""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("reload", "show_tab"):
+            return self.retrieval is not None
+        if action == "interact":
+            # Interact continues from a scrape's browser state; other kinds have none.
+            return self.endpoint == "scrape"
+        return True
+
+    # --- fetching -----------------------------------------------------------------
+
+    @work(exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        """Fetch the job and show it; a failure is said in place, the last view stays."""
+        assert self.retrieval is not None
+        notice = self.query_one("#job-notice", Static)
+        try:
+            job = await self.retrieval.fetch(self.client, self.job_id)
+        except NotFoundError as exc:
+            notice.set_class(True, "-error")
+            notice.update(
+                f"No {self.endpoint} job {short_id(self.job_id)} on the service: {exc.message} "
+                "(jobs expire after a while)."
+            )
+            self._clear_loading()
+            return
+        except WdsError as exc:
+            notice.set_class(True, "-error")
+            notice.update(f"{exc.title}: {exc.message} (r to retry)")
+            self._clear_loading()
+            return
+        self.job = job
+        notice.set_class(False, "-error")
+        notice.display = False
+        await self._show(job)
+
+    def _clear_loading(self) -> None:
+        for indicator in self.query(LoadingIndicator):
+            indicator.remove()
+
+    async def _show(self, job: BaseModel) -> None:
+        document = self.query_one("#job-document-scroll", VerticalScroll)
+        await document.remove_children()
+        await document.mount(DocumentView(job, id="job-document"))
+        holder = self.query_one("#job-json", Vertical)
+        await holder.remove_children()
+        # exclude_unset: the tree shows what the service sent, not nulls for fields it left out.
+        dumped = job.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        await holder.mount(JsonTree(self.endpoint, dumped, id="job-json-tree"))
+
+    # --- actions ---------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_reload(self) -> None:
+        notice = self.query_one("#job-notice", Static)
+        notice.display = True
+        notice.set_class(False, "-error")
+        notice.update(self._request_text())
+        self.load()
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        target = "#job-json-tree" if tab == "json" else "#job-document-scroll"
+        for widget in self.query(target):
+            widget.focus()
+
+    def action_interact(self) -> None:
+        self.dismiss(INTERACT)

@@ -1,0 +1,176 @@
+"""A job result as a person reads it: key fields on top, then pages or content.
+
+`job_fields` picks what matters from any job model (a scrape, a crawl or batch
+status, an extract/agent status) and `DocumentView` lays it out: a two-column
+grid of fields, a list of pages for multi-page jobs, and the markdown content
+of a scraped page. The raw model is left to the JSON tree beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel
+from textual.app import ComposeResult
+from textual.containers import Grid, Vertical
+from textual.widgets import Label, Markdown, Static
+
+from tui.api.models import Document, ExtractStatus, JobStatus, ScrapeResult
+
+SHORT_ID = 8
+MARKDOWN_LIMIT = 200_000
+"""Longer content is shown as plain text: Markdown layout of huge pages is slow."""
+PAGE_LIST_LIMIT = 200
+TITLE_WIDTH = 40
+
+
+def short_id(job_id: str) -> str:
+    """The first characters of an id: enough to tell jobs apart on screen."""
+    return job_id[:SHORT_ID]
+
+
+def local_time(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
+    """A timestamp in the viewer's local time zone, or "—" when unknown."""
+    return moment.astimezone().strftime(fmt) if moment is not None else "—"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled value; `alert` marks values a person must not miss (errors)."""
+
+    name: str
+    value: str
+    alert: bool = False
+
+
+def _document_fields(document: Document) -> list[Field]:
+    meta = document.metadata
+    fields: list[Field] = []
+    if meta.title:
+        fields.append(Field("title", meta.title))
+    url = meta.url or meta.source_url
+    if url:
+        fields.append(Field("url", url))
+    if meta.source_url and meta.source_url != url:
+        fields.append(Field("sourceURL", meta.source_url))
+    if meta.status_code is not None:
+        fields.append(Field("statusCode", str(meta.status_code), alert=meta.status_code >= 400))
+    if meta.content_type:
+        fields.append(Field("contentType", meta.content_type))
+    if meta.language:
+        fields.append(Field("language", meta.language))
+    formats = [
+        f"{name} ({len(value):,} chars)"
+        for name, value in (("markdown", document.markdown), ("html", document.html), ("rawHtml", document.raw_html))
+        if value
+    ]
+    for name, items in (("links", document.links), ("images", document.images)):
+        if items:
+            formats.append(f"{name} ({len(items)})")
+    if document.screenshot:
+        formats.append("screenshot")
+    if formats:
+        fields.append(Field("formats", ", ".join(formats)))
+    if meta.error:
+        fields.append(Field("error", meta.error, alert=True))
+    if document.warning:
+        fields.append(Field("warning", document.warning, alert=True))
+    return fields
+
+
+def job_fields(job: BaseModel) -> list[Field]:
+    """The fields worth reading first, in reading order, for any job model."""
+    if isinstance(job, ScrapeResult):
+        if job.data is None:
+            return [Field("status", "no document in the answer", alert=True)]
+        outcome = Field("status", "scraped" if job.success else "failed", alert=not job.success)
+        return [outcome, *_document_fields(job.data)]
+    fields: list[Field] = []
+    status = getattr(job, "status", None)
+    if status is not None:
+        fields.append(Field("status", str(status), alert=str(status) == "failed"))
+    if isinstance(job, JobStatus):
+        total = str(job.total) if job.total else "?"
+        fields.append(Field("progress", f"{job.completed} / {total} pages"))
+        if job.next:
+            fields.append(Field("pages shown", f"{len(job.data)} (more on the service)"))
+    credits = getattr(job, "credits_used", None)
+    if credits is not None:
+        fields.append(Field("credits used", f"{credits:,}"))
+    if isinstance(job, ExtractStatus) and job.tokens_used is not None:
+        fields.append(Field("tokens used", f"{job.tokens_used:,}"))
+    expires = getattr(job, "expires_at", None)
+    if expires is not None:
+        fields.append(Field("expires at", local_time(expires)))
+    error = getattr(job, "error", None)
+    if error:
+        fields.append(Field("error", str(error), alert=True))
+    return fields
+
+
+def page_lines(documents: Iterable[Document], limit: int = PAGE_LIST_LIMIT) -> list[str]:
+    """One line per page of a multi-page job: status code, title, url."""
+    rows = []
+    for document in documents:
+        meta = document.metadata
+        code = str(meta.status_code) if meta.status_code is not None else "—"
+        title = meta.title or "(no title)"
+        if len(title) > TITLE_WIDTH:
+            title = title[: TITLE_WIDTH - 1] + "…"
+        rows.append((code, title, meta.url or meta.source_url or "?"))
+    width = max((len(title) for _, title, _ in rows[:limit]), default=0)
+    lines = [f"{code:>3}  {title:<{width}}  {url}" for code, title, url in rows[:limit]]
+    if len(rows) > limit:
+        lines.append(f"… and {len(rows) - limit} more")
+    return lines
+
+
+def job_content(job: BaseModel) -> str | None:
+    """The markdown (or text) a job produced, when it has one to read."""
+    if isinstance(job, ScrapeResult) and job.data is not None:
+        return job.data.markdown or job.data.summary
+    if isinstance(job, ExtractStatus) and isinstance(job.data, str):
+        return job.data
+    return None
+
+
+class DocumentView(Vertical):
+    """Key fields of a job, its pages (crawl, batch) and its markdown content."""
+
+    DEFAULT_CSS = """
+    DocumentView { height: auto; }
+    DocumentView .document-fields {
+        grid-size: 2;
+        grid-columns: auto 1fr;
+        grid-gutter: 0 2;
+        height: auto;
+    }
+    DocumentView .field-name { color: $text-muted; text-style: bold; }
+    DocumentView .field-value.-alert { color: $error; text-style: bold; }
+    DocumentView .document-heading { margin-top: 1; text-style: bold; color: $text-muted; }
+    DocumentView .document-pages { height: auto; }
+    DocumentView Markdown { height: auto; padding: 0; margin: 0; }
+    """
+
+    def __init__(self, job: BaseModel, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.job = job
+
+    def compose(self) -> ComposeResult:
+        with Grid(classes="document-fields"):
+            for field in job_fields(self.job):
+                yield Label(field.name, classes="field-name", markup=False)
+                yield Label(field.value, classes="field-value -alert" if field.alert else "field-value", markup=False)
+        if isinstance(self.job, JobStatus):
+            yield Label(f"Pages ({len(self.job.data)})", classes="document-heading")
+            lines = page_lines(self.job.data)
+            yield Static("\n".join(lines) if lines else "No pages yet.", classes="document-pages", markup=False)
+        content = job_content(self.job)
+        if content:
+            yield Label("Content", classes="document-heading")
+            if len(content) <= MARKDOWN_LIMIT:
+                yield Markdown(content, open_links=False)
+            else:
+                yield Static(content, markup=False)

@@ -1,0 +1,88 @@
+"""A DataTable that repaints only the rows whose data changed.
+
+`DataTable.update_cell` refreshes the whole widget, so a pane that polls every
+few seconds would rewrite every row on every tick. Over SSH that is bytes for
+nothing. `LiveTable.sync` diffs the new rows against what is shown, leaves
+unchanged rows alone, and refreshes just the region of a changed row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
+
+Cell = str | Text
+# Keys are strings: Textual's RowKey compares equal only to strings.
+Row = tuple[str, Sequence[Cell]]
+
+
+def _width(cell: Cell) -> int:
+    return cell.cell_len if isinstance(cell, Text) else len(str(cell))
+
+
+class LiveTable(DataTable):
+    """A cursor-row table fed whole snapshots of rows by a polling pane."""
+
+    DEFAULT_CSS = """
+    LiveTable { height: 1fr; }
+    """
+
+    def __init__(self, *columns: str, **kwargs) -> None:
+        kwargs.setdefault("cursor_type", "row")
+        kwargs.setdefault("zebra_stripes", False)
+        super().__init__(**kwargs)
+        self._column_labels = columns
+
+    def on_mount(self) -> None:
+        for label in self._column_labels:
+            self.add_column(label, key=label)
+
+    @property
+    def row_keys(self) -> list[str]:
+        return [row.key.value for row in self.ordered_rows]
+
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor, or None in an empty table."""
+        if self.row_count == 0:
+            return None
+        return self.ordered_rows[self.cursor_row].key.value
+
+    def sync(self, rows: Sequence[Row]) -> bool:
+        """Show exactly `rows`, touching as little of the screen as possible.
+
+        Returns True when anything visible changed.
+        """
+        keys = [key for key, _ in rows]
+        if keys != self.row_keys:
+            self._replace_all(rows)
+            return True
+        changed = False
+        for index, (key, cells) in enumerate(rows):
+            row_key = RowKey(key)
+            old = self._data[row_key]
+            columns = list(old.keys())
+            new = dict(zip(columns, cells, strict=True))
+            if new == old:
+                continue
+            changed = True
+            if any(_width(cell) > self.columns[col].content_width for col, cell in new.items()):
+                # A wider value needs the column to grow: that is a whole-table layout change.
+                for col, cell in new.items():
+                    self.update_cell(row_key, col, cell, update_width=True)
+                continue
+            # Private state, on purpose: update_cell would refresh every row.
+            self._data[row_key] = new
+            self._update_count += 1  # invalidates DataTable's render caches
+            self.refresh_row(index)
+        return changed
+
+    def _replace_all(self, rows: Sequence[Row]) -> None:
+        keep = self.selected_key()
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)  # type: ignore[arg-type]
+        if keep is not None and keep in (key for key, _ in rows):
+            self.move_cursor(row=self.get_row_index(RowKey(keep)), animate=False)

@@ -1,0 +1,58 @@
+"""The top line: which service, which key (masked), connection state, last change.
+
+"updated" is the time the data on screen last changed, not the time of the last
+poll: a header that ticked every poll would write to the terminal while nothing
+happens, and the connection dot already says the polls succeed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+CONNECTION_STYLES = {
+    "connecting": ("◌ connecting", "$warning"),
+    "connected": ("● connected", "$success"),
+    "failing": ("▲ failing", "$error"),
+    "unauthorised": ("✖ key refused", "$error"),
+}
+
+
+class StatusHeader(Widget):
+    """One line; redrawn only when one of its facts changes (no ticking clock)."""
+
+    DEFAULT_CSS = """
+    StatusHeader {
+        height: 1;
+        background: $panel;
+        color: $foreground;
+        padding: 0 1;
+    }
+    """
+
+    connection: reactive[str] = reactive("connecting")
+    last_refresh: reactive[datetime | None] = reactive(None)
+
+    def __init__(self, *, service: str, masked_key: str, embedded: bool) -> None:
+        super().__init__()
+        self.service = service
+        self.masked_key = masked_key
+        self.embedded = embedded
+
+    def render(self) -> Text:
+        label, variable = CONNECTION_STYLES.get(self.connection, (self.connection, "$foreground"))
+        colour = self.app.theme_variables.get(variable.lstrip("$"), "")
+        text = Text()
+        text.append("wds-tui", style="bold")
+        text.append("  ")
+        text.append(self.service)
+        if self.embedded:
+            text.append(" (local emulator)", style="italic")
+        text.append(f"  key {self.masked_key}  ")
+        text.append(label, style=colour)
+        if self.last_refresh is not None:
+            text.append(f"  updated {self.last_refresh.astimezone():%H:%M:%S}")
+        return text
