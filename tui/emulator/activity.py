@@ -26,26 +26,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX
 from tui.emulator.clock import Clock, isoformat_z
 from tui.emulator.errors import bad_request
 
-ENDPOINT_KINDS: tuple[str, ...] = (
-    "scrape",
-    "crawl",
-    "batch_scrape",
-    "search",
-    "extract",
-    "llmstxt",
-    "deep_research",
-    "map",
-    "agent",
-    "browser",
-    "interact",
-)
+# One list of kinds and one set of limits, shared with the client.
+ENDPOINT_KINDS = ACTIVITY_ENDPOINTS
 API_VERSION = "v2"
 WINDOW = timedelta(hours=24)
-MAX_LIMIT = 100
-DEFAULT_LIMIT = 50
+MAX_LIMIT = ACTIVITY_LIMIT_MAX
+DEFAULT_LIMIT = ACTIVITY_LIMIT_DEFAULT
 
 
 @dataclass(frozen=True)
