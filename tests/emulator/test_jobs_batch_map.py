@@ -161,7 +161,7 @@ async def test_preview_more_phrases(client: httpx.AsyncClient) -> None:
     assert data["excludePaths"] == ["^/careers(/.*)?$", "^/legal(/.*)?$"]
     assert data["limit"] == 20 and data["maxDiscoveryDepth"] == 1
     plain = await preview(client, "hello there")
-    assert "limit" not in plain and plain["includePaths"] == [] and plain["allowSubdomains"] is False
+    assert plain["limit"] == 10000 and plain["includePaths"] == [] and plain["allowSubdomains"] is False
 
 
 async def test_preview_prompt_limits(client: httpx.AsyncClient) -> None:

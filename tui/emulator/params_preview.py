@@ -50,6 +50,10 @@ DEFAULTS: dict[str, Any] = {
     "ignoreQueryParameters": False,
     "ignoreRobotsTxt": False,
     "deduplicateSimilarURLs": True,
+    # The contract lists these in every preview, so they are always present.
+    "limit": 10000,
+    "delay": 0,
+    "robotsUserAgent": "WdsBot",
 }
 
 

@@ -33,7 +33,7 @@ from tui.api.requests import (
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.browser_sessions import SESSION_DESTROYED, SESSION_NOT_FOUND
 from tui.emulator.clock import isoformat_z
-from tui.emulator.errors import bad_gateway, bad_request, gone, not_found
+from tui.emulator.errors import bad_gateway, bad_request, conflict, gone, not_found
 from tui.emulator.http import (
     INVALID_SESSION_ID,
     base_url,
@@ -46,6 +46,8 @@ from tui.emulator.http import (
     validate,
 )
 from tui.emulator.state import Caller, Emulator
+
+REPLAY_UNAVAILABLE = "Replay context unavailable for this scrape job; rerun the scrape and retry."
 
 EXECUTE_TIMEOUT_DEFAULT = 30
 NO_AI_MODEL = (
@@ -140,6 +142,10 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
             raise bad_request(CODE_OR_PROMPT, [{"path": [], "message": CODE_OR_PROMPT}])
         body = validate(InteractRequest, raw)
         job = scrape_job_of(emulator, who, job_id)
+        if getattr(job, "document", None) is None and manager.bound_session(job_id) is None:
+            # Nothing was loaded (a cache miss, a timeout): there is no page to replay, and
+            # opening the URL now would contact a target that lockdown promised to leave alone.
+            raise conflict(REPLAY_UNAVAILABLE)
         if body.prompt is not None:
             raise bad_gateway(NO_AI_MODEL)
         assert body.code is not None

@@ -84,10 +84,11 @@ def job_id_segment(job_id: Any, name: str = "jobId") -> str:
     if not isinstance(job_id, str) or not job_id.strip():
         raise _parameter_issue(name, "is required (a job id, a UUID)")
     try:
-        uuid.UUID(job_id.strip())
+        parsed = uuid.UUID(job_id.strip())
     except ValueError:
         raise _parameter_issue(name, f"must be a UUID (got {job_id[:60]!r})") from None
-    return quote(job_id.strip(), safe="")
+    # The service accepts only the hyphenated form; braces, urn: or bare hex are rewritten to it.
+    return str(parsed)
 
 
 def session_id_segment(session_id: Any, name: str = "sessionId") -> str:
