@@ -36,12 +36,16 @@ def new_api_key() -> str:
 @contextmanager
 def embedded_emulator(seed: int | None = None) -> Iterator[Connection]:
     """Run a live emulator in a background thread for as long as the block lasts."""
+    from tui.emulator.browser.chromium import browser_backend_from_environment
     from tui.emulator.server import ServerThread
     from tui.emulator.state import Emulator
 
     key = new_api_key()
     emulator = Emulator.from_keys(
-        {"local": [key]}, seed=seed if seed is not None else secrets.randbelow(2**31), live=True
+        {"local": [key]},
+        seed=seed if seed is not None else secrets.randbelow(2**31),
+        live=True,
+        browser_backend=browser_backend_from_environment(),
     )
     server = ServerThread(emulator, host="127.0.0.1", port=0)
     base_url = server.start()

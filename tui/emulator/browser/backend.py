@@ -8,13 +8,25 @@ browser feature does) on a machine with no browser at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 
 class BrowserUnavailable(Exception):
     """No browser can be started here; the message says how to get one."""
+
+
+class BrowserStartFailed(RuntimeError):
+    """A browser was found but did not start (the manager answers 502)."""
+
+
+class ProfileBusy(RuntimeError):
+    """A second session wants to save into a profile that already has a saver (409).
+
+    The manager normally refuses such a create itself; the backend guards too.
+    """
 
 
 @dataclass(frozen=True)
@@ -33,11 +45,23 @@ class BrowserHandle:
     ws_endpoint: str
     pid: int
     user_data_dir: Path
+    # Set by the backend once the browser is closed, so that live connections
+    # (the CDP proxy, live views) can end at once instead of polling.
+    closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
 
 @dataclass
 class ExecutionOutcome:
-    """What running user code in a session produced."""
+    """What running user code in a session produced.
+
+    `result` is the value of the code's last expression (node and python; None
+    when the code ends in a statement or the value is undefined/None, and always
+    for bash). The contract's execute response calls `result` an alias of stdout,
+    so routes answer `result if result is not None else stdout` there.
+    `error` is set when the code raised (the exception's message), was killed
+    by the timeout, or exited non-zero. `truncated` says stdout or stderr hit
+    the output cap. `duration_ms` is wall time from spawn to exit.
+    """
 
     stdout: str
     stderr: str
@@ -46,6 +70,7 @@ class ExecutionOutcome:
     error: str | None
     result: str | None
     truncated: bool = False
+    duration_ms: float | None = None
 
 
 class BrowserBackend(Protocol):

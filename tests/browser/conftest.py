@@ -1,0 +1,177 @@
+"""Fixtures for the real-browser tests: a Chromium backend, a loopback web site, a served app.
+
+Every test that needs Chromium takes `chromium`, which skips with the reason
+when no browser is found. Nothing here touches anything but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+
+from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
+from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.browser.locate import find_chromium
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """The browser binary; skips the test when this machine has none."""
+    try:
+        return find_chromium()
+    except BrowserUnavailable as exc:
+        pytest.skip(f"no Chromium here: {exc}")
+
+
+@pytest.fixture
+async def backend(chromium: Path, tmp_path: Path) -> AsyncIterator[ChromiumBackend]:
+    """A backend whose temp root lives under the test's tmp_path; shut down after the test.
+
+    Without spare runners: most tests run code once or twice, so a spare would
+    only be started to be killed. `test_spares.py` covers the warm path.
+    """
+    parent = tmp_path / "backend-temp"
+    parent.mkdir()
+    backend = ChromiumBackend(chromium, temp_parent=parent, prewarm=False)
+    try:
+        yield backend
+    finally:
+        await backend.shutdown()
+
+
+class _SiteHandler(BaseHTTPRequestHandler):
+    """`/title/<t>`: a page titled t; `/set-cookie`: sets a persistent cookie and localStorage;
+    `/slow`: answers after 5 s; `/still-loading`: a page whose image is `/slow`; `/clicker`: a page whose title changes when clicked."""
+
+    def do_GET(self) -> None:
+        path = urlparse(self.path).path
+        headers: dict[str, str] = {}
+        if path.startswith("/title/"):
+            body = f"<html><head><title>{unquote(path[7:])}</title></head><body><h1>hello</h1></body></html>"
+        elif path == "/set-cookie":
+            headers["Set-Cookie"] = "flavour=oatmeal; Max-Age=86400; Path=/"
+            body = "<title>cookie set</title><script>localStorage.setItem('note', 'kept')</script>"
+        elif path == "/slow":
+            time.sleep(5)
+            body = "<title>slow</title>"
+        elif path == "/still-loading":
+            body = "<title>still loading</title><img src='/slow'>"
+        elif path == "/clicker":
+            body = (
+                "<title>not clicked</title><body style='margin:0'>"
+                "<button style='width:100vw;height:100vh' onclick=\"document.title='clicked'\">x</button></body>"
+            )
+        else:
+            self.send_error(404)
+            return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser moved on (a test ended) before a slow answer was ready
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        return
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """Base URL of a tiny web site on 127.0.0.1 (see `_SiteHandler`)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SiteHandler)
+    server.daemon_threads = True
+    server.block_on_close = False
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class _Entry:
+    token: str
+    handle: BrowserHandle
+    active: bool = True
+
+
+class FakeSessions:
+    """The three methods the CDP proxy and live view need from the session manager."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, _Entry] = {}
+        self.touches: Counter[str] = Counter()
+
+    def add(self, handle: BrowserHandle) -> str:
+        token = secrets.token_urlsafe(16)
+        self.entries[handle.session_id] = _Entry(token, handle)
+        return token
+
+    def end(self, session_id: str) -> None:
+        self.entries[session_id].active = False
+
+    def get_for_token(self, session_id: str, token: str) -> _Entry | None:
+        entry = self.entries.get(session_id)
+        if entry is None or not entry.active:
+            return None
+        return entry if hmac.compare_digest(entry.token, token) else None
+
+    def touch(self, session_id: str) -> bool:
+        entry = self.entries.get(session_id)
+        if entry is None or not entry.active:
+            return False
+        self.touches[session_id] += 1
+        return True
+
+    def handle(self, session_id: str) -> BrowserHandle | None:
+        entry = self.entries.get(session_id)
+        return entry.handle if entry is not None and entry.active else None
+
+
+@pytest.fixture
+def sessions() -> FakeSessions:
+    return FakeSessions()
+
+
+@pytest.fixture
+async def serve() -> AsyncIterator[Callable[[Starlette], Awaitable[str]]]:
+    """`await serve(app)` runs the app on a loopback port (uvicorn) and returns `host:port`."""
+    running: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
+
+    async def start(app: Starlette) -> str:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        running.append((server, task))
+        while not server.started:
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.01)
+        return f"127.0.0.1:{sock.getsockname()[1]}"
+
+    yield start
+    for server, task in running:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)

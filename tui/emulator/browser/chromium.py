@@ -1,0 +1,280 @@
+"""`ChromiumBackend`: one headless Chromium process per browser session.
+
+A process per session (rather than a browser context per session) isolates
+cookies, storage, caches and crashes completely, and makes a profile simply a
+user-data-dir. Chromium takes ~0.3 s to print its DevTools address here.
+
+Everything the backend writes lives under one temp root it owns (sessions'
+user-data-dirs, runners' scratch space, and saved profiles unless a
+`profiles_dir` is given); `shutdown()` kills every browser and removes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+
+from tui.emulator.browser import process
+from tui.emulator.browser.backend import (
+    BrowserBackend,
+    BrowserHandle,
+    BrowserStartFailed,
+    BrowserUnavailable,
+    ExecutionOutcome,
+    NoBrowserBackend,
+    ProfileSpec,
+)
+from tui.emulator.browser.execute import CodeRunner
+from tui.emulator.browser.locate import find_chromium
+from tui.emulator.browser.profiles import ProfileStore
+
+log = logging.getLogger(__name__)
+
+# Keep a fresh browser off the network: no first-run UI, no component or
+# variation downloads, no sync, no QUIC probing, no crash reporting.
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-gpu",
+    "--disable-breakpad",
+    "--disable-crash-reporter",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-field-trial-config",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication",
+    "--metrics-recording-only",
+    "--no-service-autorun",
+    "--mute-audio",
+    # A fixed cookie-encryption key, so a profile copied between sessions stays readable.
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+)
+_DEVTOOLS_LINE = re.compile(rb"DevTools listening on (ws://\S+)")
+START_TIMEOUT_SECONDS = 20.0
+CLOSE_GRACE_SECONDS = 3.0
+_STDERR_TAIL_LINES = 40
+
+
+@dataclass
+class _RunningBrowser:
+    """What the backend keeps about one session's browser."""
+
+    handle: BrowserHandle
+    process: asyncio.subprocess.Process
+    profile: ProfileSpec | None
+    stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_STDERR_TAIL_LINES))
+    drain: asyncio.Task[None] | None = None
+
+
+class ChromiumBackend:
+    """Starts a Chromium per session, runs code against it, and stops it (see module doc)."""
+
+    available = True
+    unavailable_reason = ""
+
+    def __init__(
+        self,
+        binary: Path | None = None,
+        *,
+        profiles_dir: Path | None = None,
+        temp_parent: Path | None = None,
+        close_grace: float = CLOSE_GRACE_SECONDS,
+        output_limit: int | None = None,
+        prewarm: bool = True,
+        extra_args: tuple[str, ...] = (),
+    ) -> None:
+        self.binary = binary if binary is not None else find_chromium()
+        self.close_grace = close_grace
+        self.extra_args = extra_args
+        self._profiles_dir = profiles_dir
+        self._temp_parent = temp_parent
+        self._output_limit = output_limit
+        self._prewarm = prewarm
+        self._root: Path | None = None
+        self._profiles: ProfileStore | None = None
+        self._runner: CodeRunner | None = None
+        self._running: dict[str, _RunningBrowser] = {}
+
+    # --- the temp root, made on first use -----------------------------------------
+
+    @property
+    def root(self) -> Path:
+        """The backend's temp root (created on first use, removed by `shutdown`)."""
+        if self._root is None:
+            self._root = Path(tempfile.mkdtemp(prefix="wds-browser-", dir=self._temp_parent))
+        return self._root
+
+    @property
+    def profiles(self) -> ProfileStore:
+        if self._profiles is None:
+            self._profiles = ProfileStore(self._profiles_dir or self.root / "profiles")
+        return self._profiles
+
+    @property
+    def runner(self) -> CodeRunner:
+        if self._runner is None:
+            kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
+            self._runner = CodeRunner(self.root, prewarm=self._prewarm, **kwargs)
+        return self._runner
+
+    def running_pids(self) -> list[int]:
+        """Process ids of the browsers this backend is running now."""
+        return [running.process.pid for running in self._running.values()]
+
+    # --- the protocol ----------------------------------------------------------------
+
+    async def launch(self, session_id: str, profile: ProfileSpec | None) -> BrowserHandle:
+        """Start a browser for `session_id`, on a copy of `profile` when given."""
+        if session_id in self._running:
+            raise ValueError(f"Session {session_id} already has a browser.")
+        user_data_dir = self.root / "sessions" / session_id
+        user_data_dir.parent.mkdir(parents=True, exist_ok=True)
+        if profile is not None:
+            self.profiles.check_out(profile.name, session_id, profile.save_changes, user_data_dir)
+        else:
+            user_data_dir.mkdir()
+        try:
+            running = await self._start(session_id, user_data_dir, profile)
+        except BaseException:
+            if profile is not None:
+                self.profiles.release(profile.name, session_id)
+            shutil.rmtree(user_data_dir, ignore_errors=True)
+            raise
+        self._running[session_id] = running
+        return running.handle
+
+    async def close(self, handle: BrowserHandle, save_profile: bool) -> None:
+        """Stop the session's browser; with `save_profile` (and a saving profile) write it back."""
+        handle.closed.set()
+        running = self._running.pop(handle.session_id, None)
+        if running is None:
+            return
+        profile = running.profile
+        saving = save_profile and profile is not None and profile.save_changes
+        try:
+            if saving:
+                # Browser.close is a clean shutdown: cookies and localStorage get flushed.
+                await self._request_close(handle.ws_endpoint)
+                await process.wait_exit(running.process, self.close_grace)
+            await process.stop_process_group(running.process, self.close_grace)
+        finally:
+            if running.drain is not None:
+                running.drain.cancel()
+            if profile is not None and saving and running.process.returncode is not None:
+                await asyncio.to_thread(self.profiles.check_in, profile.name, handle.session_id, handle.user_data_dir)
+            else:
+                if profile is not None:
+                    self.profiles.release(profile.name, handle.session_id)
+                await asyncio.to_thread(shutil.rmtree, handle.user_data_dir, True)
+
+    async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
+        """Run code against the session's browser in a separate process (see `execute.py`)."""
+        return await self.runner.run(handle.ws_endpoint, code, language, timeout)
+
+    async def shutdown(self) -> None:
+        """Kill every browser this backend started and remove its temp root."""
+        running = list(self._running.values())
+        await asyncio.gather(
+            *(self.close(item.handle, save_profile=False) for item in running), return_exceptions=True
+        )
+        if self._runner is not None:
+            await self._runner.close()
+        if self._root is not None:
+            await asyncio.to_thread(shutil.rmtree, self._root, True)
+            self._root = None
+            self._runner = None
+            if self._profiles_dir is None:
+                self._profiles = None
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _command(self, user_data_dir: Path) -> list[str]:
+        args = [str(self.binary), *CHROMIUM_FLAGS, *self.extra_args, f"--user-data-dir={user_data_dir}"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            args.append("--no-sandbox")  # Chromium's sandbox refuses to run as root
+        args.append("about:blank")
+        return args
+
+    async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> _RunningBrowser:
+        proc = await asyncio.create_subprocess_exec(
+            *self._command(user_data_dir),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            **process.spawn_options(),
+        )
+        process.register(proc.pid)
+        running = _RunningBrowser(
+            handle=BrowserHandle(session_id=session_id, ws_endpoint="", pid=proc.pid, user_data_dir=user_data_dir),
+            process=proc,
+            profile=profile,
+        )
+        try:
+            running.handle.ws_endpoint = await asyncio.wait_for(self._read_endpoint(running), START_TIMEOUT_SECONDS)
+        except BaseException as exc:
+            await process.stop_process_group(proc, grace=0.5)
+            if isinstance(exc, TimeoutError):
+                raise BrowserStartFailed(
+                    f"Chromium did not report its DevTools address within {START_TIMEOUT_SECONDS:g} s."
+                ) from None
+            raise
+        # Chromium keeps writing to stderr; a full pipe would stall it.
+        running.drain = asyncio.create_task(self._drain(running))
+        return running
+
+    @staticmethod
+    async def _read_endpoint(running: _RunningBrowser) -> str:
+        stream = running.process.stderr
+        assert stream is not None
+        while line := await stream.readline():
+            found = _DEVTOOLS_LINE.search(line)
+            if found:
+                return found.group(1).decode()
+            running.stderr_tail.append(line.decode(errors="replace").rstrip())
+        await process.wait_exit(running.process, 5.0)
+        tail = "\n".join(running.stderr_tail)
+        raise BrowserStartFailed(f"Chromium exited with status {running.process.returncode} before starting:\n{tail}")
+
+    @staticmethod
+    async def _drain(running: _RunningBrowser) -> None:
+        stream = running.process.stderr
+        assert stream is not None
+        while line := await stream.readline():
+            running.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+    @staticmethod
+    async def _request_close(ws_endpoint: str) -> None:
+        """Ask the browser to close itself over CDP; it may drop the connection instead of replying."""
+        with contextlib.suppress(OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            async with websockets.connect(ws_endpoint, open_timeout=2, close_timeout=1, max_size=None) as ws:
+                await ws.send(json.dumps({"id": 1, "method": "Browser.close"}))
+                await asyncio.wait_for(ws.recv(), 2)
+
+
+def browser_backend_from_environment(**kwargs: object) -> BrowserBackend:
+    """A `ChromiumBackend` when a browser is found, else a `NoBrowserBackend` saying how to install one."""
+    try:
+        binary = find_chromium()
+    except BrowserUnavailable as exc:
+        return NoBrowserBackend(str(exc))
+    return ChromiumBackend(binary, **kwargs)  # type: ignore[arg-type]
