@@ -84,8 +84,9 @@ def test_dashboard_runs_pages_activity_and_quits(terminal: Terminal) -> None:
     assert "local emulator" in screen
     assert "Active crawls" in screen and "Team activity" in screen
     assert "Token usage" in screen and "Browser sessions" in screen
-    terminal.wait_for("page 1")
+    terminal.wait_for("more (n)")  # the first page is in and a next one exists
     terminal.keys("2")  # focus the activity pane
+    terminal.wait_for("Next page")  # its keys are in the footer: the focus has moved
     terminal.keys("n")  # next page
     terminal.wait_for("page 2")
     terminal.keys("b")
