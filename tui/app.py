@@ -7,7 +7,7 @@ in-process emulator and the CLI builds it on whatever is configured.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,6 +21,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
+from tui.console_history import ConsoleHistories, ConsoleTarget
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
@@ -47,7 +48,11 @@ class Intervals:
     activity: float = 10.0
     usage: float = 60.0
     sessions: float = 5.0
-    extra: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def every(cls, seconds: float) -> Intervals:
+        """The same interval for every pane (`--refresh`)."""
+        return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
 
 
 class WdsApp(App[None]):
@@ -78,13 +83,15 @@ class WdsApp(App[None]):
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
+        self.console_histories = ConsoleHistories()
+        self._problem_screen: ConnectionProblemScreen | None = None
+        # Kept by reference: messages about it arrive while another screen is on top.
+        self.header = StatusHeader(
+            service=service.host, masked_key=service.masked_key, embedded=service.embedded
+        )
 
     def compose(self) -> ComposeResult:
-        yield StatusHeader(
-            service=self.service.host,
-            masked_key=self.service.masked_key,
-            embedded=self.service.embedded,
-        )
+        yield self.header
         with Grid(id="panes"):
             yield CrawlsPane(self.client, interval=self.intervals.crawls, clock=self.clock, id="crawls")
             yield ActivityPane(
@@ -100,28 +107,48 @@ class WdsApp(App[None]):
     def panes(self) -> list[Pane]:
         return list(self.query(Pane).results())
 
+    # --- the execute console, opened from a session or a scrape job -------------
+
+    def open_console(self, target: ConsoleTarget) -> None:
+        """Push the console for `target`; its runs and draft outlive the screen."""
+        from tui.screens.console import ConsoleScreen  # imported on first use: start-up time
+
+        history = self.console_histories.for_target(target)
+        self.push_screen(ConsoleScreen(self.client, target, clock=self.clock, history=history))
+
+    @on(SessionsPane.ConsoleRequested)
+    def _session_console(self, message: SessionsPane.ConsoleRequested) -> None:
+        self.open_console(ConsoleTarget.for_session(message.session))
+
+    @on(ActivityPane.InteractRequested)
+    def _interact_console(self, message: ActivityPane.InteractRequested) -> None:
+        self.open_console(ConsoleTarget.for_interact(message.job_id))
+
     # --- connection state, fed by the panes -----------------------------------
 
     @on(Pane.Refreshed)
     def _pane_refreshed(self, message: Pane.Refreshed) -> None:
-        header = self.query_one(StatusHeader)
+        header = self.header
         header.connection = "connected"
         if message.changed:
             header.last_refresh = self.clock()
 
     @on(Pane.FetchFailed)
     def _pane_failed(self, message: Pane.FetchFailed) -> None:
-        header = self.query_one(StatusHeader)
+        header = self.header
         error = message.error
         if isinstance(error, AuthenticationError):
             header.connection = "unauthorised"
         else:
             header.connection = "failing"
-        # A refused key or an unreachable service is not a pane's problem: say so full-screen.
-        if isinstance(error, AuthenticationError | APIConnectionError) and not isinstance(
-            self.screen, ConnectionProblemScreen
-        ):
-            self.push_screen(ConnectionProblemScreen(self.client, self.service.host, error))
+        # A refused key or an unreachable service is not a pane's problem: say so full-screen,
+        # once, however many panes fail at the same moment.
+        if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
+            self._problem_screen = ConnectionProblemScreen(self.client, self.service.host, error)
+            self.push_screen(self._problem_screen, callback=self._problem_solved)
+
+    def _problem_solved(self, _: None) -> None:
+        self._problem_screen = None
 
     # --- actions ----------------------------------------------------------------
 

@@ -71,11 +71,13 @@ def seeded_emulator(seed: int = 11, **kw: object) -> Emulator:
     return Emulator.from_keys({"ops": [KEY]}, seed=seed, clock=ManualClock(NOW), **kw)  # type: ignore[arg-type]
 
 
-def dashboard(emulator: Emulator, transport: httpx.AsyncBaseTransport | None = None) -> WdsApp:
+def dashboard(
+    emulator: Emulator, transport: httpx.AsyncBaseTransport | None = None, key: str = KEY
+) -> WdsApp:
     """The whole dashboard on `emulator`, frozen in time, polling slowly (tests refresh by hand)."""
-    client = client_on(transport or SwitchableTransport(emulator))
+    client = client_on(transport or SwitchableTransport(emulator), key)
     slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(KEY), embedded=True)
+    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
     return WdsApp(client, service, clock=frozen_clock(NOW), intervals=slow)
 
 

@@ -9,8 +9,16 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from textual.widgets import Input, TextArea
+
+from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tui.console_history import ConsoleTarget
 from tui.panes.base import Pane
+from tui.panes.sessions import SessionsPane
+from tui.screens.connection import ConnectionProblemScreen
+from tui.screens.console import ConsoleScreen
+from tui.screens.job_detail import JobDetailScreen
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -52,3 +60,70 @@ def test_usage_pane_maximised(snap_compare, size) -> None:
         await pilot.pause()
 
     assert snap_compare(dashboard(seeded_emulator()), terminal_size=size, run_before=zoom)
+
+
+# --- screens ------------------------------------------------------------------------
+
+
+def test_connection_problem_screen_for_a_refused_key(snap_compare) -> None:
+    async def refused(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionProblemScreen), "problem screen")
+        await wait_until(pilot, lambda: bool(pilot.app.screen.query("#problem-advice")), "its text")
+        await pilot.pause()
+
+    app = dashboard(seeded_emulator(), key="wds-" + "0" * 32)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=refused)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_console_after_a_run(snap_compare, size) -> None:
+    backend = RecordingBackend()
+    emulator = seeded_emulator(browser_backend=backend)
+
+    async def run_once(pilot: Pilot) -> None:
+        await all_panes_loaded(pilot)
+        app = pilot.app
+        created = await app.client.browser.create(ttl=600)
+        # No CDP address: the panel shows its waiting state rather than a socket that
+        # cannot exist on the in-process transport (the live panel is tested with Chromium).
+        target = ConsoleTarget("session", created.id, None, f"Execute console · browser session {created.id[:8]}")
+        ticks = iter(range(1000))
+        app.push_screen(ConsoleScreen(app.client, target, clock=app.clock, timer=lambda: next(ticks) * 0.25))
+        await pilot.pause()
+        editor = app.screen.query_one(TextArea)
+        editor.text = "console.log(await page.title())"
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: "exit" in " ".join(str(s.render()) for s in app.screen.query("Static")), "run output")
+        freeze_cursors(app)
+        await pilot.pause()
+
+    assert snap_compare(dashboard(emulator), terminal_size=size, run_before=run_once)
+
+
+def test_job_detail_of_a_scrape(snap_compare) -> None:
+    emulator = seeded_emulator()
+
+    async def open_scrape(pilot: Pilot) -> None:
+        await all_panes_loaded(pilot)
+        app = pilot.app
+        scrape = await app.client.scrape.create("https://northwind.dev/blog")
+        app.push_screen(JobDetailScreen(app.client, "scrape", scrape.job_id, target="https://northwind.dev/blog"))
+        await wait_until(pilot, lambda: app.screen.job is not None, "the document")
+        await pilot.pause()
+
+    assert snap_compare(dashboard(emulator), terminal_size=(120, 40), run_before=open_scrape)
+
+
+def test_session_form_with_a_value_out_of_range(snap_compare) -> None:
+    async def bad_ttl(pilot: Pilot) -> None:
+        await all_panes_loaded(pilot)
+        pilot.app.query_one(SessionsPane).open_form(None, None)
+        await pilot.pause()
+        ttl = pilot.app.screen.query_one("#ttl", Input)
+        ttl.value = "5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        freeze_cursors(pilot.app)
+        await pilot.pause()
+
+    assert snap_compare(dashboard(seeded_emulator()), terminal_size=(80, 24), run_before=bad_ttl)

@@ -1,0 +1,93 @@
+"""The dashboard as a whole: opening the console, the palette, and a service that goes away."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.emulator.recording_backend import RecordingBackend
+from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tui.commands import DashboardCommands
+from tui.panes.base import Pane
+from tui.panes.sessions import SessionsPane
+from tui.screens import connection
+from tui.screens.connection import ConnectionProblemScreen
+from tui.screens.console import ConsoleScreen
+
+
+class Outage(httpx.AsyncBaseTransport):
+    """The emulator behind a switch: while `down`, nothing answers (connection refused)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.down = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+        return await self.inner.handle_async_request(request)
+
+
+def screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(str(w.render()) for w in app.screen.query("Static"))
+
+
+async def all_loaded(pilot) -> None:  # type: ignore[no-untyped-def]
+    await wait_until(pilot, lambda: all(p.data is not None for p in pilot.app.query(Pane)), "all panes")
+
+
+async def test_enter_on_a_session_opens_its_console() -> None:
+    emulator = seeded_emulator(browser_backend=RecordingBackend())
+    app = dashboard(emulator)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        created = await app.client.browser.create(ttl=600)
+        pane = app.query_one(SessionsPane)
+        pane.refresh_data()
+        await wait_until(pilot, lambda: pane.selected_session() is not None, "the new session")
+        pane.focus_first()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConsoleScreen), "the console")
+        assert created.id[:8] in str(app.screen.query_one("#console-name").render())
+
+
+async def test_the_palette_offers_every_pane_action() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        names = [name for name, _, _ in DashboardCommands(app.screen)._commands()]
+        for title in ("Active crawls", "Team activity", "Token usage", "Browser sessions"):
+            assert f"{title}: Refresh" in names
+            assert f"{title}: Zoom" in names
+        assert "Team activity: Next page" in names
+        assert "Browser sessions: Create" in names
+
+
+@pytest.fixture
+def fast_retry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection, "RETRY_SECONDS", 0.2)
+
+
+async def test_an_unreachable_service_gets_a_screen_that_goes_away_when_it_is_back(fast_retry) -> None:
+    emulator = seeded_emulator()
+    outage = Outage(SwitchableTransport(emulator))
+    app = dashboard(emulator, outage)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        outage.down = True
+        app.query_one("#crawls", Pane).refresh_data()
+        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen")
+        assert isinstance(app.screen, ConnectionProblemScreen)
+        text = screen_text(app)
+        assert "WDS_BASE_URL" in text  # says what to check
+        outage.down = False
+        await wait_until(pilot, lambda: not isinstance(app.screen, ConnectionProblemScreen), "recovery")
+
+
+async def test_a_refused_key_says_so_and_never_shows_it() -> None:
+    wrong = "wds-" + "0" * 32
+    app = dashboard(seeded_emulator(), key=wrong)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "refused the API key" in screen_text(app), "the problem screen")
+        text = screen_text(app)
+        assert wrong not in text and KEY not in text

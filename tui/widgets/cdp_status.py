@@ -1,0 +1,231 @@
+"""Live status of a browser session's DevTools websocket, beside the execute console.
+
+The panel opens the session's `cdpUrl` with `tui.api.cdp.CdpClient` in an
+async worker and shows what comes back: the connection state, the browser's
+product and version, the round-trip latency, the open pages (url, title,
+loading) as executed code navigates, and the last `EVENT_LOG_LINES` protocol
+events. The socket is closed when the panel goes away.
+
+Idle writes nothing: every line is updated only when its text changes, the
+pages table repaints only changed rows (`LiveTable.sync`), and latency is
+sampled every `LATENCY_SAMPLE_SECONDS` and redrawn only when it moved by a
+visible amount (`latency_moved`), in a fixed-width cell so that redrawing it
+never triggers a layout of the whole screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, RichLog, Static
+
+from tui.api.cdp import CdpClient, CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
+from tui.widgets.live_table import LiveTable
+
+EVENT_LOG_LINES = 50
+LATENCY_SAMPLE_SECONDS = 5.0
+CLOSE_TIMEOUT_SECONDS = 2.0
+PARAMS_WIDTH = 90
+
+STATE_LABELS: dict[ConnectionState, tuple[str, str]] = {
+    ConnectionState.CONNECTING: ("◌ connecting…", "-pending"),
+    ConnectionState.CONNECTED: ("● connected", "-ok"),
+    ConnectionState.RECONNECTING: ("◌ reconnecting…", "-pending"),
+    ConnectionState.CLOSED: ("○ closed", "-off"),
+    ConnectionState.DESTROYED: ("✕ session destroyed", "-bad"),
+}
+
+ClientFactory = Callable[[str], CdpClient]
+
+
+def latency_text(ms: float | None) -> str:
+    """Latency in steps: 1 ms below 10, 5 ms below 100, 10 ms above."""
+    if ms is None:
+        return "latency —"
+    if ms < 1:
+        return "latency <1 ms"
+    step = 1 if ms < 10 else 5 if ms < 100 else 10
+    return f"latency {max(step, round(ms / step) * step)} ms"
+
+
+def latency_moved(shown: float | None, sample: float | None) -> bool:
+    """Worth redrawing: the first sample, or a change of more than 2 ms and a quarter of the shown value."""
+    if shown is None or sample is None:
+        return shown is not sample
+    return abs(sample - shown) > max(2.0, shown / 4)
+
+
+def summarize_params(method: str, params: dict[str, Any]) -> str:
+    """A one-line gist of an event's params (target infos by type, url and title)."""
+    info = params.get("targetInfo")
+    if isinstance(info, dict):
+        gist = f"{info.get('type', '?')} {info.get('url', '')}"
+        if info.get("title") and info.get("title") != info.get("url"):
+            gist += f" “{info['title']}”"
+    elif "targetId" in params and len(params) <= 2:
+        gist = f"target {str(params['targetId'])[:8]}"
+    else:
+        gist = json.dumps(params, separators=(",", ":"), default=str)
+    return gist if len(gist) <= PARAMS_WIDTH else gist[: PARAMS_WIDTH - 1] + "…"
+
+
+def page_row(page: PageTarget) -> tuple[str, tuple[str, str, str]]:
+    return page.target_id, (page.title or "(untitled)", page.url, "loading…" if page.loading else "ready")
+
+
+class CdpStatusPanel(Vertical):
+    """The live CDP status of one session; `connect(url)` when the URL comes later (interact)."""
+
+    DEFAULT_CSS = """
+    CdpStatusPanel { height: 1fr; border: round $primary 40%; padding: 0 1; }
+    CdpStatusPanel:focus-within { border: round $primary; }
+    CdpStatusPanel #cdp-state { height: auto; text-style: bold; }
+    CdpStatusPanel #cdp-state.-ok { color: $success; }
+    CdpStatusPanel #cdp-state.-pending { color: $warning; }
+    CdpStatusPanel #cdp-state.-bad { color: $error; }
+    CdpStatusPanel #cdp-state.-off { color: $text-muted; }
+    CdpStatusPanel #cdp-reason { height: auto; color: $text-muted; }
+    CdpStatusPanel #cdp-facts { height: 1; }
+    CdpStatusPanel #cdp-browser { width: 1fr; }
+    CdpStatusPanel #cdp-latency { width: 16; color: $text-muted; text-align: right; }
+    CdpStatusPanel .cdp-heading { color: $text-muted; text-style: bold; margin-top: 1; }
+    CdpStatusPanel #cdp-pages { height: auto; max-height: 7; }
+    CdpStatusPanel #cdp-events { height: 1fr; min-height: 3; }
+    """
+
+    def __init__(
+        self,
+        cdp_url: str | None = None,
+        *,
+        waiting_note: str = "no CDP URL for this session",
+        client_factory: ClientFactory = CdpClient,
+        id: str | None = None,  # noqa: A002 - Textual's name
+    ) -> None:
+        super().__init__(id=id)
+        self.border_title = "Browser (CDP)"
+        self.cdp_url = cdp_url
+        self.waiting_note = waiting_note
+        self.client_factory = client_factory
+        self.client: CdpClient | None = None
+        self._texts: dict[str, str] = {}
+        self._shown_latency: float | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="cdp-state", markup=False)
+        yield Static("", id="cdp-reason", markup=False)
+        with Horizontal(id="cdp-facts"):
+            yield Static("", id="cdp-browser", markup=False)
+            yield Static("", id="cdp-latency", markup=False)
+        yield Label("Pages", classes="cdp-heading")
+        yield LiveTable("Title", "URL", "State", id="cdp-pages")
+        yield Label(f"Events (last {EVENT_LOG_LINES})", classes="cdp-heading")
+        yield RichLog(id="cdp-events", max_lines=EVENT_LOG_LINES, markup=False, wrap=False, auto_scroll=True)
+
+    def on_mount(self) -> None:
+        self._set_text("cdp-latency", latency_text(None), layout=False)
+        self._set_text("cdp-browser", "browser —", layout=False)
+        if self.cdp_url:
+            self.connect(self.cdp_url)
+        else:
+            self._show_state("○ not connected", "-off", self.waiting_note)
+        self.set_interval(LATENCY_SAMPLE_SECONDS, self._sample_latency)
+
+    async def on_unmount(self) -> None:
+        # The worker is cancelled with the widget; close here too so the socket is
+        # gone by the time the screen has closed, not whenever the task unwinds.
+        await self._close_client()
+
+    # --- public -------------------------------------------------------------------
+
+    @property
+    def state(self) -> ConnectionState | None:
+        """The client's connection state, or None before any URL was given."""
+        return self.client.state if self.client is not None else None
+
+    @property
+    def pages(self) -> tuple[PageTarget, ...]:
+        return self.client.pages if self.client is not None else ()
+
+    def connect(self, cdp_url: str) -> None:
+        """Watch `cdp_url` (a no-op when already watching it and not finished)."""
+        if self.client is not None and self.client.cdp_url == cdp_url and not self.client.state.final:
+            return
+        self.cdp_url = cdp_url
+        self._shown_latency = None  # a new session: its first figure is shown at once
+        self._show_state(*STATE_LABELS[ConnectionState.CONNECTING], "")
+        self._watch(cdp_url)
+
+    # --- the connection worker ---------------------------------------------------------
+
+    @work(exclusive=True, exit_on_error=False, group="cdp-status")
+    async def _watch(self, cdp_url: str) -> None:
+        await self._close_client()  # a new URL (a new interact session) replaces the old one
+        client = self.client = self.client_factory(cdp_url)
+        updates = client.updates()  # subscribed before starting, so no early update is missed
+        client.start()
+        try:
+            async for update in updates:
+                self._apply(update)
+        finally:
+            updates.close()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(client.close(), CLOSE_TIMEOUT_SECONDS)
+
+    async def _close_client(self) -> None:
+        if self.client is not None and not self.client.state.final:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.client.close(), CLOSE_TIMEOUT_SECONDS)
+
+    def _apply(self, update: ClientUpdate) -> None:
+        if isinstance(update, StateChanged):
+            label, style = STATE_LABELS[update.state]
+            reason = update.reason or ""
+            if update.state is ConnectionState.CONNECTED:
+                reason = ""
+            self._show_state(label, style, reason)
+        elif isinstance(update, PagesChanged):
+            self.query_one("#cdp-pages", LiveTable).sync([page_row(page) for page in update.pages])
+        elif isinstance(update, CdpEvent):
+            line = Text(update.method, style="bold")
+            line.append("  " + summarize_params(update.method, update.params))
+            self.query_one("#cdp-events", RichLog).write(line)
+        self._show_browser()
+        if self._shown_latency is None:
+            self._sample_latency()  # the first figure as soon as there is one, not a sample period later
+
+    # --- drawing, only when something changed --------------------------------------------
+
+    def _set_text(self, widget_id: str, text: str, *, layout: bool = True) -> None:
+        if self._texts.get(widget_id) != text:
+            self._texts[widget_id] = text
+            self.query_one(f"#{widget_id}", Static).update(text, layout=layout)
+
+    def _show_state(self, label: str, style: str, reason: str) -> None:
+        state = self.query_one("#cdp-state", Static)
+        for name in ("-ok", "-pending", "-bad", "-off"):
+            state.set_class(name == style, name)
+        self._set_text("cdp-state", label)
+        self._set_text("cdp-reason", reason)
+        self.query_one("#cdp-reason").display = bool(reason)
+
+    def _show_browser(self) -> None:
+        version = self.client.browser_version if self.client is not None else None
+        if version is not None:
+            protocol = f" · protocol {version.protocol_version}" if version.protocol_version else ""
+            self._set_text("cdp-browser", f"{version.product}{protocol}", layout=False)
+
+    def _sample_latency(self) -> None:
+        if self.client is None or self.client.state is not ConnectionState.CONNECTED:
+            return
+        sample = self.client.latency_ms
+        if latency_moved(self._shown_latency, sample):
+            self._shown_latency = sample
+            self._set_text("cdp-latency", latency_text(sample), layout=False)  # fixed width: no layout
