@@ -14,7 +14,7 @@ KEY = "wds-0123456789abcdef0123456789abcdef"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT"):
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH"):
         monkeypatch.delenv(name, raising=False)
     # Point the default config location at an empty place so a developer's own file is never read.
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
@@ -109,3 +109,13 @@ def test_unknown_keys_in_the_file_are_warned_about(tmp_path) -> None:
     path = write_config(tmp_path, 'colour = "red"\n')
     _, warnings = load_settings(config_path=path)
     assert any("colour" in w for w in warnings)
+
+
+def test_refresh_interval_comes_from_flag_environment_or_file(tmp_path, monkeypatch) -> None:
+    path = write_config(tmp_path, "refresh = 7\n")
+    assert load_settings(config_path=path)[0].refresh == 7
+    monkeypatch.setenv("WDS_REFRESH", "3")
+    assert load_settings(config_path=path)[0].refresh == 3
+    assert load_settings(config_path=path, refresh=2)[0].refresh == 2
+    with pytest.raises(SettingsError, match="refresh"):
+        load_settings(refresh=0.1)

@@ -22,6 +22,9 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
         "--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})"
     )
     parser.add_argument("--timeout", type=float, help="seconds before a request gives up (default 30)")
+    parser.add_argument(
+        "--refresh", type=float, metavar="SECONDS", help="seconds between polls of every pane (default: per pane)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +54,7 @@ def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         base_url=args.base_url,
         api_key=args.api_key,
         timeout=args.timeout,
+        refresh=args.refresh,
     )
 
 

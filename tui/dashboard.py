@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
-from tui.app import ServiceInfo, WdsApp
+from tui.app import Intervals, ServiceInfo, WdsApp
 from tui.settings import Settings
 
 
@@ -79,6 +79,7 @@ def run_dashboard(settings: Settings) -> int:
     """Run the Textual app until the user quits; the exit status for the CLI."""
     with connection_for(settings) as connection:
         client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout)
-        app = WdsApp(client, connection.service)
+        intervals = Intervals.every(settings.refresh) if settings.refresh else None
+        app = WdsApp(client, connection.service, intervals=intervals)
         app.run()
     return app.return_code or 0

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     base_url: str | None = Field(None, description="The service's base address, without /v2")
     api_key: SecretStr | None = Field(None, description="The team's API key")
     timeout: float = Field(30.0, gt=0, le=600, description="Seconds before a request gives up")
+    refresh: float | None = Field(
+        None, ge=0.5, le=3600, description="Seconds between polls of every pane (default: per pane)"
+    )
 
     @field_validator("base_url")
     @classmethod
@@ -91,7 +94,8 @@ class Settings(BaseSettings):
         return (
             f"base URL: {self.base_url or '(none: the embedded local emulator)'}\n"
             f"API key:  {self.masked_key}\n"
-            f"timeout:  {self.timeout:g} s"
+            f"timeout:  {self.timeout:g} s\n"
+            f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (crawls and sessions 5 s, activity 10 s, usage 60 s)'}"
         )
 
 
@@ -117,7 +121,7 @@ def _read_config_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     section = data.get("service", data)
     if not isinstance(section, dict):
         raise SettingsError(f"The config file {path}: [service] must be a table")
-    known = {"base_url", "api_key", "timeout"}
+    known = {"base_url", "api_key", "timeout", "refresh"}
     unknown = sorted(set(section) - known - {"service"})
     if unknown:
         warnings.append(f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}")
@@ -148,7 +152,7 @@ def load_settings(
     from_file = _read_config_file(path, warnings)
     flags = {key: value for key, value in overrides.items() if value is not None}
     env_set = {
-        name for name in ("base_url", "api_key", "timeout") if os.environ.get(f"WDS_{name.upper()}")
+        name for name in ("base_url", "api_key", "timeout", "refresh") if os.environ.get(f"WDS_{name.upper()}")
     }
     # The file is the lowest layer: only what neither a flag nor the environment set.
     layered = {k: v for k, v in from_file.items() if k not in flags and k not in env_set}

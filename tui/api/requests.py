@@ -99,7 +99,8 @@ HttpUrl = Annotated[str, AfterValidator(_check_url)]
 class WireModel(BaseModel):
     """Base of every request model: camelCase on the wire, snake_case in Python."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    # defer_build: validators are built on first use, not at import (start-up time).
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON body (or query) as the service expects it."""

@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute
 from tui.emulator import routes_browser, routes_jobs, routes_support, routes_team
 from tui.emulator.browser import routes as browser_routes
 from tui.emulator.auth import BearerAuthMiddleware
+from tui.emulator.latency import LatencyMiddleware
 from tui.emulator.errors import ApiError, api_error_handler, unknown_error_handler
 from tui.emulator.state import Emulator
 
@@ -45,7 +46,10 @@ def create_app(emulator: Emulator) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(BearerAuthMiddleware, emulator=emulator)],
+        middleware=[
+            Middleware(LatencyMiddleware, seconds=emulator.latency),
+            Middleware(BearerAuthMiddleware, emulator=emulator),
+        ],
         exception_handlers={
             ApiError: api_error_handler,
             HTTPException: _http_exception,

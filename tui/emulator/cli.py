@@ -94,6 +94,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="allow a non-loopback --host (the emulator runs code in browsers: only on networks you trust)",
     )
     parser.add_argument("--no-traffic", action="store_true", help="do not generate live demo traffic")
+    parser.add_argument(
+        "--latency",
+        type=_latency_ms,
+        default=0.0,
+        metavar="MS",
+        help="answer every API request after this many milliseconds, to see how a client copes with a slow service",
+    )
+
+
+def _latency_ms(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--latency takes milliseconds, got {text!r}") from None
+    if not 0 <= value <= 60_000:
+        raise argparse.ArgumentTypeError("--latency must be between 0 and 60000 ms")
+    return value / 1000
 
 
 def banner(base_url: str, emulator: Emulator, live: bool) -> str:
@@ -135,7 +152,12 @@ def run(args: argparse.Namespace) -> int:
     live = not args.no_traffic
     backend = browser_backend_from_environment()
     emulator = Emulator.from_keys(
-        teams, seed=args.seed, webhook_secret=args.webhook_secret, live=live, browser_backend=backend
+        teams,
+        seed=args.seed,
+        webhook_secret=args.webhook_secret,
+        live=live,
+        browser_backend=backend,
+        latency=args.latency,
     )
 
     def ready(base_url: str) -> None:

@@ -79,12 +79,15 @@ class Emulator:
         webhook_secret: str | None = None,
         browser_backend: BrowserBackend | None = None,
         live: bool = False,
+        latency: float = 0.0,
         history: bool = True,
     ) -> None:
         self.seed = seed
         self.clock: Clock = clock or SystemClock()
         self.rng = random.Random(seed)
         self.live = live
+        # Seconds added before every API answer (`--latency`), to show a slow service.
+        self.latency = latency
         self.teams: dict[str, Team] = {}
         self._team_by_key: dict[str, Team] = {}
         for team in teams if teams is not None else [self._default_team()]:
@@ -102,6 +105,13 @@ class Emulator:
 
         self.browser = BrowserSessionManager(self, browser_backend or NoBrowserBackend())
         self.add_background(self.browser.reaper_loop)
+        # Sessions' browsers see this emulator's synthetic sites instead of the network
+        # (wired here, the one place every backend passes through; test doubles may lack it).
+        set_site_resolver = getattr(self.browser.backend, "set_site_resolver", None)
+        if set_site_resolver is not None:
+            from tui.emulator.site_server import site_resolver
+
+            set_site_resolver(site_resolver(self))
         self.jobs: Any = None
         self.webhooks: Any = None
         self.support: Any = None

@@ -31,6 +31,9 @@ class WdsModel(BaseModel):
         alias_generator=to_camel,
         validate_by_name=True,
         validate_by_alias=True,
+        # Build validators on first use, not at import: the dashboard's start-up
+        # should not pay for the hundred models it has not received yet.
+        defer_build=True,
     )
 
 
