@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
@@ -167,8 +167,9 @@ class Pane(Vertical, Generic[T], can_focus=False):
         return [b for group in self._bindings.key_to_bindings.values() for b in group]
 
     def focus_first(self) -> None:
-        """Focus the pane's first focusable widget (its table, usually)."""
-        for widget in self.query("*"):
+        """Focus the pane's table, or else its first focusable widget."""
+        tables = [w for w in self.query(DataTable) if w.focusable]
+        for widget in tables or self.query("*"):
             if widget.focusable:
                 widget.focus()
                 return
