@@ -7,8 +7,6 @@ when no browser is found. Nothing here touches anything but 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
-import hmac
-import secrets
 import socket
 import threading
 import time
@@ -23,6 +21,7 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
+from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.locate import find_chromium
@@ -111,7 +110,7 @@ def site() -> Iterator[str]:
 
 @dataclass
 class _Entry:
-    token: str
+    secrets: SessionSecrets
     handle: BrowserHandle
     active: bool = True
 
@@ -124,18 +123,22 @@ class FakeSessions:
         self.touches: Counter[str] = Counter()
 
     def add(self, handle: BrowserHandle) -> str:
-        token = secrets.token_urlsafe(16)
-        self.entries[handle.session_id] = _Entry(token, handle)
-        return token
+        """Register a running browser; returns its cdp token (`secrets_of` has all three)."""
+        secrets = SessionSecrets.new()
+        self.entries[handle.session_id] = _Entry(secrets, handle)
+        return secrets.cdp
+
+    def secrets_of(self, session_id: str) -> SessionSecrets:
+        return self.entries[session_id].secrets
 
     def end(self, session_id: str) -> None:
         self.entries[session_id].active = False
 
-    def get_for_token(self, session_id: str, token: str) -> _Entry | None:
+    def get_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> _Entry | None:
         entry = self.entries.get(session_id)
         if entry is None or not entry.active:
             return None
-        return entry if hmac.compare_digest(entry.token, token) else None
+        return entry if entry.secrets.grants(token, access) else None
 
     def touch(self, session_id: str) -> bool:
         entry = self.entries.get(session_id)

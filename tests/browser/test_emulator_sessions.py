@@ -6,10 +6,13 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+import websockets
 from starlette.applications import Starlette
+from websockets.exceptions import InvalidStatus
 
 from tui.api.cdp import CdpClient, ConnectionState
 from tui.emulator.app import create_app
@@ -96,3 +99,30 @@ async def test_cdp_traffic_keeps_a_session_alive(
 async def _until(condition: Callable[[], bool]) -> None:
     while not condition():
         await asyncio.sleep(0.02)
+
+
+async def test_the_three_links_grant_three_different_things(
+    api: tuple[Emulator, httpx.AsyncClient], site: str
+) -> None:
+    _, client = api
+    created = (await client.post("/v2/browser", json={"ttl": 120})).json()
+    view_url, interactive_url, cdp_url = created["liveViewUrl"], created["interactiveLiveViewUrl"], created["cdpUrl"]
+    tokens = {name: parse_qs(urlsplit(url).query)["token"][0] for name, url in
+              (("view", view_url), ("interact", interactive_url), ("cdp", cdp_url))}
+    await client.post(f"/v2/browser/{created['id']}/execute",
+                      json={"code": f"await page.goto('{site}/clicker')", "language": "python"})
+    viewer = await client.get(view_url)
+    assert viewer.status_code == 200 and tokens["interact"] not in viewer.text and tokens["cdp"] not in viewer.text
+    assert (await client.get(f"{view_url}&interactive=1")).status_code == 403
+    input_url = f"/live/{created['id']}/input"
+    click = {"type": "click", "x": 20, "y": 20}
+    for name in ("view", "cdp"):
+        assert (await client.post(input_url, params={"token": tokens[name]}, json=click)).status_code == 403
+    assert (await client.post(input_url, params={"token": tokens["interact"]}, json=click)).status_code == 200
+    title = await client.post(f"/v2/browser/{created['id']}/execute", json={"code": "await page.title()"})
+    assert title.json()["result"] == "clicked"
+    for name in ("view", "interact"):  # only the cdp secret opens the CDP proxy
+        with pytest.raises(InvalidStatus):
+            await websockets.connect(cdp_url.replace(tokens["cdp"], tokens[name]))
+    async with CdpClient(cdp_url, track_pages=False) as cdp:
+        await cdp.ping()

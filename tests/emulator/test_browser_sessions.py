@@ -36,10 +36,12 @@ async def test_create_returns_urls_and_expiry(browser_client: httpx.AsyncClient,
     assert set(body) == {"success", "id", "cdpUrl", "liveViewUrl", "interactiveLiveViewUrl", "expiresAt"}
     sid = body["id"]
     assert body["success"] is True and UUID_RE.match(sid)
-    token = re.search(r"token=([^&]+)", body["cdpUrl"]).group(1)  # type: ignore[union-attr]
-    assert body["cdpUrl"] == f"ws://emulator.test/cdp/{sid}?token={token}"
-    assert body["liveViewUrl"] == f"http://emulator.test/live/{sid}?token={token}"
-    assert body["interactiveLiveViewUrl"] == f"http://emulator.test/live/{sid}?token={token}&interactive=1"
+    cdp, view, interact = (re.search(r"token=([^&]+)", body[name]).group(1)  # type: ignore[union-attr]
+                           for name in ("cdpUrl", "liveViewUrl", "interactiveLiveViewUrl"))
+    assert len({cdp, view, interact}) == 3  # one secret per kind of access (see test_session_secrets.py)
+    assert body["cdpUrl"] == f"ws://emulator.test/cdp/{sid}?token={cdp}"
+    assert body["liveViewUrl"] == f"http://emulator.test/live/{sid}?token={view}"
+    assert body["interactiveLiveViewUrl"] == f"http://emulator.test/live/{sid}?token={interact}&interactive=1"
     assert body["expiresAt"] == "2025-06-15T12:02:00.000Z"
     assert backend.launches == [(sid, None)]
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import math
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
     BrowserBackend,
     BrowserHandle,
@@ -67,7 +66,7 @@ class BrowserSession:
     id: str
     team_id: str
     api_key: str
-    token: str
+    secrets: SessionSecrets
     base_url: str
     created_at: datetime
     last_activity: datetime
@@ -99,15 +98,15 @@ class BrowserSession:
     @property
     def cdp_url(self) -> str:
         ws_base = "ws" + self.base_url.removeprefix("http")
-        return f"{ws_base}/cdp/{self.id}?token={self.token}"
+        return f"{ws_base}/cdp/{self.id}?token={self.secrets.cdp}"
 
     @property
     def live_view_url(self) -> str:
-        return f"{self.base_url}/live/{self.id}?token={self.token}"
+        return f"{self.base_url}/live/{self.id}?token={self.secrets.view}"
 
     @property
     def interactive_live_view_url(self) -> str:
-        return f"{self.live_view_url}&interactive=1"
+        return f"{self.base_url}/live/{self.id}?token={self.secrets.interact}&interactive=1"
 
     def duration_ms(self, now: datetime) -> int:
         end = self.destroyed_at or now
@@ -176,13 +175,13 @@ class BrowserSessionManager:
 
     # --- for the CDP proxy and live view (helper C) -------------------------------
 
-    def get_for_token(self, session_id: str, token: str) -> BrowserSession | None:
-        """The active session whose secret is `token`, or None (constant-time comparison)."""
+    def get_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> BrowserSession | None:
+        """The active session if `token` grants `access` to it, else None (see `browser.access`)."""
         self.expire_due()
         session = self._sessions.get(session_id)
         if session is None or not session.active:
             return None
-        return session if hmac.compare_digest(session.token.encode(), token.encode()) else None
+        return session if session.secrets.grants(token, access) else None
 
     def touch(self, session_id: str) -> bool:
         """Note activity on a session (resets its activityTtl); False when it is not active."""
@@ -236,7 +235,7 @@ class BrowserSessionManager:
             id=self._emulator.new_id(),
             team_id=team.id,
             api_key=caller.api_key,
-            token=secrets.token_urlsafe(24),
+            secrets=SessionSecrets.new(),
             base_url=base_url.rstrip("/"),
             created_at=now,
             last_activity=now,

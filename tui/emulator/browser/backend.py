@@ -9,6 +9,7 @@ browser feature does) on a machine with no browser at all.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -73,8 +74,31 @@ class ExecutionOutcome:
     duration_ms: float | None = None
 
 
+@dataclass(frozen=True)
+class SiteResponse:
+    """What a session's browser receives for a request to a web site the emulator makes up.
+
+    `delay` (seconds) holds the answer back, for pages that are slow on purpose.
+    """
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+    delay: float = 0.0
+
+
+# The emulator's answer for a URL, or None when no site answers it (the browser then
+# sees a failed DNS lookup, as for a host that does not exist).
+SiteResolver = Callable[[str], SiteResponse | None]
+
+
 class BrowserBackend(Protocol):
-    """Starts, runs code in, and stops browsers for sessions."""
+    """Starts, runs code in, and stops browsers for sessions.
+
+    A backend whose browsers should see the emulator's synthetic sites instead of
+    the network also has `set_site_resolver(resolver: SiteResolver) -> None`;
+    it is optional, and the emulator calls it when present.
+    """
 
     available: bool
     unavailable_reason: str

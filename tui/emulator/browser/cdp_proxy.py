@@ -1,6 +1,7 @@
 """The session's `cdpUrl`: a websocket proxy from `/cdp/{sessionId}?token=...` to Chromium.
 
-The token is checked before the upgrade: a wrong or missing token, or a session
+The token (the session's cdp secret, see `access.py`) is checked before the
+upgrade: a wrong or missing token, another of the session's secrets, or a session
 that is unknown or no longer active, gets the handshake refused (HTTP 403) and
 never reaches the browser. Accepted connections relay frames both ways
 unchanged; every frame counts as activity of the session (it resets its
@@ -21,6 +22,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
 
 log = logging.getLogger(__name__)
@@ -35,8 +37,8 @@ LIVENESS_INTERVAL_SECONDS = 1.0
 class CdpSessions(Protocol):
     """What the proxy (and the live view) need from the session manager."""
 
-    def get_for_token(self, session_id: str, token: str) -> object | None:
-        """The active session whose secret is `token` (constant-time check), else None."""
+    def get_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> object | None:
+        """The active session if `token` grants `access` to it (constant-time check), else None."""
 
     def touch(self, session_id: str) -> object:
         """Record activity now; returning False means the session is no longer active."""
@@ -45,9 +47,11 @@ class CdpSessions(Protocol):
         """The running browser of an active session, else None."""
 
 
-def authorized_handle(sessions: CdpSessions, session_id: str, token: str | None) -> BrowserHandle | None:
-    """The session's browser if `token` opens it, else None."""
-    if not token or sessions.get_for_token(session_id, token) is None:
+def authorized_handle(
+    sessions: CdpSessions, session_id: str, token: str | None, access: Access = Access.CDP
+) -> BrowserHandle | None:
+    """The session's browser if `token` grants `access` to it, else None."""
+    if not token or sessions.get_for_token(session_id, token, access) is None:
         return None
     return sessions.handle(session_id)
 

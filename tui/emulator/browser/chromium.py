@@ -7,6 +7,10 @@ user-data-dir. Chromium takes ~0.3 s to print its DevTools address here.
 Everything the backend writes lives under one temp root it owns (sessions'
 user-data-dirs, runners' scratch space, and saved profiles unless a
 `profiles_dir` is given); `shutdown()` kills every browser and removes it.
+
+With a site resolver (`set_site_resolver`, which the emulator calls), every
+browser's http(s) requests to non-loopback hosts are answered by the emulator's
+synthetic sites (`site_interception.py`), turned on before `launch` returns.
 """
 
 from __future__ import annotations
@@ -34,10 +38,12 @@ from tui.emulator.browser.backend import (
     ExecutionOutcome,
     NoBrowserBackend,
     ProfileSpec,
+    SiteResolver,
 )
 from tui.emulator.browser.execute import CodeRunner
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
+from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +90,7 @@ class _RunningBrowser:
     profile: ProfileSpec | None
     stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_STDERR_TAIL_LINES))
     drain: asyncio.Task[None] | None = None
+    interceptor: SiteInterceptor | None = None
 
 
 class ChromiumBackend:
@@ -102,6 +109,7 @@ class ChromiumBackend:
         output_limit: int | None = None,
         prewarm: bool = True,
         extra_args: tuple[str, ...] = (),
+        site_resolver: SiteResolver | None = None,
     ) -> None:
         self.binary = binary if binary is not None else find_chromium()
         self.close_grace = close_grace
@@ -114,6 +122,11 @@ class ChromiumBackend:
         self._profiles: ProfileStore | None = None
         self._runner: CodeRunner | None = None
         self._running: dict[str, _RunningBrowser] = {}
+        self._site_resolver = site_resolver
+
+    def set_site_resolver(self, resolver: SiteResolver | None) -> None:
+        """Answer browsers launched from now on from `resolver` instead of the network (None: stop)."""
+        self._site_resolver = resolver
 
     # --- the temp root, made on first use -----------------------------------------
 
@@ -172,6 +185,8 @@ class ChromiumBackend:
         profile = running.profile
         saving = save_profile and profile is not None and profile.save_changes
         try:
+            if running.interceptor is not None:
+                await running.interceptor.aclose()
             if saving:
                 # Browser.close is a clean shutdown: cookies and localStorage get flushed.
                 await self._request_close(handle.ws_endpoint)
@@ -231,15 +246,23 @@ class ChromiumBackend:
         )
         try:
             running.handle.ws_endpoint = await asyncio.wait_for(self._read_endpoint(running), START_TIMEOUT_SECONDS)
+            # Chromium keeps writing to stderr; a full pipe would stall it.
+            running.drain = asyncio.create_task(self._drain(running))
+            if self._site_resolver is not None:
+                running.interceptor = await SiteInterceptor.start(
+                    running.handle.ws_endpoint, self._site_resolver, label=session_id
+                )
         except BaseException as exc:
+            if running.drain is not None:
+                running.drain.cancel()
             await process.stop_process_group(proc, grace=0.5)
             if isinstance(exc, TimeoutError):
                 raise BrowserStartFailed(
                     f"Chromium did not report its DevTools address within {START_TIMEOUT_SECONDS:g} s."
                 ) from None
+            if isinstance(exc, InterceptionFailed):
+                raise BrowserStartFailed(f"Chromium started but {exc}") from None
             raise
-        # Chromium keeps writing to stderr; a full pipe would stall it.
-        running.drain = asyncio.create_task(self._drain(running))
         return running
 
     @staticmethod

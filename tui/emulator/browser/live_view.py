@@ -5,6 +5,11 @@
 page executed code sees as `page`) every second. With `&interactive=1` the page also sends
 clicks, wheel scrolls and typed keys to `POST /live/{id}/input`, which replays
 them with `Input.dispatch*Event`. Watching is not activity; interacting is.
+
+Tokens (see `access.py`): the view secret opens the view-only page and the
+screenshots; the interactive page and the input endpoint need the interact
+secret. A page only ever embeds the token it was opened with, so the
+view-only link never reveals the interact secret.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tui.api.cdp import CdpClient, CdpError
+from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.cdp_proxy import CdpSessions, authorized_handle
 
@@ -59,7 +65,7 @@ async function refresh() {{
   setTimeout(refresh, {refresh_ms});
 }}
 async function send(action) {{
-  await fetch(`${{base}}/input?token=${{token}}&interactive=1`, {{method: "POST",
+  await fetch(`${{base}}/input?token=${{token}}`, {{method: "POST",
     headers: {{"content-type": "application/json"}}, body: JSON.stringify(action)}});
 }}
 function point(event) {{
@@ -138,9 +144,10 @@ def live_view_routes(sessions: CdpSessions, prefix: str = "/live") -> list[BaseR
     async def page(request: Request) -> Response:
         session_id = request.path_params["session_id"]
         token = request.query_params.get("token")
-        if authorized_handle(sessions, session_id, token) is None:
-            return _forbidden()
         interactive = request.query_params.get("interactive") in ("1", "true")
+        access = Access.INTERACT if interactive else Access.VIEW
+        if authorized_handle(sessions, session_id, token, access) is None:
+            return _forbidden()
         body = _PAGE.format(
             session=html.escape(session_id),
             label="interactive" if interactive else "view only",
@@ -153,7 +160,9 @@ def live_view_routes(sessions: CdpSessions, prefix: str = "/live") -> list[BaseR
         return HTMLResponse(body, headers={"cache-control": "no-store"})
 
     async def screenshot(request: Request) -> Response:
-        handle = authorized_handle(sessions, request.path_params["session_id"], request.query_params.get("token"))
+        handle = authorized_handle(
+            sessions, request.path_params["session_id"], request.query_params.get("token"), Access.VIEW
+        )
         if handle is None:
             return _forbidden()
         try:
@@ -166,8 +175,8 @@ def live_view_routes(sessions: CdpSessions, prefix: str = "/live") -> list[BaseR
 
     async def send_input(request: Request) -> Response:
         session_id = request.path_params["session_id"]
-        handle = authorized_handle(sessions, session_id, request.query_params.get("token"))
-        if handle is None or request.query_params.get("interactive") not in ("1", "true"):
+        handle = authorized_handle(sessions, session_id, request.query_params.get("token"), Access.INTERACT)
+        if handle is None:
             return _forbidden()
         try:
             commands = _input_events(await request.json())
