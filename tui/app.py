@@ -132,6 +132,11 @@ class WdsApp(App[None]):
         header.connection = "connected"
         if message.changed:
             header.last_refresh = self.clock()
+        if not self.screen_stack:  # a late answer while the app shuts down
+            return
+        if self.screen.focused is None and message.pane.screen is self.screen:
+            # Nothing could take the focus before data arrived; keys should work at once.
+            message.pane.focus_first()
 
     @on(Pane.FetchFailed)
     def _pane_failed(self, message: Pane.FetchFailed) -> None:

@@ -19,6 +19,7 @@ from typing import Literal
 from tui.api.errors import APIStatusError, WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.api.models.scrape import InteractResult
+from tui.formatting import short_id
 from tui.api.requests import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN, ExecuteRequest, InteractRequest, Language
 
 TargetKind = Literal["session", "interact"]
@@ -36,11 +37,6 @@ EXAMPLES: dict[Language | RunMode, str] = {
     "prompt": "Describe a task for the AI agent, e.g. open the pricing page and read the plans",
 }
 """What to write, per language (and for a prompt): the editors' placeholders."""
-
-
-def short_id(value: str) -> str:
-    """The first block of a UUID: enough to tell sessions apart on screen."""
-    return value.split("-", 1)[0][:8]
 
 
 @dataclass(frozen=True)

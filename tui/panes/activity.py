@@ -26,8 +26,7 @@ from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.clock import Clock, system_clock
 from tui.panes.base import Pane
-from tui.screens.job_detail import INTERACT, JobDetailScreen
-from tui.widgets.document_view import local_time, short_id
+from tui.formatting import local_time, short_id
 from tui.widgets.live_table import LiveTable
 
 ALL = "all"
@@ -184,7 +183,8 @@ class ActivityPane(Pane[ShownPage]):
         changed = table.sync([(key, entry_row(entry)) for key, entry in keyed])
         empty = self.query_one("#activity-empty", Static)
         was_empty = bool(empty.display)
-        table.display = bool(keyed)
+        # The table stays (its headers, and the focus for the pane's keys); it just shrinks.
+        table.set_class(not keyed, "-empty")
         empty.display = not keyed
         changed |= self._update_page_label()
         self._refresh_keys()
@@ -302,6 +302,7 @@ class ActivityPane(Pane[ShownPage]):
 
     def open_entry(self, entry: ActivityEntry) -> None:
         """Show the entry's job (or why it has none); "interact" on the screen comes back here."""
+        from tui.screens.job_detail import INTERACT, JobDetailScreen  # imported on first use: start-up time
 
         def closed(result: str | None) -> None:
             if result == INTERACT:

@@ -16,8 +16,7 @@ from textual.widgets import DataTable, Static
 
 from tui.api.models import ActiveCrawl, ActiveCrawlOptions
 from tui.panes.base import Pane
-from tui.screens.crawl_status import CrawlStatusScreen
-from tui.widgets.document_view import local_time, short_id
+from tui.formatting import local_time, short_id
 from tui.widgets.live_table import LiveTable
 
 
@@ -97,7 +96,8 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         empty = self.query_one("#crawls-empty", Static)
         was_empty = bool(empty.display)
         changed = table.sync([crawl_row(crawl) for crawl in data])
-        table.display = bool(data)
+        # The table stays (its headers, and the focus for the pane's keys); it just shrinks.
+        table.set_class(not data, "-empty")
         empty.display = not data
         return changed or was_empty != (not data)
 
@@ -124,6 +124,7 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
 
     def open_crawl(self, crawl_id: str) -> None:
         """Push the live status screen of one crawl."""
+        from tui.screens.crawl_status import CrawlStatusScreen  # imported on first use: start-up time
         crawl = self.crawl_by_id(crawl_id)
         self.app.push_screen(
             CrawlStatusScreen(

@@ -32,14 +32,11 @@ from textual.widgets import DataTable, Static
 from tui.api.errors import WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated, SessionStatus
 from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserCreateRequest, BrowserStatus
+from tui.formatting import NO_VALUE, clock_time, short_id
 from tui.panes.base import Pane
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.session_form import SessionFormScreen
 from tui.widgets.live_table import LiveTable, Row
 
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
-NO_VALUE = "—"
-SHORT_ID = 8
 
 
 @dataclass(frozen=True)
@@ -56,18 +53,6 @@ class SessionsView:
 
     status: str
     sessions: tuple[BrowserSession, ...]
-
-
-def short_id(session_id: str) -> str:
-    return session_id[:SHORT_ID]
-
-
-def local_time(at: datetime | None, now: datetime) -> str:
-    """Local clock time; with the date when it is not today."""
-    if at is None:
-        return NO_VALUE
-    local = at.astimezone()
-    return f"{local:%H:%M:%S}" if local.date() == now.astimezone().date() else f"{local:%m-%d %H:%M}"
 
 
 def short_url(url: str | None, width: int = 24) -> str:
@@ -105,7 +90,7 @@ def ends_text(session: BrowserSession, known: KnownLifetime | None, now: datetim
     if end is None:
         return NO_VALUE
     at, idle = end
-    return local_time(at, now) + (" idle" if idle else "")
+    return clock_time(at, now) + (" idle" if idle else "")
 
 
 def copy_notice(what: str, url: str) -> str:
@@ -221,8 +206,8 @@ class SessionsPane(Pane[SessionsView]):
             (
                 short_id(session.id),
                 status_text(session.status),
-                local_time(session.created_at, now),
-                local_time(session.last_activity, now),
+                clock_time(session.created_at, now),
+                clock_time(session.last_activity, now),
                 ends_text(session, known, now),
                 short_url(session.live_view_url),
             ),
@@ -284,6 +269,7 @@ class SessionsPane(Pane[SessionsView]):
 
     def open_form(self, initial: BrowserCreateRequest | None = None, problem: str | None = None) -> None:
         """Show the create form (prefilled after a refused attempt)."""
+        from tui.screens.session_form import SessionFormScreen  # imported on first use: start-up time
         self.app.push_screen(SessionFormScreen(initial, problem), self._form_closed)
 
     def _form_closed(self, request: BrowserCreateRequest | None) -> None:
@@ -321,6 +307,8 @@ class SessionsPane(Pane[SessionsView]):
             f"Delete browser session {short_id(session.id)}?\n"
             "Its browser is closed now; code running in it stops and its pages are gone."
         )
+        from tui.screens.confirm import ConfirmScreen  # imported on first use: start-up time
+
         self.app.push_screen(ConfirmScreen(message, "Delete"), partial(self._delete_answered, session.id))
 
     def _delete_answered(self, session_id: str, confirmed: bool | None) -> None:

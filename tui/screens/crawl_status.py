@@ -23,7 +23,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
 from tui.clock import Clock, system_clock
-from tui.widgets.document_view import local_time, short_id
+from tui.formatting import local_time, short_id
 from tui.widgets.live_table import LiveTable
 
 DEFAULT_POLL_SECONDS = 2.0

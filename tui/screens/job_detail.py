@@ -22,7 +22,8 @@ from textual.widgets import Footer, Label, LoadingIndicator, Static, TabbedConte
 
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
-from tui.widgets.document_view import DocumentView, short_id
+from tui.formatting import short_id
+from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import JsonTree
 
 Fetch = Callable[[WdsClient, str], Awaitable[BaseModel]]

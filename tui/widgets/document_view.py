@@ -10,30 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 
 from pydantic import BaseModel
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.widgets import Label, Markdown, Static
 
+from tui.formatting import local_time
+
 from tui.api.models import Document, ExtractStatus, JobStatus, ScrapeResult
 
-SHORT_ID = 8
 MARKDOWN_LIMIT = 200_000
 """Longer content is shown as plain text: Markdown layout of huge pages is slow."""
 PAGE_LIST_LIMIT = 200
 TITLE_WIDTH = 40
-
-
-def short_id(job_id: str) -> str:
-    """The first characters of an id: enough to tell jobs apart on screen."""
-    return job_id[:SHORT_ID]
-
-
-def local_time(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
-    """A timestamp in the viewer's local time zone, or "—" when unknown."""
-    return moment.astimezone().strftime(fmt) if moment is not None else "—"
 
 
 @dataclass(frozen=True)
