@@ -11,7 +11,7 @@ in AGENT_BROWSER_CDP / CDP_URL and an `agent-browser` command on PATH.
 Output: stdout and stderr are each kept up to `output_limit` bytes (1 MiB by
 default); the rest is read and dropped, and `truncated` says so. A timeout
 kills the whole group (`killed`). Where the time goes for a one-line
-`page.title()`: see `benchmarks/bench_browser.py`.
+`page.title()`: see `tests/benchmarks/bench_browser.py`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Benchmark of the emulator's real browser sessions (issue 3's speed and memory targets).
 
-    python benchmarks/bench_browser.py [--runs 10] [--cycles 50]
+    python tests/benchmarks/bench_browser.py [--runs 10] [--cycles 50]
 
 Measures, on this machine, with a real Chromium:
 1. Chromium alone: launch -> first CDP reply on its own DevTools endpoint.
@@ -32,7 +32,7 @@ import httpx
 import uvicorn
 import websockets
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tui.emulator.app import create_app  # noqa: E402

@@ -15,7 +15,7 @@ what it writes, as a terminal emulator would, and times it.
    first bytes of the redraw: zoom (a whole-screen relayout) and cursor down
    (the commonest key).
 
-Usage: python benchmarks/bench_dashboard.py [--runs 5] [--idle-seconds 60]
+Usage: python tests/benchmarks/bench_dashboard.py [--runs 5] [--idle-seconds 60]
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class PtyProcess:
         full_env.update(env or {})
         self.started = time.monotonic()
         self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=full_env, start_new_session=True, cwd=HERE.parent
+            argv, stdin=slave, stdout=slave, stderr=slave, env=full_env, start_new_session=True, cwd=HERE.parents[1]
         )
         os.close(slave)
         self.master = master
@@ -116,7 +116,7 @@ def start_emulator(*extra: str) -> tuple[subprocess.Popen[str], str, str]:
     """A separate emulator process; its base URL and key, read from its banner."""
     proc = subprocess.Popen(
         [PYTHON, "-m", "tui", "emulator", "--port", "0", "--seed", "1", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=HERE.parent, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=HERE.parents[1], start_new_session=True,
     )
     url = key = ""
     assert proc.stdout is not None
