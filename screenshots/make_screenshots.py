@@ -1,0 +1,74 @@
+"""Make the README's pictures from the app itself (harlequin's export_screenshots habit).
+
+    python screenshots/make_screenshots.py
+
+Runs a seeded emulator on a loopback socket (with a real Chromium when one is
+found, so the console's CDP panel is live), gives it a little traffic, drives
+the dashboard headless at 120x40 and saves SVG screenshots beside this file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from tui.api.client import WdsClient
+from tui.api.redact import mask_key
+from tui.app import ServiceInfo, WdsApp
+from tui.console_history import ConsoleTarget
+from tui.emulator.browser.chromium import browser_backend_from_environment
+from tui.emulator.server import running
+from tui.emulator.state import Emulator
+from tui.panes.base import Pane
+from tui.screens.console import ConsoleScreen
+from tui.widgets.cdp_status import CdpStatusPanel
+
+HERE = Path(__file__).resolve().parent
+KEY = "wds-" + "5c" * 16
+SIZE = (120, 40)
+SITE = "https://northwind.dev"
+
+
+async def until(pilot: Pilot, predicate, seconds: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(int(seconds / 0.1)):
+        if predicate():
+            return
+        await pilot.pause(0.1)
+    raise TimeoutError("the picture never got ready")
+
+
+async def main() -> None:
+    emulator = Emulator.from_keys({"ops": [KEY]}, seed=7, browser_backend=browser_backend_from_environment())
+    async with running(emulator) as base_url:
+        async with WdsClient(base_url, KEY) as setup:
+            await setup.crawl.start(f"{SITE}/", limit=40, max_depth=3, include_paths=["/blog/.*"])
+            await setup.crawl.start("https://acme-outdoor.com/", limit=25, scrape_options={"formats": ["markdown", "links"]})
+            session = await setup.browser.create(ttl=900, activity_ttl=300)
+        client = WdsClient(base_url, KEY)
+        service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(KEY), embedded=True)
+        app = WdsApp(client, service)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: all(p.data is not None for p in app.query(Pane)))
+            await pilot.pause(0.5)
+            app.save_screenshot("dashboard.svg", str(HERE))
+
+            target = ConsoleTarget.for_session(session)
+            app.push_screen(ConsoleScreen(app.client, target, clock=app.clock))
+            await pilot.pause(0.5)
+            editor = app.screen.query_one(TextArea)
+            editor.text = f'await page.goto("{SITE}/blog");\nawait page.title()'
+            await pilot.press("ctrl+r")
+            panel = app.screen.query_one(CdpStatusPanel)
+            await until(pilot, lambda: any("Blog" in (page.title or "") for page in panel.pages))
+            for widget in app.screen.query("TextArea, Input"):
+                widget.cursor_blink = False  # type: ignore[attr-defined]
+            await pilot.pause(1.0)
+            app.save_screenshot("console.svg", str(HERE))
+    print(f"wrote {HERE / 'dashboard.svg'} and {HERE / 'console.svg'}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
