@@ -12,6 +12,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -23,8 +24,13 @@ from starlette.applications import Starlette
 
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
+from tui.emulator.browser.cdp_proxy import cdp_proxy_route
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.locate import find_chromium
+
+
+Serve = Callable[[Starlette], Awaitable[str]]
+"""The `serve` fixture's type: `await serve(app)` runs the app on a loopback port and returns `host:port`."""
 
 
 @pytest.fixture(scope="session")
@@ -93,9 +99,9 @@ class _SiteHandler(BaseHTTPRequestHandler):
         return
 
 
-@pytest.fixture(scope="session")
-def site() -> Iterator[str]:
-    """Base URL of a tiny web site on 127.0.0.1 (see `_SiteHandler`)."""
+@contextmanager
+def loopback_site() -> Iterator[str]:
+    """Serve the tiny web site (see `_SiteHandler`) on a free 127.0.0.1 port; yields its base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _SiteHandler)
     server.daemon_threads = True
     server.block_on_close = False
@@ -106,6 +112,13 @@ def site() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """Base URL of a tiny web site on 127.0.0.1 (see `_SiteHandler`)."""
+    with loopback_site() as url:
+        yield url
 
 
 @dataclass
@@ -158,7 +171,7 @@ def sessions() -> FakeSessions:
 
 
 @pytest.fixture
-async def serve() -> AsyncIterator[Callable[[Starlette], Awaitable[str]]]:
+async def serve() -> AsyncIterator[Serve]:
     """`await serve(app)` runs the app on a loopback port (uvicorn) and returns `host:port`."""
     running: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
 
@@ -178,3 +191,13 @@ async def serve() -> AsyncIterator[Callable[[Starlette], Awaitable[str]]]:
     for server, task in running:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
+
+
+async def proxied_session(
+    backend: ChromiumBackend, sessions: FakeSessions, serve: Serve, session_id: str
+) -> tuple[BrowserHandle, str]:
+    """A browser launched as `session_id` behind a served CDP proxy: (its handle, its cdpUrl with the token)."""
+    handle = await backend.launch(session_id, None)
+    token = sessions.add(handle)
+    host = await serve(Starlette(routes=[cdp_proxy_route(sessions)]))
+    return handle, f"ws://{host}/cdp/{handle.session_id}?token={token}"

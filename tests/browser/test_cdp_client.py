@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from tests.browser.conftest import FakeSessions
+from tests.browser.conftest import FakeSessions, Serve, proxied_session
 from tui.api.cdp import (
     CdpClient,
     CdpCommandError,
@@ -25,19 +25,9 @@ from tui.api.cdp import (
     StateChanged,
 )
 from tui.emulator.browser.backend import BrowserHandle
-from tui.emulator.browser.cdp_proxy import cdp_proxy_route
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser
-
-Serve = Callable[[Starlette], Awaitable[str]]
-
-
-async def proxied(backend: ChromiumBackend, sessions: FakeSessions, serve: Serve) -> tuple[BrowserHandle, str]:
-    handle = await backend.launch("s-client", None)
-    token = sessions.add(handle)
-    host = await serve(Starlette(routes=[cdp_proxy_route(sessions)]))
-    return handle, f"ws://{host}/cdp/{handle.session_id}?token={token}"
 
 
 async def wait_for_state(client: CdpClient, state: ConnectionState, timeout: float = 10) -> None:
@@ -51,7 +41,7 @@ async def wait_for_state(client: CdpClient, state: ConnectionState, timeout: flo
 async def test_version_latency_and_page_tracking(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve, site: str
 ) -> None:
-    handle, cdp_url = await proxied(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-client")
     async with CdpClient(cdp_url, poll_interval=0.2) as client:
         updates = client.updates()
         version = await client.version()
@@ -72,7 +62,7 @@ async def test_version_latency_and_page_tracking(
 async def test_a_page_still_loading_is_flagged(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve, site: str
 ) -> None:
-    handle, cdp_url = await proxied(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-client")
     async with CdpClient(cdp_url, poll_interval=0.1) as client:
         code = f"await page.goto('{site}/still-loading', {{ waitUntil: 'domcontentloaded' }})"
         assert (await backend.execute(handle, code, "node", 30)).error is None
@@ -90,7 +80,7 @@ async def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None
 async def test_error_replies_and_timeouts_are_typed(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    _, cdp_url = await proxied(backend, sessions, serve)
+    _, cdp_url = await proxied_session(backend, sessions, serve, "s-client")
     async with CdpClient(cdp_url, track_pages=False) as client:
         with pytest.raises(CdpCommandError) as failed:
             await client.send("No.suchMethod")
@@ -107,7 +97,7 @@ async def test_error_replies_and_timeouts_are_typed(
 async def test_destroying_the_session_ends_the_client_as_destroyed(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    handle, cdp_url = await proxied(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-client")
     client = CdpClient(cdp_url)
     await client.connect()
     states = [u.state async for u in _states_until_final(client, after=lambda: _destroy(backend, sessions, handle))]
@@ -136,7 +126,7 @@ async def _states_until_final(client: CdpClient, after: Callable[[], Awaitable[N
 async def test_a_browser_that_goes_away_ends_as_destroyed_after_a_refused_reconnect(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    handle, cdp_url = await proxied(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-client")
     client = CdpClient(cdp_url, backoff_initial=0.05)
     await client.connect()
 

@@ -4,29 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 import websockets
-from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.browser.conftest import FakeSessions
-from tui.emulator.browser.cdp_proxy import SESSION_DESTROYED_CODE, cdp_proxy_route
+from tests.browser.conftest import FakeSessions, Serve, proxied_session
+from tui.emulator.browser.cdp_proxy import SESSION_DESTROYED_CODE
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser
-
-Serve = Callable[[Starlette], Awaitable[str]]
-
-
-async def proxied_session(backend: ChromiumBackend, sessions: FakeSessions, serve: Serve) -> tuple[Any, str]:
-    """A launched session behind a served proxy: (handle, its cdpUrl)."""
-    handle = await backend.launch("s-proxy", None)
-    token = sessions.add(handle)
-    host = await serve(Starlette(routes=[cdp_proxy_route(sessions)]))
-    return handle, f"ws://{host}/cdp/{handle.session_id}?token={token}"
 
 
 async def call(ws: Any, message_id: int, method: str, params: dict | None = None) -> dict:
@@ -41,7 +29,7 @@ async def call(ws: Any, message_id: int, method: str, params: dict | None = None
 async def test_a_wrong_or_missing_token_is_refused_before_the_upgrade(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve, query: str
 ) -> None:
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     base = cdp_url.split("?")[0]
     with pytest.raises(InvalidStatus) as refused:
         await websockets.connect(base + query)
@@ -52,7 +40,7 @@ async def test_a_wrong_or_missing_token_is_refused_before_the_upgrade(
 async def test_an_unknown_or_ended_session_is_refused(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     with pytest.raises(InvalidStatus):
         await websockets.connect(cdp_url.replace(handle.session_id, "no-such-session"))
     sessions.end(handle.session_id)
@@ -64,7 +52,7 @@ async def test_an_unknown_or_ended_session_is_refused(
 async def test_commands_and_replies_pass_through_and_count_as_activity(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     async with websockets.connect(cdp_url) as ws:
         reply = await call(ws, 7, "Browser.getVersion")
         assert reply["id"] == 7 and "Chrome/" in reply["result"]["product"]
@@ -76,7 +64,7 @@ async def test_commands_and_replies_pass_through_and_count_as_activity(
 async def test_events_of_executed_code_are_seen_through_the_proxy(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve, site: str
 ) -> None:
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     async with websockets.connect(cdp_url, max_size=None) as ws:
         await call(ws, 1, "Target.setDiscoverTargets", {"discover": True})
         target = f"{site}/title/Seen"
@@ -93,7 +81,7 @@ async def test_events_of_executed_code_are_seen_through_the_proxy(
 async def test_the_client_is_closed_with_4410_when_the_session_is_destroyed(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     async with websockets.connect(cdp_url) as ws:
         await call(ws, 1, "Browser.getVersion")
         sessions.end(handle.session_id)
@@ -109,7 +97,7 @@ async def test_a_session_ended_by_the_manager_alone_is_noticed(
     backend: ChromiumBackend, sessions: FakeSessions, serve: Serve
 ) -> None:
     """A manager that ends a session without closing the browser yet: the proxy polls it."""
-    handle, cdp_url = await proxied_session(backend, sessions, serve)
+    handle, cdp_url = await proxied_session(backend, sessions, serve, "s-proxy")
     async with websockets.connect(cdp_url) as ws:
         sessions.end(handle.session_id)
         with pytest.raises(ConnectionClosed):

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 import websockets
-from starlette.applications import Starlette
 from websockets.exceptions import InvalidStatus
 
+from tests.browser.conftest import Serve
 from tui.api.cdp import CdpClient, ConnectionState
 from tui.emulator.app import create_app
 from tui.emulator.browser import process
@@ -25,7 +25,6 @@ pytestmark = pytest.mark.browser
 
 KEY = "wds-" + "c3" * 16
 HEADERS = {"Authorization": f"Bearer {KEY}"}
-Serve = Callable[[Starlette], Awaitable[str]]
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ the machine: the synthetic hosts never reach DNS.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from starlette.applications import Starlette
 
+from tests.browser.conftest import Serve
 from tui.emulator.app import create_app
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.state import Emulator
@@ -26,7 +26,6 @@ pytestmark = pytest.mark.browser
 KEY = "wds-" + "d4" * 16
 HEADERS = {"Authorization": f"Bearer {KEY}"}
 HOST = "northwind.dev"
-Serve = Callable[[Starlette], Awaitable[str]]
 
 
 @pytest.fixture

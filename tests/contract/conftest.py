@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, UNKNOWN_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
-from tui.api.errors import RequestValidationError
+from tui.api.errors import APIStatusError, RequestValidationError
 from tui.api.requests import ScrapeRequest
 from tui.emulator.app import create_app
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
@@ -43,6 +43,8 @@ __all__ = [
     "Limit",
     "Service",
     "assert_bad_request",
+    "assert_fails_with",
+    "assert_job_id_refused",
     "assert_limit",
     "assert_support_bad_request",
     "kwargs_of",
@@ -214,6 +216,27 @@ async def refused_before_sending(
     if field:
         assert field in info.value.fields, (field, info.value.issues)
     return info.value
+
+
+async def assert_fails_with(
+    call: Callable[[], Awaitable[Any]], error: type[APIStatusError], status: int
+) -> APIStatusError:
+    """`call` raises exactly `error` (not merely a subclass of it) with HTTP `status`; returns it for more checks."""
+    with pytest.raises(APIStatusError) as info:
+        await call()
+    assert type(info.value) is error and info.value.status == status
+    return info.value
+
+
+async def assert_job_id_refused(
+    service: Service, call: Callable[[], Awaitable[Any]], method: str, path: str, *, json: Any = None
+) -> httpx.Response:
+    """A job id that is not a UUID: the client refuses `call` naming `jobId` before sending, and the
+    emulator refuses the same request sent raw with a 400 "Invalid job ID format" (returned for more checks)."""
+    await refused_before_sending(service, call, "jobId")
+    response = await service.raw(method, path, json=json)
+    assert response.status_code == 400 and response.json()["error"].startswith("Invalid job ID format")
+    return response
 
 
 def assert_bad_request(response: httpx.Response, field: str) -> None:

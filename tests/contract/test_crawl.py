@@ -19,6 +19,8 @@ from tests.contract.conftest import (
     UNKNOWN_ID,
     Limit,
     Service,
+    assert_fails_with,
+    assert_job_id_refused,
     assert_limit,
     kwargs_of,
     limit_params,
@@ -214,15 +216,11 @@ async def test_get_statuses(
     service: Service, alpha: WdsClient, scenario: Any, error: type[APIStatusError], status: int
 ) -> None:
     job_id = await scenario(service)
-    with pytest.raises(APIStatusError) as info:
-        await alpha.crawl.get(job_id)
-    assert type(info.value) is error and info.value.status == status
+    await assert_fails_with(lambda: alpha.crawl.get(job_id), error, status)
 
 
 async def test_get_job_id_must_be_a_uuid(service: Service, alpha: WdsClient) -> None:
-    await refused_before_sending(service, lambda: alpha.crawl.get("crawl-1"), "jobId")
-    response = await service.raw("GET", "/v2/crawl/crawl-1")
-    assert response.status_code == 400 and response.json()["error"].startswith("Invalid job ID format")
+    await assert_job_id_refused(service, lambda: alpha.crawl.get("crawl-1"), "GET", "/v2/crawl/crawl-1")
 
 
 async def test_params_preview_fills_every_contract_field_even_when_the_prompt_names_none(alpha: WdsClient) -> None:

@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import ALPHA_KEY, BETA_KEY, SITE, UNKNOWN_ID, Service, refused_before_sending
+from tests.contract.conftest import (
+    ALPHA_KEY,
+    BETA_KEY,
+    SITE,
+    UNKNOWN_ID,
+    Service,
+    assert_fails_with,
+    assert_job_id_refused,
+)
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, PermissionDeniedError
 from tui.api.models import ExtractStatus, JobState
@@ -64,10 +72,8 @@ async def test_get_statuses(
     service: Service, alpha: WdsClient, scenario: Any, error: type[APIStatusError], status: int
 ) -> None:
     job_id = await scenario(service)
-    with pytest.raises(APIStatusError) as info:
-        await alpha.extract.get(job_id)
-    assert type(info.value) is error and info.value.status == status
-    assert "products" not in str(info.value.body), "nothing of the job leaks"
+    failure = await assert_fails_with(lambda: alpha.extract.get(job_id), error, status)
+    assert "products" not in str(failure.body), "nothing of the job leaks"
 
 
 async def test_jobs_of_another_team_are_never_listed(service: Service, alpha: WdsClient, beta: WdsClient) -> None:
@@ -77,6 +83,4 @@ async def test_jobs_of_another_team_are_never_listed(service: Service, alpha: Wd
 
 
 async def test_get_job_id_must_be_a_uuid(service: Service, alpha: WdsClient) -> None:
-    await refused_before_sending(service, lambda: alpha.extract.get("extract-1"), "jobId")
-    response = await service.raw("GET", "/v2/extract/extract-1")
-    assert response.status_code == 400 and response.json()["error"].startswith("Invalid job ID format")
+    await assert_job_id_refused(service, lambda: alpha.extract.get("extract-1"), "GET", "/v2/extract/extract-1")

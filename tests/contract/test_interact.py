@@ -16,6 +16,8 @@ from tests.contract.conftest import (
     Limit,
     Service,
     assert_bad_request,
+    assert_fails_with,
+    assert_job_id_refused,
     assert_limit,
     kwargs_of,
     limit_params,
@@ -183,9 +185,8 @@ INTERACT_STATUSES = [
 @pytest.mark.parametrize(("scenario", "error", "status"), INTERACT_STATUSES)
 async def test_interact_statuses(service: Service, scenario: Any, error: type[APIStatusError], status: int) -> None:
     client, job_id = await scenario(service)
-    with pytest.raises(APIStatusError) as info:
-        await client.scrape.interact(job_id, code="1")
-    assert type(info.value) is error and info.value.status == status and info.value.message
+    failure = await assert_fails_with(lambda: client.scrape.interact(job_id, code="1"), error, status)
+    assert failure.message
 
 
 async def test_interact_on_a_scrape_without_a_page_is_409(service: Service, alpha: WdsClient) -> None:
@@ -195,9 +196,13 @@ async def test_interact_on_a_scrape_without_a_page_is_409(service: Service, alph
 
 
 async def test_interact_job_id_must_be_a_uuid(service: Service, alpha: WdsClient) -> None:
-    await refused_before_sending(service, lambda: alpha.scrape.interact("job-1", code="1"), "jobId")
-    response = await service.raw("POST", "/v2/scrape/job-1/interact", json={"code": "1"})
-    assert response.status_code == 400 and response.json()["error"].startswith("Invalid job ID format")
+    await assert_job_id_refused(
+        service,
+        lambda: alpha.scrape.interact("job-1", code="1"),
+        "POST",
+        "/v2/scrape/job-1/interact",
+        json={"code": "1"},
+    )
 
 
 # --- stop ---------------------------------------------------------------------------------------
@@ -237,9 +242,7 @@ STOP_STATUSES = [
 @pytest.mark.parametrize(("scenario", "error", "status"), STOP_STATUSES)
 async def test_stop_statuses(service: Service, scenario: Any, error: type[APIStatusError], status: int) -> None:
     client, job_id = await scenario(service)
-    with pytest.raises(APIStatusError) as info:
-        await client.scrape.stop_interaction(job_id)
-    assert type(info.value) is error and info.value.status == status
+    await assert_fails_with(lambda: client.scrape.stop_interaction(job_id), error, status)
     if scenario is another_teams_session:
         sessions = (await service.client(BETA_KEY).browser.list(status="active")).sessions
         assert len(sessions) == 1, "another team's refused stop leaves the session running"

@@ -13,6 +13,8 @@ from tests.contract.conftest import (
     UNKNOWN_ID,
     Limit,
     Service,
+    assert_fails_with,
+    assert_job_id_refused,
     assert_limit,
     limit_params,
     refused_before_sending,
@@ -145,16 +147,12 @@ async def test_get_statuses(
     alpha: WdsClient, beta: WdsClient, job: str, error: type[APIStatusError], status: int
 ) -> None:
     job_id = (await beta.scrape.create(FAST_PAGE)).job_id if job == "beta" else job
-    with pytest.raises(APIStatusError) as info:
-        await alpha.scrape.get(job_id or "")
-    assert type(info.value) is error and info.value.status == status
-    assert FAST_PAGE not in str(info.value.body), "nothing of another team's job leaks"
+    failure = await assert_fails_with(lambda: alpha.scrape.get(job_id or ""), error, status)
+    assert FAST_PAGE not in str(failure.body), "nothing of another team's job leaks"
 
 
 async def test_get_job_id_must_be_a_uuid(service: Service, alpha: WdsClient) -> None:
-    await refused_before_sending(service, lambda: alpha.scrape.get("scrape-1"), "jobId")
-    response = await service.raw("GET", "/v2/scrape/scrape-1")
-    assert response.status_code == 400
+    response = await assert_job_id_refused(service, lambda: alpha.scrape.get("scrape-1"), "GET", "/v2/scrape/scrape-1")
     assert response.json()["error"] == "Invalid job ID format. Job ID must be a valid UUID."
 
 

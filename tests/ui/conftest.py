@@ -3,31 +3,48 @@
 Every UI test runs on the real emulator through httpx's ASGI transport; a
 switch makes the "service" answer 503 so failure paths can be shown without
 mocks of the client itself.
+
+Fixtures: `clock` (a manual clock at NOW), `emulator` (the standard picture on
+that clock; a test file overrides it for another seed or no history),
+`transport` (that emulator behind the 503 switch), `client` (our client on it),
+`backend` (a recording browser backend, no Chromium). Helpers build the whole
+dashboard (`dashboard`) or host one pane alone (`PaneHost`).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pytest
-from textual.app import App
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, Input, TextArea
 
+import tui
+from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.clock import frozen_clock
+from tui.clock import Clock, frozen_clock
 from tui.emulator.app import create_app
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator
+from tui.panes.base import Pane
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
+# How the dashboard shows NOW: local time, and `utc_local_time` makes local time UTC.
+LOCAL_NOW = NOW.strftime("%H:%M:%S")
+BASE_URL = "http://emulator.test"
+
+PaneT = TypeVar("PaneT", bound=Pane)
 
 
 @pytest.fixture(autouse=True)
@@ -60,25 +77,90 @@ class SwitchableTransport(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
+def client_over(http: httpx.AsyncClient, key: str = KEY) -> WdsClient:
+    """Our client sending through `http`, without retries (tests want the first answer)."""
+    return WdsClient(BASE_URL, key, http_client=http, max_retries=0)
+
+
 def client_on(transport: httpx.AsyncBaseTransport, key: str = KEY) -> WdsClient:
-    """Our client on the in-process emulator, without retries (tests want the first answer)."""
-    http = httpx.AsyncClient(transport=transport, base_url="http://emulator.test")
-    return WdsClient("http://emulator.test", key, http_client=http, max_retries=0)
+    """Our client on the in-process emulator (see `client_over`)."""
+    return client_over(httpx.AsyncClient(transport=transport, base_url=BASE_URL), key)
 
 
-def seeded_emulator(seed: int = 11, **kw: object) -> Emulator:
-    """The standard picture: one team with seeded history, on a frozen clock."""
-    return Emulator.from_keys({"ops": [KEY]}, seed=seed, clock=ManualClock(NOW), **kw)  # type: ignore[arg-type]
+def seeded_emulator(seed: int = 11, clock: ManualClock | None = None, **kw: object) -> Emulator:
+    """The standard picture: one team (`ops`, key KEY) with seeded history, on `clock` (a new one at NOW if none)."""
+    return Emulator.from_keys(
+        {"ops": [KEY]}, seed=seed, clock=clock or ManualClock(NOW), **kw  # type: ignore[arg-type]
+    )
 
 
 def dashboard(
-    emulator: Emulator, transport: httpx.AsyncBaseTransport | None = None, key: str = KEY
+    emulator: Emulator,
+    transport: httpx.AsyncBaseTransport | None = None,
+    key: str = KEY,
+    *,
+    clock: Clock | None = None,
 ) -> WdsApp:
-    """The whole dashboard on `emulator`, frozen in time, polling slowly (tests refresh by hand)."""
+    """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
+
+    Its clock is frozen at NOW unless `clock` is given (a test whose emulator
+    lives at another date passes the emulator's clock).
+    """
     client = client_on(transport or SwitchableTransport(emulator), key)
     slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
     service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
-    return WdsApp(client, service, clock=frozen_clock(NOW), intervals=slow)
+    return WdsApp(client, service, clock=clock or frozen_clock(NOW), intervals=slow)
+
+
+class PaneHost(App[None]):
+    """One widget alone (a pane, or a placeholder to push screens on), styled by the dashboard's stylesheet.
+
+    `content` is called in `compose`, so the widget is built inside the running
+    app as the dashboard builds its panes.
+    """
+
+    CSS_PATH = Path(tui.__file__).parent / "app.tcss"
+
+    def __init__(self, content: Callable[[], Widget], *, footer: bool = True) -> None:
+        super().__init__()
+        self._content = content
+        self._footer = footer
+
+    def compose(self) -> ComposeResult:
+        yield self._content()
+        if self._footer:
+            yield Footer()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The emulator's clock: tests move it to make jobs progress or expire."""
+    return ManualClock(NOW)
+
+
+@pytest.fixture
+def emulator(clock: ManualClock) -> Emulator:
+    """The standard picture (see `seeded_emulator`) on `clock`."""
+    return seeded_emulator(clock=clock)
+
+
+@pytest.fixture
+def transport(emulator: Emulator) -> SwitchableTransport:
+    """The test's `emulator` in-process, behind the 503 switch, logging the paths asked for."""
+    return SwitchableTransport(emulator)
+
+
+@pytest.fixture
+async def client(transport: SwitchableTransport) -> AsyncIterator[WdsClient]:
+    """Our client (key KEY) on `transport`; its connections are closed after the test."""
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        yield client_over(http)
+
+
+@pytest.fixture
+def backend() -> RecordingBackend:
+    """A browser backend that starts nothing and records what it was asked."""
+    return RecordingBackend()
 
 
 async def wait_until(pilot: Pilot, predicate: Callable[[], bool], what: str, seconds: float = 5.0) -> None:
@@ -89,6 +171,22 @@ async def wait_until(pilot: Pilot, predicate: Callable[[], bool], what: str, sec
             return
         await pilot.pause(0.02)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every fetch (and the fetch it triggers) finish and its result reach the screen."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def open_pane(pilot: Pilot[Any], kind: type[PaneT]) -> PaneT:
+    """Once the dashboard's fetches are shown, focus the pane of `kind` (as a user tabbing to it) and return it."""
+    await settle(pilot)
+    pane = pilot.app.query_one(kind)
+    pane.focus_first()
+    await pilot.pause()
+    return pane
 
 
 def freeze_cursors(app: App) -> None:

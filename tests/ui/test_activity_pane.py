@@ -2,91 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
-from pathlib import Path
-
-import httpx
 import pytest
-from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Footer, Select
+from textual.widgets import Select
 
-import tui
+from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, wait_until
 from tui.api.client import WdsClient
 from tui.api.models import ActivityEntry
 from tui.clock import frozen_clock
-from tui.emulator.app import create_app
-from tui.emulator.clock import ManualClock
 from tui.emulator.state import Caller, Emulator
 from tui.panes.activity import ActivityPane, ActivityTable, entry_row, keyed_entries
 from tui.panes.base import PaneStatus
 from tui.screens.job_detail import JobDetailScreen
 from tui.widgets.document_view import DocumentView
 
-KEY = "wds-" + "5e" * 16
-NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
-LOCAL_NOW = NOW.astimezone().strftime("%H:%M:%S")  # the dashboard shows local time
+# The emulator is the standard picture (tests/ui/conftest.py): seed 11, with seeded history.
 
 
-class SwitchableTransport(httpx.AsyncBaseTransport):
-    """The emulator in-process, with a switch that makes the service answer 503, and a request log."""
-
-    def __init__(self, emulator: Emulator) -> None:
-        self.inner = httpx.ASGITransport(app=create_app(emulator))
-        self.failing = False
-        self.paths: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        if self.failing:
-            body = {"success": False, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}
-            return httpx.Response(503, json=body)
-        return await self.inner.handle_async_request(request)
-
-
-class PaneHost(App[None]):
-    """The activity pane alone, styled by the dashboard's stylesheet."""
-
-    CSS_PATH = Path(tui.__file__).parent / "app.tcss"
+class ActivityHost(PaneHost):
+    """The activity pane alone, noting the interact requests it sends up."""
 
     def __init__(self, client: WdsClient) -> None:
-        super().__init__()
-        self.client = client
-        self.interact_requests: list[str] = []
-
-    def compose(self) -> ComposeResult:
         # A long interval: the tests trigger refreshes themselves.
-        yield ActivityPane(self.client, interval=3600, clock=frozen_clock(NOW), id="activity")
-        yield Footer()
+        super().__init__(lambda: ActivityPane(client, interval=3600, clock=frozen_clock(NOW), id="activity"))
+        self.interact_requests: list[str] = []
 
     def on_activity_pane_interact_requested(self, message: ActivityPane.InteractRequested) -> None:
         self.interact_requests.append(message.job_id)
-
-
-@pytest.fixture
-def emulator() -> Emulator:
-    return Emulator.from_keys({"team": [KEY]}, seed=11, clock=ManualClock(NOW))
-
-
-@pytest.fixture
-async def transport(emulator: Emulator) -> SwitchableTransport:
-    return SwitchableTransport(emulator)
-
-
-@pytest.fixture
-async def client(transport: SwitchableTransport):  # type: ignore[no-untyped-def]
-    http = httpx.AsyncClient(transport=transport, base_url="http://emulator.test")
-    yield WdsClient("http://emulator.test", KEY, http_client=http, max_retries=0)
-    await http.aclose()
-
-
-async def wait_until(pilot: Pilot[None], predicate: Callable[[], bool], what: str) -> None:
-    for _ in range(250):
-        if predicate():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def settled(pilot: Pilot[None], pane: ActivityPane) -> list[str]:
@@ -107,7 +49,7 @@ def page_label(pane: ActivityPane) -> str:
 
 
 async def test_three_pages_forward_and_back_show_the_same_entries(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         pane.query_one("#activity-size", Select).value = 10
@@ -135,7 +77,7 @@ async def test_three_pages_forward_and_back_show_the_same_entries(client: WdsCli
 
 
 async def test_refresh_stays_on_the_current_page(client: WdsClient, emulator: Emulator) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         await settled(pilot, pane)
@@ -152,7 +94,7 @@ async def test_refresh_stays_on_the_current_page(client: WdsClient, emulator: Em
 
 
 async def test_filter_lists_only_that_endpoint_and_returns_to_page_1(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         everything = await settled(pilot, pane)
@@ -175,7 +117,7 @@ async def test_filter_lists_only_that_endpoint_and_returns_to_page_1(client: Wds
 
 
 async def test_page_size_changes_rows_and_returns_to_page_1(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         assert len(await settled(pilot, pane)) == 25
@@ -218,7 +160,7 @@ async def select_entry(pilot: Pilot[None], pane: ActivityPane, endpoint: str) ->
 
 
 async def test_enter_on_a_scrape_opens_its_document(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         entry = await select_entry(pilot, pane, "scrape")
@@ -239,7 +181,7 @@ async def test_enter_on_a_scrape_opens_its_document(client: WdsClient) -> None:
 async def test_enter_on_a_map_entry_says_there_is_no_retrieval(
     client: WdsClient, transport: SwitchableTransport
 ) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         await select_entry(pilot, pane, "map")
@@ -253,7 +195,7 @@ async def test_enter_on_a_map_entry_says_there_is_no_retrieval(
 
 
 async def test_interact_is_offered_for_scrape_entries_only(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         await select_entry(pilot, pane, "map")
@@ -269,7 +211,7 @@ async def test_interact_is_offered_for_scrape_entries_only(client: WdsClient) ->
 
 
 async def test_interact_from_the_scrape_document(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         entry = await select_entry(pilot, pane, "scrape")
@@ -281,7 +223,7 @@ async def test_interact_from_the_scrape_document(client: WdsClient) -> None:
 
 
 async def test_a_refused_cursor_goes_back_to_page_1(client: WdsClient) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         first = await settled(pilot, pane)
@@ -295,7 +237,7 @@ async def test_a_refused_cursor_goes_back_to_page_1(client: WdsClient) -> None:
 async def test_a_failed_fetch_keeps_the_rows_and_marks_them_stale(
     client: WdsClient, transport: SwitchableTransport
 ) -> None:
-    app = PaneHost(client)
+    app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
         before = await settled(pilot, pane)

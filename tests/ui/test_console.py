@@ -11,31 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
-import httpx
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
+from tests.browser.conftest import loopback_site
 from tests.emulator.recording_backend import RecordingBackend
+from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
 from tui.api.client import WdsClient
 from tui.api.requests import ScrapeRequest
 from tui.console_history import ConsoleHistories, ConsoleTarget, RunHistory, RunSpec
-from tui.emulator.app import create_app
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Caller, Emulator
@@ -45,7 +42,6 @@ from tui.widgets.cdp_status import CdpStatusPanel, latency_moved, latency_text, 
 from tui.widgets.live_table import LiveTable
 from tui.widgets.run_output import RunOutput
 
-KEY = "wds-" + "d3" * 16
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 NODE_CODE = "console.log('hello')\n6 * 7"
 
@@ -110,18 +106,10 @@ def backend() -> GatedBackend:
 
 @pytest.fixture
 async def emulator(backend: GatedBackend) -> AsyncIterator[Emulator]:
-    emulator = Emulator.from_keys(
-        {"team": [KEY]}, seed=5, clock=ManualClock(START), browser_backend=backend, history=False
-    )
+    # `client` (tests/ui/conftest.py) is our client on this emulator.
+    emulator = seeded_emulator(seed=5, clock=ManualClock(START), browser_backend=backend, history=False)
     yield emulator
     await emulator.aclose()
-
-
-@pytest.fixture
-async def client(emulator: Emulator) -> AsyncIterator[WdsClient]:
-    transport = httpx.ASGITransport(app=create_app(emulator))
-    async with httpx.AsyncClient(transport=transport, base_url="http://emulator.test") as http:
-        yield WdsClient("http://emulator.test", KEY, http_client=http)
 
 
 async def session_target(client: WdsClient) -> ConsoleTarget:
@@ -355,33 +343,11 @@ def test_latency_and_event_lines_stay_short_and_steady() -> None:
 # --- a real Chromium behind the emulator on a loopback socket -------------------------------
 
 
-class _TitledPages(BaseHTTPRequestHandler):
-    """`/title/<t>`: a page whose <title> is t."""
-
-    def do_GET(self) -> None:
-        path = urlparse(self.path).path
-        if not path.startswith("/title/"):
-            self.send_error(404)
-            return
-        body = f"<html><head><title>{unquote(path[7:])}</title></head><body>hi</body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
-
-
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _TitledPages)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    """The browser tests' loopback web site: `/title/<t>` is a page titled t."""
+    with loopback_site() as url:
+        yield url
 
 
 @pytest.fixture
@@ -396,8 +362,7 @@ async def live(tmp_path: Path) -> AsyncIterator[tuple[Emulator, WdsClient]]:
     except BrowserUnavailable as exc:
         pytest.skip(f"no Chromium here: {exc}")
     backend = ChromiumBackend(binary, temp_parent=tmp_path, profiles_dir=tmp_path / "profiles")
-    emulator = Emulator.from_keys({"team": [KEY]}, seed=5, clock=ManualClock(START), browser_backend=backend,
-                                  history=False)
+    emulator = seeded_emulator(seed=5, clock=ManualClock(START), browser_backend=backend, history=False)
     try:
         async with running(emulator) as base_url, WdsClient(base_url, KEY) as client:
             yield emulator, client

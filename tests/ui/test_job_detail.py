@@ -3,80 +3,31 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from datetime import UTC, datetime
-from pathlib import Path
 
-import httpx
 import pytest
-from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Markdown, Static
 
-import tui
+from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
 from tui.api.client import WdsClient
-from tui.emulator.app import create_app
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Caller, Emulator
 from tui.screens.job_detail import RETRIEVALS, JobDetailScreen
 from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import STRING_PREVIEW, JsonTree
 
-KEY = "wds-" + "d7" * 16
-NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
 NO_RETRIEVAL = ("search", "extract", "llmstxt", "deep_research", "map", "browser", "interact")
-
-
-class RecordingTransport(httpx.AsyncBaseTransport):
-    """The emulator in-process, remembering which paths were asked for."""
-
-    def __init__(self, emulator: Emulator) -> None:
-        self.inner = httpx.ASGITransport(app=create_app(emulator))
-        self.paths: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        return await self.inner.handle_async_request(request)
-
-
-class Host(App[None]):
-    """An empty app to push the screen on, styled by the dashboard's stylesheet."""
-
-    CSS_PATH = Path(tui.__file__).parent / "app.tcss"
-
-    def compose(self) -> ComposeResult:
-        yield Static("dashboard")
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
 
 
 @pytest.fixture
 def emulator(clock: ManualClock) -> Emulator:
     # No seeded history: each test makes the jobs it opens.
-    return Emulator.from_keys({"team": [KEY]}, seed=3, clock=clock, history=False)
+    return seeded_emulator(seed=3, clock=clock, history=False)
 
 
-@pytest.fixture
-def transport(emulator: Emulator) -> RecordingTransport:
-    return RecordingTransport(emulator)
-
-
-@pytest.fixture
-async def client(transport: RecordingTransport):  # type: ignore[no-untyped-def]
-    http = httpx.AsyncClient(transport=transport, base_url="http://emulator.test")
-    yield WdsClient("http://emulator.test", KEY, http_client=http, max_retries=0)
-    await http.aclose()
-
-
-async def wait_until(pilot: Pilot[None], predicate: Callable[[], bool], what: str) -> None:
-    for _ in range(250):
-        if predicate():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+def screen_host() -> PaneHost:
+    """An empty app to push the screen on, styled by the dashboard's stylesheet."""
+    return PaneHost(lambda: Static("dashboard"), footer=False)
 
 
 async def open_job(pilot: Pilot[None], client: WdsClient, endpoint: str, job_id: str) -> JobDetailScreen:
@@ -99,7 +50,7 @@ async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClie
     scraped = await client.scrape.create("https://acme-outdoor.com/pricing", formats=["markdown", "links"])
     assert scraped.job_id is not None and scraped.data is not None
     meta = scraped.data.metadata
-    async with Host().run_test(size=(100, 30)) as pilot:
+    async with screen_host().run_test(size=(100, 30)) as pilot:
         screen = await open_job(pilot, client, "scrape", scraped.job_id)
         shown = fields(screen)
         assert shown["title"] == meta.title
@@ -129,7 +80,7 @@ async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualCl
     started = await client.crawl.start("https://acme-outdoor.com/", limit=6)
     clock.advance(3600)
     status = await client.crawl.get(started.id)
-    async with Host().run_test(size=(100, 30)) as pilot:
+    async with screen_host().run_test(size=(100, 30)) as pilot:
         screen = await open_job(pilot, client, "crawl", started.id)
         shown = fields(screen)
         assert shown["status"] == "completed"
@@ -139,22 +90,22 @@ async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualCl
         assert status.data[0].metadata.url in pages[0]
 
 
-async def test_batch_scrape_uses_its_retrieval(client: WdsClient, transport: RecordingTransport) -> None:
+async def test_batch_scrape_uses_its_retrieval(client: WdsClient, transport: SwitchableTransport) -> None:
     batch = await client.batch.create(["https://acme-outdoor.com/", "https://acme-outdoor.com/about"])
-    async with Host().run_test(size=(100, 30)) as pilot:
+    async with screen_host().run_test(size=(100, 30)) as pilot:
         screen = await open_job(pilot, client, "batch_scrape", batch.id)
         assert f"/v2/batch/scrape/{batch.id}" in transport.paths
         assert fields(screen)["progress"].endswith("/ 2 pages")
 
 
 async def test_agent_job_is_read_through_extract_and_shows_its_error(
-    client: WdsClient, emulator: Emulator, transport: RecordingTransport
+    client: WdsClient, emulator: Emulator, transport: SwitchableTransport
 ) -> None:
     # The client cannot start agent jobs (the contract shows no shape): make one in the emulator.
     team = next(iter(emulator.teams.values()))
     agent = emulator.jobs.create_agent_job(Caller(team, KEY), "list the prices", ["https://acme-outdoor.com/"])
     job_id = agent.id
-    async with Host().run_test(size=(100, 30)) as pilot:
+    async with screen_host().run_test(size=(100, 30)) as pilot:
         screen = await open_job(pilot, client, "agent", job_id)
         assert transport.paths[-1] == f"/v2/extract/{job_id}"
         job = await client.extract.get(job_id)
@@ -167,7 +118,7 @@ async def test_agent_job_is_read_through_extract_and_shows_its_error(
 
 async def test_unknown_job_says_not_found(client: WdsClient) -> None:
     missing = str(uuid.uuid4())
-    async with Host().run_test(size=(80, 24)) as pilot:
+    async with screen_host().run_test(size=(80, 24)) as pilot:
         screen = await open_job(pilot, client, "scrape", missing)
         notice = screen.query_one("#job-notice", Static)
         assert notice.has_class("-error")
@@ -177,10 +128,10 @@ async def test_unknown_job_says_not_found(client: WdsClient) -> None:
 
 @pytest.mark.parametrize("endpoint", NO_RETRIEVAL)
 async def test_kinds_without_retrieval_send_nothing(
-    endpoint: str, client: WdsClient, transport: RecordingTransport
+    endpoint: str, client: WdsClient, transport: SwitchableTransport
 ) -> None:
     assert endpoint not in RETRIEVALS
-    async with Host().run_test(size=(80, 24)) as pilot:
+    async with screen_host().run_test(size=(80, 24)) as pilot:
         screen = JobDetailScreen(client, endpoint, str(uuid.uuid4()))
         await pilot.app.push_screen(screen)
         await pilot.pause(0.05)
@@ -197,7 +148,7 @@ async def test_kinds_without_retrieval_send_nothing(
 async def test_json_tree_builds_children_only_when_opened() -> None:
     value = {"pages": [{"url": f"https://example.org/{i}", "links": list(range(50))} for i in range(300)],
              "markdown": "x" * 5000}
-    async with Host().run_test(size=(80, 24)) as pilot:
+    async with screen_host().run_test(size=(80, 24)) as pilot:
         tree = JsonTree("crawl", value)
         await pilot.app.mount(tree)
         pages, markdown = tree.root.children

@@ -7,73 +7,26 @@ emulator's, so times on screen are predictable (TZ is UTC here).
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from textual.message import Message
-from textual.pilot import Pilot
 from textual.widgets import Button, Input, Static
 
+from tests.emulator.recording_backend import RecordingBackend
+from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
-from tui.api.redact import mask_key
-from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.emulator.app import create_app
-from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome, ProfileSpec
+from tui.app import WdsApp
 from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.state import Emulator, Team
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen
 from tui.widgets.live_table import LiveTable
 
-KEY = "wds-" + "a1" * 16
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
-QUIET = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-
-
-@dataclass
-class RecordingBackend:
-    """A browser backend that starts nothing: it notes launches and closes."""
-
-    available: bool = True
-    unavailable_reason: str = ""
-    launches: list[tuple[str, ProfileSpec | None]] = field(default_factory=list)
-    closes: list[str] = field(default_factory=list)
-
-    async def launch(self, session_id: str, profile: ProfileSpec | None) -> BrowserHandle:
-        if not self.available:
-            raise BrowserUnavailable(self.unavailable_reason)
-        self.launches.append((session_id, profile))
-        return BrowserHandle(session_id, f"ws://127.0.0.1:9/devtools/browser/{session_id}", 0, Path("/nonexistent"))
-
-    async def close(self, handle: BrowserHandle, save_profile: bool) -> None:
-        self.closes.append(handle.session_id)
-
-    async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
-        return ExecutionOutcome(stdout="", stderr="", exit_code=0, killed=False, error=None, result=None)
-
-    async def shutdown(self) -> None:
-        return None
-
-
-@pytest.fixture(autouse=True)
-def utc() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
 
 
 @pytest.fixture
@@ -82,42 +35,15 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def backend() -> RecordingBackend:
-    return RecordingBackend()
-
-
-@pytest.fixture
 async def emulator(clock: ManualClock, backend: RecordingBackend) -> AsyncIterator[Emulator]:
-    emulator = Emulator.from_keys({"team": [KEY]}, seed=11, clock=clock, browser_backend=backend, history=False)
+    emulator = seeded_emulator(clock=clock, browser_backend=backend, history=False)
     yield emulator
     await emulator.aclose()
 
 
 @pytest.fixture
-async def client(emulator: Emulator) -> AsyncIterator[WdsClient]:
-    transport = httpx.ASGITransport(app=create_app(emulator))
-    async with httpx.AsyncClient(transport=transport, base_url="http://emulator.test") as http:
-        yield WdsClient("http://emulator.test", KEY, http_client=http)
-
-
-@pytest.fixture
-def app(client: WdsClient, clock: ManualClock) -> WdsApp:
-    return WdsApp(client, ServiceInfo("emulator.test", mask_key(KEY)), clock=clock.now, intervals=QUIET)
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let every fetch (and the fetch it triggers) finish and its result reach the screen."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-async def open_pane(pilot: Pilot[Any]) -> SessionsPane:
-    await settle(pilot)
-    pane = pilot.app.query_one(SessionsPane)
-    pane.focus_first()
-    await pilot.pause()
-    return pane
+def app(emulator: Emulator, transport: SwitchableTransport, clock: ManualClock) -> WdsApp:
+    return dashboard(emulator, transport, clock=clock.now)
 
 
 def cells(pane: SessionsPane) -> dict[str, list[str]]:
@@ -125,10 +51,14 @@ def cells(pane: SessionsPane) -> dict[str, list[str]]:
     return {str(key): [str(c) for c in table.get_row(key)] for key in table.row_keys}
 
 
-def team_sessions(emulator: Emulator) -> list[Any]:
-    team = emulator.team_by_name("team")
+def the_team(emulator: Emulator) -> Team:
+    team = emulator.team_by_key(KEY)
     assert team is not None
-    return emulator.browser.list(team.id)
+    return team
+
+
+def team_sessions(emulator: Emulator) -> list[Any]:
+    return emulator.browser.list(the_team(emulator).id)
 
 
 def spy_notifications(app: WdsApp) -> list[dict[str, Any]]:
@@ -145,7 +75,7 @@ def spy_notifications(app: WdsApp) -> list[dict[str, Any]]:
 
 async def test_create_then_delete_a_session(app: WdsApp, emulator: Emulator, backend: RecordingBackend) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, SessionsPane)
         await pilot.press("c")
         assert isinstance(app.screen, SessionFormScreen)
         await pilot.press("1", "2", "0", "enter")  # ttl 120 replaces the selected default
@@ -166,7 +96,7 @@ async def test_create_then_delete_a_session(app: WdsApp, emulator: Emulator, bac
         await settle(pilot)
 
         assert session.status == "destroyed"
-        assert backend.closes == [session.id]
+        assert [closed for closed, _ in backend.closes] == [session.id]
         row = cells(pane)[session.id]
         assert row[1:5] == ["○ destroyed", "12:00:00", "12:00:00", "ended"]
         assert row[5].startswith("emulator.test/live/") and "token" not in row[5]
@@ -176,7 +106,7 @@ async def test_form_rejects_out_of_range_values_under_their_fields_and_keeps_the
     app: WdsApp, emulator: Emulator, backend: RecordingBackend
 ) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_pane(pilot)
+        await open_pane(pilot, SessionsPane)
         await pilot.press("c")
         form = app.screen
         assert isinstance(form, SessionFormScreen)
@@ -211,7 +141,7 @@ async def test_form_rejects_out_of_range_values_under_their_fields_and_keeps_the
 
 async def test_escape_closes_the_form_without_creating(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_pane(pilot)
+        await open_pane(pilot, SessionsPane)
         await pilot.press("c", "escape")
         await settle(pilot)
         assert not isinstance(app.screen, SessionFormScreen)
@@ -228,15 +158,14 @@ async def test_escape_closes_the_form_without_creating(app: WdsApp, emulator: Em
 async def test_a_refused_create_says_why_and_reopens_the_form_prefilled(
     app: WdsApp, emulator: Emulator, backend: RecordingBackend, refusal: str, title: str, reason: str
 ) -> None:
-    team = emulator.team_by_name("team")
-    assert team is not None
+    team = the_team(emulator)
     if refusal == "session limit":
         team.max_browser_sessions = 0  # the service answers 429
     else:
         backend.available, backend.unavailable_reason = False, "no Chromium here"  # 503
     async with app.run_test(size=(120, 40)) as pilot:
         notes = spy_notifications(app)
-        await open_pane(pilot)
+        await open_pane(pilot, SessionsPane)
         await pilot.press("c", "1", "2", "0", "tab", "4", "5")
         await pilot.press("enter")
         await settle(pilot)
@@ -257,7 +186,7 @@ async def test_delete_asks_first_and_escape_or_enter_on_cancel_keep_the_session(
 ) -> None:
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, SessionsPane)
         assert cells(pane)[created.id][4] == "—", "a session this app did not create has no known end"
 
         await pilot.press("d")
@@ -280,7 +209,7 @@ async def test_status_filter_changes_the_rows(app: WdsApp, client: WdsClient) ->
     ended = await client.browser.create(ttl=600)
     await client.browser.delete(ended.id)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, SessionsPane)
         assert set(cells(pane)) == {alive.id, ended.id}
 
         await pilot.press("s")
@@ -303,7 +232,7 @@ async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         notes = spy_notifications(app)
-        await open_pane(pilot)
+        await open_pane(pilot, SessionsPane)
 
         await pilot.press("y")
         assert app.clipboard == created.cdp_url
@@ -317,7 +246,7 @@ async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(
 async def test_enter_asks_for_the_console_of_an_active_session_only(app: WdsApp, client: WdsClient) -> None:
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, SessionsPane)
         requested: list[SessionsPane.ConsoleRequested] = []
         original = pane.post_message
 

@@ -6,21 +6,15 @@ so the pane has six months (February to July 2026) to show.
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
 from textual.message import Message
-from textual.pilot import Pilot
 
-from tui.api.client import WdsClient
-from tui.api.redact import mask_key
-from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.emulator.app import create_app
+from tests.ui.conftest import dashboard, open_pane, settle
+from tui.app import WdsApp
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator
 from tui.panes.usage import UsagePane
@@ -31,20 +25,6 @@ KEY = "wds-" + "a1" * 16
 KEY_2 = "wds-" + "b2" * 16
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 MONTHS = ["2026-02", "2026-03", "2026-04", "2026-05", "2026-06", "2026-07"]
-QUIET = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-
-
-@pytest.fixture(autouse=True)
-def utc() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
 
 
 @pytest.fixture
@@ -55,26 +35,9 @@ async def emulator() -> AsyncIterator[Emulator]:
 
 
 @pytest.fixture
-async def app(emulator: Emulator) -> AsyncIterator[WdsApp]:
-    transport = httpx.ASGITransport(app=create_app(emulator))
-    async with httpx.AsyncClient(transport=transport, base_url="http://emulator.test") as http:
-        client = WdsClient("http://emulator.test", KEY, http_client=http)
-        yield WdsApp(client, ServiceInfo("emulator.test", mask_key(KEY)), clock=emulator.clock.now, intervals=QUIET)
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let every fetch finish and its result reach the screen."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-async def open_pane(pilot: Pilot[Any]) -> UsagePane:
-    await settle(pilot)
-    pane = pilot.app.query_one(UsagePane)
-    pane.focus_first()
-    await pilot.pause()
-    return pane
+def app(emulator: Emulator) -> WdsApp:
+    # The dashboard's clock is the emulator's: the months shown end at START's.
+    return dashboard(emulator, key=KEY, clock=emulator.clock.now)
 
 
 def rows(pane: UsagePane) -> list[list[str]]:
@@ -90,7 +53,7 @@ def wire_tokens(emulator: Emulator, by_key: bool) -> dict[tuple[str, str | None]
 
 async def test_shows_each_month_with_tokens_and_credits(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, UsagePane)
         shown = rows(pane)
 
         assert [row[0] for row in shown] == list(reversed(MONTHS)), "newest month first"
@@ -111,7 +74,7 @@ async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(
     app: WdsApp, emulator: Emulator
 ) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, UsagePane)
         await pilot.press("k")
         await settle(pilot)
 
@@ -134,7 +97,7 @@ async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(
 
 async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await open_pane(pilot)
+        pane = await open_pane(pilot, UsagePane)
         plot = pane.query_one(UsageBars)
         renders = 0
         original = plot.render
