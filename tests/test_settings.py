@@ -119,3 +119,15 @@ def test_refresh_interval_comes_from_flag_environment_or_file(tmp_path, monkeypa
     assert load_settings(config_path=path, refresh=2)[0].refresh == 2
     with pytest.raises(SettingsError, match="refresh"):
         load_settings(refresh=0.1)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "needle"),
+    [
+        ({"base_url": "https://svc.example/api?x=1", "api_key": KEY}, "query"),
+        ({"base_url": "https://svc.example", "api_key": "abc\x07def"}, "control characters"),
+    ],
+)
+def test_what_the_client_would_refuse_is_refused_here_with_a_message(overrides: dict, needle: str) -> None:
+    with pytest.raises(SettingsError, match=needle):
+        load_settings(**overrides)

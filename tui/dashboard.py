@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from pydantic import SecretStr
+
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import Intervals, ServiceInfo, WdsApp
@@ -24,7 +26,7 @@ class Connection:
     """Where the dashboard's client points, and how the header describes it."""
 
     base_url: str
-    api_key: str
+    api_key: SecretStr
     service: ServiceInfo
 
 
@@ -52,7 +54,7 @@ def embedded_emulator(seed: int | None = None) -> Iterator[Connection]:
     try:
         yield Connection(
             base_url=base_url,
-            api_key=key,
+            api_key=SecretStr(key),
             service=ServiceInfo(host=urlsplit(base_url).netloc, masked_key=mask_key(key), embedded=True),
         )
     finally:
@@ -67,11 +69,10 @@ def connection_for(settings: Settings) -> Iterator[Connection]:
             yield connection
         return
     assert settings.base_url is not None and settings.api_key is not None  # load_settings checked
-    key = settings.api_key.get_secret_value()
     yield Connection(
         base_url=settings.base_url,
-        api_key=key,
-        service=ServiceInfo(host=urlsplit(settings.base_url).netloc, masked_key=mask_key(key)),
+        api_key=settings.api_key,
+        service=ServiceInfo(host=urlsplit(settings.base_url).netloc, masked_key=settings.masked_key),
     )
 
 

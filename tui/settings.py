@@ -20,7 +20,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from tui.api.redact import mask_key
-from tui.api.requests import is_http_url
+from tui.api.client import check_api_key, check_base_url
 from tui.api.validation import validation_summary
 
 APP_NAME = "wds-tui"
@@ -53,19 +53,15 @@ class Settings(BaseSettings):
     def _check_base_url(cls, value: str | None) -> str | None:
         if value is None or value.strip() == "":
             return None
-        value = value.strip().rstrip("/")
-        if not is_http_url(value):
-            raise ValueError(f"must be an http:// or https:// URL, got {value!r}")
-        return value.removesuffix("/v2")
+        # The client's own rule, so a URL accepted here is never refused at start-up.
+        return check_base_url(value).removesuffix("/v2")
 
     @field_validator("api_key")
     @classmethod
     def _check_api_key(cls, value: SecretStr | None) -> SecretStr | None:
         if value is None or not value.get_secret_value().strip():
             return None
-        if any(c.isspace() for c in value.get_secret_value().strip()):
-            raise ValueError("must not contain spaces")
-        return SecretStr(value.get_secret_value().strip())
+        return check_api_key(value)  # the client's own rule
 
     @classmethod
     def settings_customise_sources(

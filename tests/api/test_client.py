@@ -129,3 +129,10 @@ def test_package_exports_resolve() -> None:
     missing = [name for name in tui.api.__all__ if getattr(tui.api, name, None) is None]
     assert missing == []
     assert {"WdsClient", "RateLimitError", "ActivityPage", "parse_event"} <= set(tui.api.__all__)
+
+
+def test_a_number_as_timeout_keeps_a_short_connect_limit() -> None:
+    # An unreachable host must be reported in seconds, not after the whole answer budget.
+    client = WdsClient("http://127.0.0.1:9", "wds-" + "1" * 32, timeout=30)
+    assert client.timeout.read == 30 and client.timeout.connect == 5
+    assert WdsClient("http://127.0.0.1:9", "wds-" + "1" * 32, timeout=2).timeout.connect == 2

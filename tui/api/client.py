@@ -54,7 +54,8 @@ DEFAULT_MAX_RETRY_WAIT = 60.0
 log = logging.getLogger("tui.api")
 
 
-def _check_base_url(base_url: str) -> str:
+def check_base_url(base_url: str) -> str:
+    """The base URL as the client uses it; ValueError with the reason when it cannot be one."""
     parts = urlsplit(base_url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {base_url!r}")
@@ -63,7 +64,8 @@ def _check_base_url(base_url: str) -> str:
     return base_url.strip().rstrip("/")
 
 
-def _check_api_key(api_key: str | SecretStr) -> SecretStr:
+def check_api_key(api_key: str | SecretStr) -> SecretStr:
+    """The key as the client sends it; ValueError (never quoting the key) when it cannot be one."""
     raw = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
     value = raw.strip()  # a trailing newline from a key file is not part of the key
     if not value:
@@ -77,7 +79,11 @@ def _check_api_key(api_key: str | SecretStr) -> SecretStr:
 def _as_timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
     if isinstance(timeout, httpx.Timeout):
         return timeout
-    return httpx.Timeout(timeout)
+    if timeout is None:
+        return httpx.Timeout(None)
+    # A number is the answer budget; connecting keeps its own short limit, so an
+    # unreachable host is reported in seconds, not after the whole budget.
+    return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
 
 
 class WdsClient:
@@ -115,8 +121,8 @@ class WdsClient:
         max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
         sleep: Sleep | None = None,
     ) -> None:
-        self._base_url = _check_base_url(base_url)
-        self._api_key = _check_api_key(api_key)
+        self._base_url = check_base_url(base_url)
+        self._api_key = check_api_key(api_key)
         self.timeout = _as_timeout(timeout)
         self.retry_policy = RetryPolicy(max_retries=max_retries, max_wait=max_retry_wait)
         self._sleep: Sleep = sleep or asyncio.sleep

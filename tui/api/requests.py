@@ -296,9 +296,3 @@ class CrawlRequest(WireModel):
     webhook: HttpUrl | WebhookConfig | None = None
     scrape_options: ScrapeOptions | None = None
 
-
-class JobPageQuery(WireModel):
-    """`skip`/`limit` of the paged job status GETs (crawl and batch scrape)."""
-
-    skip: int | None = Field(None, ge=0)
-    limit: int | None = Field(None, ge=1)

@@ -9,6 +9,7 @@ screen with a "stale since" mark and the reason.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -26,6 +27,7 @@ from tui.api.errors import WdsError
 from tui.clock import Clock, system_clock
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class PaneStatus(Static):
@@ -116,14 +118,17 @@ class Pane(Vertical, Generic[T], can_focus=False):
         """Fetch now, show the result or keep the old data marked stale."""
         try:
             data = await self.fetch()
+            self.data = data  # before show(): panes read it while drawing
+            changed = self.show(data)
         except WdsError as exc:
             self._mark_stale(exc)
+        except Exception as exc:  # a bug of ours: say so in the pane rather than fail silently
+            log.exception("pane %s failed to refresh", self.TITLE)
+            self._mark_stale(WdsError(f"{type(exc).__name__}: {exc} (a bug in wds-tui; please report it)"))
         else:
-            self.data = data
             self.last_success = self.clock()
             self.stale_since = None
             self.failure = None
-            changed = self.show(data)
             self.post_message(self.Refreshed(self, changed))
         finally:
             self._rearm()
@@ -131,7 +136,7 @@ class Pane(Vertical, Generic[T], can_focus=False):
     def _mark_stale(self, exc: WdsError) -> None:
         if self.stale_since is None:
             self.stale_since = self.last_success or self.clock()
-        self.failure = f"{exc.title}: {exc.message}" if getattr(exc, "message", None) else exc.title
+        self.failure = f"{exc.title}: {exc.message}" if exc.message else exc.title
         self.post_message(self.FetchFailed(self, exc))
 
     # --- status line --------------------------------------------------------

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from tui.api.client import WdsClient
@@ -47,6 +48,9 @@ class ConnectionProblemScreen(Screen[None]):
         self.host = host
         self.error = error
         self.attempts = 0
+        # One try, no retries: this screen is the retry loop.
+        self._probe_client = client.with_options(max_retries=0)
+        self._next: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="problem"):
@@ -58,7 +62,13 @@ class ConnectionProblemScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_retry_state()
-        self.set_interval(RETRY_SECONDS, self.probe)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        # The next try starts only after this one ended, so a slow answer is never cut short.
+        if self._next is not None:
+            self._next.stop()
+        self._next = self.set_timer(RETRY_SECONDS, self.probe)
 
     def _show_retry_state(self) -> None:
         self.query_one("#problem-retry", Static).update(
@@ -74,8 +84,10 @@ class ConnectionProblemScreen(Screen[None]):
     async def probe(self) -> None:
         """One cheap call; success means the dashboard can go back to work."""
         self.attempts += 1
+        if self._next is not None:
+            self._next.stop()
         try:
-            await self.client.crawl.active()
+            await self._probe_client.crawl.active()
         except WdsError as exc:
             if type(exc) is not type(self.error) or exc.message != self.error.message:
                 self.error = exc
@@ -83,7 +95,10 @@ class ConnectionProblemScreen(Screen[None]):
                 self.query_one("#problem-cause", Static).update(exc.message or "")
                 self.query_one("#problem-advice", Static).update(advice_for(exc, self.host))
             self._show_retry_state()
+            self._schedule()
             return
+        # The panes live on the screen below this one; they fetch at once instead of at their next tick.
+        panes = list(self.app.screen_stack[0].query("Pane"))
         self.dismiss()
-        for pane in self.app.query("Pane"):
+        for pane in panes:
             pane.refresh_data()  # type: ignore[attr-defined]
