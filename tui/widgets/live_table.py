@@ -81,7 +81,11 @@ class LiveTable(DataTable):
 
     def _replace_all(self, rows: Sequence[Row]) -> None:
         keep = self.selected_key()
-        self.clear()
+        # Columns too, so their widths fit the rows now shown: widths grown for rows
+        # that have gone would leave a scrollbar on an emptied table.
+        self.clear(columns=True)
+        for label in self._column_labels:
+            self.add_column(label, key=label)
         for key, cells in rows:
             self.add_row(*cells, key=key)  # type: ignore[arg-type]
         if keep is not None and keep in (key for key, _ in rows):

@@ -1,0 +1,51 @@
+"""LiveTable: unchanged rows are left alone, a changed row repaints only itself, widths follow the rows."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from tui.widgets.live_table import LiveTable
+
+
+class TableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield LiveTable("id", "options")
+
+
+ROWS = [("a", ("a", "limit 40 · depth 3 · +/blog/.* · markdown,links")), ("b", ("b", "limit 5"))]
+
+
+async def test_sync_reports_changes_and_keeps_unchanged_rows() -> None:
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        assert table.sync(ROWS) is True
+        assert table.sync(ROWS) is False  # the same snapshot: nothing to draw
+        assert table.sync([ROWS[0], ("b", ("b", "limit 6"))]) is True
+        assert table.get_row("b") == ["b", "limit 6"]
+        assert table.row_keys == ["a", "b"]
+
+
+async def test_an_emptied_table_shrinks_its_columns_back_to_the_headers() -> None:
+    app = TableApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync(ROWS)
+        await pilot.pause()
+        assert table.columns["options"].content_width > len("options")
+        table.sync([])
+        await pilot.pause()
+        assert table.columns["options"].content_width == len("options")
+
+
+async def test_the_cursor_stays_on_its_row_when_rows_come_and_go() -> None:
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync(ROWS)
+        table.move_cursor(row=1)
+        table.sync([("new", ("new", "x")), *ROWS])
+        assert table.selected_key() == "b"
