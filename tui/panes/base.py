@@ -34,7 +34,7 @@ class PaneStatus(Static):
     """The one-line status under a pane: paused, stale (and why), or nothing."""
 
     DEFAULT_CSS = """
-    PaneStatus { height: 1; color: $text-muted; }
+    PaneStatus { height: auto; max-height: 3; color: $text-muted; }
     PaneStatus.-stale { color: $error; }
     PaneStatus.-paused { color: $warning; }
     """

@@ -45,12 +45,16 @@ class StatusHeader(Widget):
     def render(self) -> Text:
         label, variable = CONNECTION_STYLES.get(self.connection, (self.connection, "$foreground"))
         colour = self.app.theme_variables.get(variable.lstrip("$"), "")
+        # At 80 columns the facts come first and the app's name goes: a person
+        # over SSH needs the connection state and the time more than a title.
+        wide = self.size.width >= 100
         text = Text()
-        text.append("wds-tui", style="bold")
-        text.append("  ")
+        if wide:
+            text.append("wds-tui", style="bold")
+            text.append("  ")
         text.append(self.service)
         if self.embedded:
-            text.append(" (local emulator)", style="italic")
+            text.append(" (local emulator)" if wide else " (emulator)", style="italic")
         text.append(f"  key {self.masked_key}  ")
         text.append(label, style=colour)
         if self.last_refresh is not None:
