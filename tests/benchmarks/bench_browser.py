@@ -35,6 +35,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.processes import processes_mentioning  # noqa: E402
 from tui.emulator.app import create_app  # noqa: E402
 from tui.emulator.browser import process  # noqa: E402
 from tui.emulator.browser.chromium import ChromiumBackend  # noqa: E402
@@ -54,18 +55,7 @@ def rss_mb() -> float:
 
 def processes_under(root: Path) -> list[int]:
     """Running (non-zombie) processes whose command line mentions `root`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if str(root) in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
+    return processes_mentioning(str(root))
 
 
 def median_ms(values: list[float]) -> str:

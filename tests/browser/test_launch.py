@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import websockets
 
+from tests.processes import processes_mentioning
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserStartFailed
 from tui.emulator.browser.chromium import ChromiumBackend
@@ -86,22 +87,6 @@ async def test_a_browser_that_cannot_start_is_reported(tmp_path: Path) -> None:
         await backend.launch("s-1", None)
     assert not (backend.root / "sessions" / "s-1").exists()
     await backend.shutdown()
-
-
-def processes_mentioning(text: str) -> list[int]:
-    """Running (non-zombie) processes whose command line mentions `text`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if text in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
 
 
 async def test_cycles_leave_no_process_and_no_file_behind(chromium: Path, tmp_path: Path) -> None:
