@@ -91,7 +91,7 @@ class Settings(BaseSettings):
             f"base URL: {self.base_url or '(none: the embedded local emulator)'}\n"
             f"API key:  {self.masked_key}\n"
             f"timeout:  {self.timeout:g} s\n"
-            f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (crawls and sessions 5 s, activity 10 s, usage 60 s)'}"
+            f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (the dashboard defaults)'}"
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
@@ -31,13 +32,14 @@ class Resource:
         return f"<{type(self).__name__} of {self._client!r}>"
 
 
-def _known_names(model: type[BaseModel]) -> set[str]:
+@cache  # asked on every call of a polling pane; a model's fields never change
+def _known_names(model: type[BaseModel]) -> frozenset[str]:
     names: set[str] = set()
     for name, info in model.model_fields.items():
         names.add(name)
         if info.alias:
             names.add(info.alias)
-    return names
+    return frozenset(names)
 
 
 def _invalid(model: type[BaseModel], exc: ValidationError) -> RequestValidationError:
