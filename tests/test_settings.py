@@ -14,7 +14,7 @@ KEY = "wds-0123456789abcdef0123456789abcdef"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH"):
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH", "wds_api_key"):
         monkeypatch.delenv(name, raising=False)
     # Point the default config location at an empty place so a developer's own file is never read.
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
@@ -131,3 +131,11 @@ def test_refresh_interval_comes_from_flag_environment_or_file(tmp_path, monkeypa
 def test_what_the_client_would_refuse_is_refused_here_with_a_message(overrides: dict, needle: str) -> None:
     with pytest.raises(SettingsError, match=needle):
         load_settings(**overrides)
+
+
+def test_the_environment_beats_the_file_whatever_the_case_of_its_names(tmp_path, monkeypatch) -> None:
+    path = write_config(tmp_path, f'base_url = "https://file.example"\napi_key = "{KEY}"\n')
+    other = "wds-" + "9" * 32
+    monkeypatch.setenv("wds_api_key", other)
+    settings, _ = load_settings(config_path=path)
+    assert settings.api_key.get_secret_value() == other

@@ -117,7 +117,7 @@ def _read_config_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     section = data.get("service", data)
     if not isinstance(section, dict):
         raise SettingsError(f"The config file {path}: [service] must be a table")
-    known = {"base_url", "api_key", "timeout", "refresh"}
+    known = set(Settings.model_fields)
     unknown = sorted(set(section) - known - {"service"})
     if unknown:
         warnings.append(f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}")
@@ -147,9 +147,9 @@ def load_settings(
         raise SettingsError(f"The config file {config_path} does not exist")
     from_file = _read_config_file(path, warnings)
     flags = {key: value for key, value in overrides.items() if value is not None}
-    env_set = {
-        name for name in ("base_url", "api_key", "timeout", "refresh") if os.environ.get(f"WDS_{name.upper()}")
-    }
+    # Case-insensitive, as pydantic-settings reads the environment.
+    in_env = {key.upper() for key, value in os.environ.items() if value}
+    env_set = {name for name in Settings.model_fields if f"WDS_{name.upper()}" in in_env}
     # The file is the lowest layer: only what neither a flag nor the environment set.
     layered = {k: v for k, v in from_file.items() if k not in flags and k not in env_set}
     try:
