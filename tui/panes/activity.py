@@ -181,14 +181,10 @@ class ActivityPane(Pane[ShownPage]):
         self._entries = dict(keyed)
         table = self.query_one(ActivityTable)
         changed = table.sync([(key, entry_row(entry)) for key, entry in keyed])
-        empty = self.query_one("#activity-empty", Static)
-        was_empty = bool(empty.display)
-        # The table stays (its headers, and the focus for the pane's keys); it just shrinks.
-        table.set_class(not keyed, "-empty")
-        empty.display = not keyed
+        changed |= self.show_empty(table, self.query_one("#activity-empty", Static), not keyed)
         changed |= self._update_page_label()
         self._refresh_keys()
-        return changed or was_empty != (not keyed)
+        return changed
 
     def _refresh_keys(self) -> None:
         """Re-ask `check_action` only when its answers may differ: a footer redraw costs bytes."""

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.clock import Clock, system_clock
+from tui.widgets.live_table import LiveTable
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -138,6 +139,17 @@ class Pane(Vertical, Generic[T], can_focus=False):
             self.stale_since = self.last_success or self.clock()
         self.failure = f"{exc.title}: {exc.message}" if exc.message else exc.title
         self.post_message(self.FetchFailed(self, exc))
+
+    def show_empty(self, table: LiveTable, note: Static, empty: bool) -> bool:
+        """Shrink `table` to its headers and show `note` when there are no rows.
+
+        The table stays (its headers, and the focus for the pane's keys).
+        Returns True when the empty state changed, i.e. something was redrawn.
+        """
+        was_empty = bool(note.display)
+        table.set_class(empty, "-empty")
+        note.display = empty
+        return was_empty != empty
 
     # --- status line --------------------------------------------------------
 

@@ -93,13 +93,8 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
 
     def show(self, data: list[ActiveCrawl]) -> bool:
         table = self.query_one(CrawlTable)
-        empty = self.query_one("#crawls-empty", Static)
-        was_empty = bool(empty.display)
         changed = table.sync([crawl_row(crawl) for crawl in data])
-        # The table stays (its headers, and the focus for the pane's keys); it just shrinks.
-        table.set_class(not data, "-empty")
-        empty.display = not data
-        return changed or was_empty != (not data)
+        return self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
 
     def crawl_by_id(self, crawl_id: str) -> ActiveCrawl | None:
         """The crawl of the last good fetch with this id."""
