@@ -24,3 +24,13 @@ def clock_time(at: datetime | None, now: datetime) -> str:
         return NO_VALUE
     local = at.astimezone()
     return f"{local:%H:%M:%S}" if local.date() == now.astimezone().date() else f"{local:%m-%d %H:%M}"
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to `width` characters, the cut marked with "…"."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def bare_url(url: str) -> str:
+    """A URL without its http(s) scheme, which says little and costs a narrow pane eight columns."""
+    return url.removeprefix("https://").removeprefix("http://")

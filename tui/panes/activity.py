@@ -26,7 +26,7 @@ from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.clock import Clock, system_clock
 from tui.panes.base import Pane
-from tui.formatting import local_time, short_id
+from tui.formatting import bare_url, clip, local_time, short_id
 from tui.widgets.live_table import LiveTable
 
 ALL = "all"
@@ -53,9 +53,7 @@ def entry_row(entry: ActivityEntry) -> tuple[str, str, str, str]:
     The id comes before the target so that it stays in view in a narrow pane;
     a long target is cut (Enter shows the whole entry).
     """
-    target = (entry.target or "").removeprefix("https://").removeprefix("http://")
-    if len(target) > TARGET_WIDTH:
-        target = target[: TARGET_WIDTH - 1] + "…"
+    target = clip(bare_url(entry.target or ""), TARGET_WIDTH)
     return (local_time(entry.created_at, "%H:%M:%S"), entry.endpoint, short_id(entry.id), target)
 
 

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Static
 
 from tui.api.models import ActiveCrawl, ActiveCrawlOptions
 from tui.panes.base import Pane
-from tui.formatting import local_time, short_id
+from tui.formatting import bare_url, local_time, short_id
 from tui.widgets.live_table import LiveTable
 
 
@@ -59,9 +59,7 @@ def options_summary(options: ActiveCrawlOptions) -> str:
 def crawl_row(crawl: ActiveCrawl) -> tuple[str, tuple[str, str, str, str]]:
     """One table row for a crawl, keyed by its full id."""
     started = local_time(crawl.created_at, "%H:%M:%S")
-    # The scheme says little and costs a narrow pane eight columns.
-    url = crawl.url.removeprefix("https://").removeprefix("http://")
-    return crawl.id, (short_id(crawl.id), url, started, options_summary(crawl.options))
+    return crawl.id, (short_id(crawl.id), bare_url(crawl.url), started, options_summary(crawl.options))
 
 
 class CrawlTable(LiveTable):

@@ -32,7 +32,7 @@ from textual.widgets import DataTable, Static
 from tui.api.errors import WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated, SessionStatus
 from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserCreateRequest, BrowserStatus
-from tui.formatting import NO_VALUE, clock_time, short_id
+from tui.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
 
@@ -60,8 +60,7 @@ def short_url(url: str | None, width: int = 24) -> str:
     if not url:
         return NO_VALUE
     parts = urlsplit(url)
-    text = f"{parts.netloc}{parts.path}"
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(f"{parts.netloc}{parts.path}", width)
 
 
 def status_text(status: str) -> str:

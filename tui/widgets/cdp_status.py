@@ -28,6 +28,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, RichLog, Static
 
 from tui.api.cdp import CdpClient, CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
+from tui.formatting import clip
 from tui.widgets.live_table import LiveTable
 
 EVENT_LOG_LINES = 50
@@ -74,7 +75,7 @@ def summarize_params(method: str, params: dict[str, Any]) -> str:
         gist = f"target {str(params['targetId'])[:8]}"
     else:
         gist = json.dumps(params, separators=(",", ":"), default=str)
-    return gist if len(gist) <= PARAMS_WIDTH else gist[: PARAMS_WIDTH - 1] + "…"
+    return clip(gist, PARAMS_WIDTH)
 
 
 def page_row(page: PageTarget) -> tuple[str, tuple[str, str, str]]:

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.widgets import Label, Markdown, Static
 
-from tui.formatting import local_time
+from tui.formatting import clip, local_time
 
 from tui.api.models import Document, ExtractStatus, JobStatus, ScrapeResult
 
@@ -106,9 +106,7 @@ def page_lines(documents: Iterable[Document], limit: int = PAGE_LIST_LIMIT) -> l
     for document in documents:
         meta = document.metadata
         code = str(meta.status_code) if meta.status_code is not None else "—"
-        title = meta.title or "(no title)"
-        if len(title) > TITLE_WIDTH:
-            title = title[: TITLE_WIDTH - 1] + "…"
+        title = clip(meta.title or "(no title)", TITLE_WIDTH)
         rows.append((code, title, meta.url or meta.source_url or "?"))
     width = max((len(title) for _, title, _ in rows[:limit]), default=0)
     lines = [f"{code:>3}  {title:<{width}}  {url}" for code, title, url in rows[:limit]]
