@@ -80,7 +80,16 @@ class LiveTable(DataTable):
         return changed
 
     def _replace_all(self, rows: Sequence[Row]) -> None:
+        """Rebuild the table in one frame, the viewport steady.
+
+        A cursor on the top row of an unscrolled table follows the top, so an
+        untouched pane keeps showing the newest rows. A cursor anywhere else
+        stays on its row, at the same height on screen, so rows arriving above
+        what a person is reading do not move it.
+        """
         keep = self.selected_key()
+        old_row, old_top = self.cursor_row, round(self.scroll_y)
+        follow_top = old_row == 0 and old_top == 0
         # Columns too, so their widths fit the rows now shown: widths grown for rows
         # that have gone would leave a scrollbar on an emptied table.
         self.clear(columns=True)
@@ -88,5 +97,21 @@ class LiveTable(DataTable):
             self.add_column(label, key=label)
         for key, cells in rows:
             self.add_row(*cells, key=key)  # type: ignore[arg-type]
-        if keep is not None and keep in (key for key, _ in rows):
-            self.move_cursor(row=self.get_row_index(RowKey(keep)), animate=False)
+        if follow_top or keep is None or keep not in self.rows:
+            return
+        # Settle the new size now rather than on idle, so the cursor and the
+        # scroll offset land in the same frame as the rows (no jump, no flicker).
+        self._settle_dimensions()
+        new_row = self.get_row_index(RowKey(keep))
+        top = max(0, min(new_row - (old_row - old_top), self.max_scroll_y))
+        self.set_scroll(None, top)
+        self.scroll_target_y = top
+        self.move_cursor(row=new_row, animate=False)
+
+    def _settle_dimensions(self) -> None:
+        # What DataTable does on idle; private on purpose, like `sync` above.
+        if self._require_update_dimensions:
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            self._update_dimensions(new_rows)
