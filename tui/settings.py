@@ -7,7 +7,6 @@ The API key is a `SecretStr`: it is never printed whole and never logged.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import stat
 import tomllib
@@ -19,6 +18,7 @@ import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
 from tui.api.client import check_api_key, check_base_url
 from tui.api.validation import validation_summary
@@ -124,15 +124,6 @@ def _read_config_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     return {key: section[key] for key in known if key in section}
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def load_settings(
     *, config_path: Path | None = None, **overrides: Any
 ) -> tuple[Settings, list[str]]:
@@ -158,7 +149,7 @@ def load_settings(
         raise SettingsError(f"Invalid configuration: {validation_summary(exc)}") from exc
     if settings.base_url:
         parts = urlsplit(settings.base_url)
-        if parts.scheme == "http" and not _is_loopback(parts.hostname or ""):
+        if parts.scheme == "http" and not is_loopback(parts.hostname or ""):
             warnings.append(
                 f"{settings.base_url} is plain http:// to a host that is not this machine: "
                 "your API key would cross the network unencrypted. Use https://."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import ssl
 
 import httpx
 import pytest
@@ -136,3 +137,16 @@ def test_a_number_as_timeout_keeps_a_short_connect_limit() -> None:
     client = WdsClient("http://127.0.0.1:9", "wds-" + "1" * 32, timeout=30)
     assert client.timeout.read == 30 and client.timeout.connect == 5
     assert WdsClient("http://127.0.0.1:9", "wds-" + "1" * 32, timeout=2).timeout.connect == 2
+
+
+def test_a_remote_service_gets_the_environment_and_verified_tls() -> None:
+    client = WdsClient("https://api.example.com", "wds-" + "0" * 32)
+    assert client._http._trust_env is True
+
+
+def test_a_loopback_http_service_gets_no_proxy_and_a_tls_context_that_trusts_nothing() -> None:
+    client = WdsClient("http://127.0.0.1:8000", "wds-" + "0" * 32)
+    assert client._http._trust_env is False
+    context = client._http._transport._pool._ssl_context
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0  # fails closed should TLS ever be spoken

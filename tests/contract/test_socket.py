@@ -122,6 +122,19 @@ async def test_auth_over_a_socket(clock: ManualClock, backend: RecordingBackend)
             assert (response.status_code, response.json()["error"]) == (401, "Unauthorized")
 
 
+async def test_a_loopback_service_is_reached_past_a_proxy_from_the_environment(
+    clock: ManualClock, backend: RecordingBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A proxy nobody listens on: were loopback traffic sent to it, the call would fail to connect.
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    async with served(clock, backend) as (_, base_url):
+        async with WdsClient(base_url, ALPHA_KEY) as client:
+            assert (await client.team.token_usage_historical()).success is True
+
+
 async def test_activity_pages_over_every_page(clock: ManualClock, backend: RecordingBackend) -> None:
     async with served(clock, backend, history=True) as (emulator, base_url):
         team_id = emulator.team_by_key(ALPHA_KEY).id  # type: ignore[union-attr]

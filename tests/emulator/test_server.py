@@ -11,7 +11,8 @@ import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
-from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, is_loopback, running
+from tui.api.loopback import is_loopback
+from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, running
 from tui.emulator.state import Emulator
 
 pytestmark = pytest.mark.socket

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import signal
 import socket
 import threading
@@ -21,6 +20,7 @@ from types import TracebackType
 
 import uvicorn
 
+from tui.api.loopback import is_loopback
 from tui.emulator.app import create_app
 from tui.emulator.state import Emulator
 
@@ -30,16 +30,6 @@ STARTUP_TIMEOUT_SECONDS = 10.0
 
 class RemoteBindRefused(ValueError):
     """Binding a non-loopback address without `allow_remote`."""
-
-
-def is_loopback(host: str) -> bool:
-    """True for `localhost` and any loopback IP (127.0.0.0/8, ::1)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_host(host: str, allow_remote: bool) -> None:
