@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui import __version__
-from tui.settings import Settings, SettingsError, default_config_path, load_settings
+
+if TYPE_CHECKING:
+    from tui.settings import Settings
 
 
 def _add_service_flags(parser: argparse.ArgumentParser) -> None:
+    from tui.settings import default_config_path
+
     parser.add_argument("--base-url", help="service base URL (default: $WDS_BASE_URL or the config file)")
     parser.add_argument(
         "--api-key",
@@ -49,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
+    from tui.settings import load_settings
+
     return load_settings(
         config_path=args.config,
         base_url=args.base_url,
@@ -59,11 +67,28 @@ def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Start-up makes a great many objects that live as long as the process
+    # (modules, models, the embedded emulator's history). The cyclic collector
+    # would walk them over and over while they are being made, about 150 ms of
+    # a start, so it waits until they are all made: the dashboard freezes them
+    # out of later collections and turns it back on (`tui.dashboard`), every
+    # other command turns it back on before it does its work.
+    gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        gc.enable()
+
+
+def _main(argv: list[str] | None) -> int:
+    from tui.settings import SettingsError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "emulator":
         from tui.emulator import cli as emulator_cli
 
+        gc.enable()
         return emulator_cli.run(args)
     try:
         settings, warnings = _settings_from(args)
@@ -78,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         from tui.check import run_check
 
+        gc.enable()
         return asyncio.run(run_check(settings))
     from tui.dashboard import run_dashboard
 

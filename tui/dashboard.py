@@ -7,6 +7,7 @@ run shows a moving dashboard and touches nothing outside the machine.
 
 from __future__ import annotations
 
+import gc
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -82,5 +83,9 @@ def run_dashboard(settings: Settings) -> int:
         client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout)
         intervals = Intervals.every(settings.refresh) if settings.refresh else None
         app = WdsApp(client, connection.service, intervals=intervals)
+        # Everything made so far lives as long as the app: keep it out of every
+        # later collection, then let the collector run again (see `tui.cli.main`).
+        gc.freeze()
+        gc.enable()
         app.run()
     return app.return_code or 0
