@@ -161,7 +161,7 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
             plan.robots_blocked.append(url)
             continue
         result = fetch_page(sites, url, options)
-        hard_failure = result.document is None or (result.failure is not None
+        hard_failure = not result.has_document or (result.failure is not None
                                                     and result.failure.kind == FailureKind.ANTI_BOT)
         if first and hard_failure:
             plan.start_failure = result.failure

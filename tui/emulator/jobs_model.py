@@ -209,7 +209,7 @@ class BatchJob(_PagedJob):
             "success": True,
             "errors": [{"id": self.page_ids[i], "timestamp": isoformat_z(self.timeline.page_done_at(i)),
                         "url": r.url, "error": r.failure.message}
-                       for i, r in enumerate(self.fetched[:done]) if r.document is None and r.failure is not None],
+                       for i, r in enumerate(self.fetched[:done]) if not r.has_document and r.failure is not None],
             "robotsBlocked": [],
         }
 

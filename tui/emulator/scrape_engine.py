@@ -10,7 +10,9 @@ failed job with a suggested fix and see the real outcome.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tui.api.requests import (
@@ -105,15 +107,29 @@ class EffectiveOptions:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FetchResult:
-    """The outcome of scraping one URL: a document (unless the scrape failed outright) and its cost."""
+    """The outcome of scraping one URL: a document (unless the scrape failed outright) and its cost.
+
+    The document is written on first read: a seeded history holds hundreds of
+    crawled pages that nobody may ever open, and writing them all was most of
+    the embedded emulator's start-up. It depends only on the seed and the URL,
+    so when it is written does not change what it says.
+    """
 
     url: str
-    document: dict[str, Any] | None
     failure: Failure | None
     credits: int
     elapsed_ms: int
+    write_document: Callable[[], dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def has_document(self) -> bool:
+        return self.write_document is not None
+
+    @cached_property
+    def document(self) -> dict[str, Any] | None:
+        return None if self.write_document is None else self.write_document()
 
     @property
     def ok(self) -> bool:
@@ -133,7 +149,7 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
             url,
             {"load_ms": page.load_ms, "wait_ms": opts.wait_ms, "timeout_ms": opts.timeout_ms},
         )
-        return FetchResult(url, None, failure, 0, opts.timeout_ms)
+        return FetchResult(url, failure, 0, opts.timeout_ms)
 
     credits = BASE_CREDITS
     proxy_used = "basic"
@@ -164,10 +180,13 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
             f"the scrape waited {opts.wait_ms} ms.",
             url, {"render_ms": page.render_ms, "wait_ms": opts.wait_ms},
         )
-    document = build_document(sites, page, url, opts, status=status, rendered=rendered, proxy_used=proxy_used)
-    if failure is not None and failure.kind != FailureKind.JS_NOT_RENDERED:
-        document["metadata"]["error"] = failure.message
-    return FetchResult(url, document, failure, credits, needed_ms)
+    def write_document() -> dict[str, Any]:
+        document = build_document(sites, page, url, opts, status=status, rendered=rendered, proxy_used=proxy_used)
+        if failure is not None and failure.kind != FailureKind.JS_NOT_RENDERED:
+            document["metadata"]["error"] = failure.message
+        return document
+
+    return FetchResult(url, failure, credits, needed_ms, write_document)
 
 
 def build_document(sites: SiteSource, page: Page, requested_url: str, opts: EffectiveOptions, *,
