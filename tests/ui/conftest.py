@@ -36,7 +36,7 @@ from tui.clock import Clock, frozen_clock
 from tui.emulator.app import create_app
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator
-from tui.panes.base import Pane
+from tui.panes.base import POLL_GROUP, Pane
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
@@ -174,9 +174,15 @@ async def wait_until(pilot: Pilot, predicate: Callable[[], bool], what: str, sec
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Let every fetch (and the fetch it triggers) finish and its result reach the screen."""
+    """Let every fetch (and the fetch it triggers) finish and its result reach the screen.
+
+    The panes' polling loops never complete: for those, wait until no fetch is due.
+    """
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        others = [worker for worker in pilot.app.workers if worker.group != POLL_GROUP]
+        if others:
+            await pilot.app.workers.wait_for_complete(others)
+        await wait_until(pilot, lambda: not any(pane.fetching for pane in pilot.app.query(Pane)), "the panes' fetches")
         await pilot.pause()
 
 

@@ -1,14 +1,20 @@
 """The behaviour every dashboard pane shares: polling, staleness, pause, maximise.
 
-A pane fetches in its own exclusive async worker (a slow answer can never
-overwrite a newer one), re-arms its timer only after a fetch has finished
-(dolphie's habit: no pile-up when the service is slow), and fetches only
-while a person can see it. When a fetch fails, the last good data stays on
-screen with a "stale since" mark and the reason.
+A pane polls in one long-lived exclusive async worker: fetch, show, sleep
+the interval, again. The next fetch starts only after the previous one has
+finished (dolphie's habit: no pile-up when the service is slow), and only
+while a person can see the pane and it is not paused. Anything that must
+fetch at once (r, unpause, another page or filter) restarts the worker: the
+exclusive worker cancels a fetch in flight, so an answer to an older question
+can never overwrite a newer one. One worker per pane rather than one per fetch:
+an idle dashboard then costs a request and a sleep per poll, not a new worker,
+task, timer and state-change messages each time. When a fetch fails, the last
+good data stays on screen with a "stale since" mark and the reason.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
@@ -19,7 +25,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from tui.api.client import WdsClient
@@ -28,6 +33,8 @@ from tui.clock import Clock, system_clock
 from tui.widgets.live_table import LiveTable
 
 T = TypeVar("T")
+POLL_GROUP = "pane-poll"
+"""The worker group of the panes' polling loops (they run for as long as the pane)."""
 log = logging.getLogger(__name__)
 
 
@@ -55,8 +62,6 @@ class Pane(Vertical, Generic[T], can_focus=False):
     ]
 
     TITLE: ClassVar[str] = "Pane"
-    # A pane is a container and cannot take focus itself, so Textual would refuse to zoom it.
-    ALLOW_MAXIMIZE = True
 
     paused: reactive[bool] = reactive(False)
     stale_since: reactive[datetime | None] = reactive(None)
@@ -76,7 +81,8 @@ class Pane(Vertical, Generic[T], can_focus=False):
         self.clock = clock
         self.data: T | None = None
         self.last_success: datetime | None = None
-        self._timer: Timer | None = None
+        # Set by refresh_data, cleared when that fetch's answer (or failure) is shown.
+        self._fetch_due = False
         self.border_title = self.TITLE
 
     def compose_status(self) -> ComposeResult:
@@ -102,21 +108,27 @@ class Pane(Vertical, Generic[T], can_focus=False):
         """Fetch only while the pane is on the active screen and displayed."""
         return self.screen.is_active and self.display and self.region.area > 0
 
-    def _rearm(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(self.interval, self._on_tick)
+    @property
+    def fetching(self) -> bool:
+        """Whether a fetch asked for by `refresh_data` has not been shown yet."""
+        return self._fetch_due
 
-    def _on_tick(self) -> None:
-        self._timer = None
-        if self.paused or not self.can_be_seen:
-            self._rearm()  # look again later; no request while nobody watches
-            return
-        self.refresh_data()
+    def refresh_data(self) -> None:
+        """Fetch now, then go on polling every `interval` seconds."""
+        self._fetch_due = True
+        self._poll()
 
-    @work(exclusive=True, exit_on_error=False, group="pane-fetch")
-    async def refresh_data(self) -> None:
-        """Fetch now, show the result or keep the old data marked stale."""
+    @work(exclusive=True, exit_on_error=False, group=POLL_GROUP)
+    async def _poll(self) -> None:
+        await self._fetch_once()  # asked for: even when paused or not laid out yet
+        while True:
+            await asyncio.sleep(self.interval)
+            if not self.paused and self.can_be_seen:  # no request while nobody watches
+                await self._fetch_once()
+
+    async def _fetch_once(self) -> None:
+        """Fetch, and show the result or keep the old data marked stale."""
+        recovering = self.last_success is None or self.stale_since is not None
         try:
             data = await self.fetch()
             self.data = data  # before show(): panes read it while drawing
@@ -130,9 +142,10 @@ class Pane(Vertical, Generic[T], can_focus=False):
             self.last_success = self.clock()
             self.stale_since = None
             self.failure = None
-            self.post_message(self.Refreshed(self, changed))
-        finally:
-            self._rearm()
+            if changed or recovering:  # a poll that brings nothing new has nothing to say
+                self.post_message(self.Refreshed(self, changed))
+        # Not in a `finally`: a fetch cancelled by a newer refresh_data is still due.
+        self._fetch_due = False
 
     def _mark_stale(self, exc: WdsError) -> None:
         if self.stale_since is None:
@@ -200,20 +213,36 @@ class Pane(Vertical, Generic[T], can_focus=False):
             self.refresh_data()
 
     def action_toggle_maximize(self) -> None:
-        if self.screen.maximized is self:
-            self.screen.minimize()
-        else:
-            self.screen.maximize(self, container=False)
+        """Ask to fill the screen, or to go back to its place: whoever lays the panes out decides."""
+        self.post_message(self.ZoomToggled(self))
+
+    def show_zoomed(self, zoomed: bool) -> None:
+        """Mark this pane as the one filling the screen (the stylesheet brightens its border)."""
+        self.set_class(zoomed, "-zoomed", update=False)
+        # Restyle this node alone: set_class would restyle every widget inside too, and a
+        # restyled DataTable throws away every row it has rendered (a whole redraw per zoom).
+        self.app.stylesheet.update_nodes([self])
 
     # --- messages -----------------------------------------------------------
 
     class Refreshed(Message):
-        """A fetch succeeded; `changed` says whether the pane redrew anything."""
+        """A fetch brought news: a change on screen, or the first good answer (ever, or since a failure).
+
+        `changed` says whether the pane redrew anything. A poll that finds the
+        same data as before sends nothing.
+        """
 
         def __init__(self, pane: Pane[Any], changed: bool) -> None:
             super().__init__()
             self.pane = pane
             self.changed = changed
+
+    class ZoomToggled(Message):
+        """The user asked for `pane` to fill the screen, or to stop filling it."""
+
+        def __init__(self, pane: Pane[Any]) -> None:
+            super().__init__()
+            self.pane = pane
 
     class FetchFailed(Message):
         """A fetch failed; the pane kept its last data."""

@@ -1,0 +1,92 @@
+"""The panes' polling loop: refresh now, poll on the interval, pause, and never a stale page over a newer one."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, seeded_emulator, settle, wait_until
+from tui.api.client import WdsClient
+from tui.clock import frozen_clock
+from tui.panes.activity import ActivityPane
+from tui.panes.crawls import CrawlsPane
+
+ACTIVE = "/v2/crawl/active"
+
+
+def crawls_host(client: WdsClient, interval: float) -> PaneHost:
+    return PaneHost(lambda: CrawlsPane(client, interval=interval, clock=frozen_clock(NOW), id="crawls"))
+
+
+async def test_r_fetches_at_once(client: WdsClient, transport: SwitchableTransport) -> None:
+    app = crawls_host(client, interval=3600)
+    async with app.run_test() as pilot:
+        pane = app.query_one(CrawlsPane)
+        await settle(pilot)
+        pane.focus_first()
+        before = transport.paths.count(ACTIVE)
+        await pilot.press("r")
+        await settle(pilot)
+        assert transport.paths.count(ACTIVE) == before + 1
+
+
+async def test_polls_on_its_interval_and_not_while_paused_or_hidden(
+    client: WdsClient, transport: SwitchableTransport
+) -> None:
+    app = crawls_host(client, interval=0.05)
+    async with app.run_test() as pilot:
+        pane = app.query_one(CrawlsPane)
+        await wait_until(pilot, lambda: transport.paths.count(ACTIVE) >= 4, "a few polls")
+
+        pane.focus_first()
+        await pilot.press("p")
+        await settle(pilot)
+        paused_at = transport.paths.count(ACTIVE)
+        await pilot.pause(0.3)
+        assert transport.paths.count(ACTIVE) == paused_at
+
+        await pilot.press("p")  # resuming fetches at once, then polling goes on
+        await wait_until(pilot, lambda: transport.paths.count(ACTIVE) >= paused_at + 3, "polls again")
+
+        pane.display = False
+        await settle(pilot)
+        hidden_at = transport.paths.count(ACTIVE)
+        await pilot.pause(0.3)
+        assert transport.paths.count(ACTIVE) == hidden_at
+
+
+class SlowPages(httpx.AsyncBaseTransport):
+    """Every page after the first answers only after `delay` seconds."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, delay: float) -> None:
+        self.inner = inner
+        self.delay = delay
+        self.slow_requests = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if "cursor" in request.url.params:
+            self.slow_requests += 1
+            await asyncio.sleep(self.delay)
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_late_answer_never_replaces_the_page_asked_for_since() -> None:
+    transport = SlowPages(SwitchableTransport(seeded_emulator()), delay=0.5)
+    client = client_on(transport)
+    app = PaneHost(lambda: ActivityPane(client, interval=3600, clock=frozen_clock(NOW), id="activity"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(ActivityPane)
+        await settle(pilot)
+        assert pane.data is not None
+        first = [entry.id for entry in pane.data.page.entries]
+        pane.focus_first()
+
+        await pilot.press("n")  # page 2 is slow to come...
+        await wait_until(pilot, lambda: transport.slow_requests == 1, "the request for page 2")
+        await pilot.press("b")  # ...and the reader is back on page 1 before it does
+        await pilot.pause(0.8)  # longer than page 2 takes
+
+        assert pane.page_number == 1 and pane.data.number == 1
+        assert [entry.id for entry in pane.data.page.entries] == first
+        assert str(pane.border_subtitle).startswith("page 1 ·")
