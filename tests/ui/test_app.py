@@ -91,3 +91,38 @@ async def test_a_refused_key_says_so_and_never_shows_it() -> None:
         await wait_until(pilot, lambda: "refused the API key" in screen_text(app), "the problem screen")
         text = screen_text(app)
         assert wrong not in text and KEY not in text
+
+
+async def test_zoom_fills_the_screen_with_one_pane_and_escape_brings_the_others_back() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        grid = app.query_one("#panes")
+        activity = app.query_one("#activity", Pane)
+        small = activity.region
+        await pilot.press("2", "z")
+        await pilot.pause()
+        assert [pane.id for pane in app.query(Pane) if pane.display] == ["activity"]
+        assert activity.region == grid.region and grid.region.height == 39  # all but the footer
+        assert not app.header.display
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert all(pane.display for pane in app.query(Pane)) and app.header.display
+        assert activity.region == small
+
+        await pilot.press("z", "z")  # z also goes back
+        await pilot.pause()
+        assert activity.region == small
+
+
+async def test_a_pane_zoomed_from_the_palette_takes_the_keys() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        await pilot.press("2")
+        usage = app.query_one("#usage", Pane)
+        usage.action_toggle_maximize()  # what the palette's "Token usage: Zoom" runs
+        await pilot.pause()
+        # Not the hidden activity pane: its keys would act on rows nobody can see.
+        assert usage.has_focus_within

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.widgets import DataTable
 
 from tui.widgets.live_table import LiveTable
 
@@ -88,3 +89,35 @@ async def test_a_moved_cursor_keeps_its_row_and_its_place_on_screen() -> None:
         await pilot.pause()
         assert table.selected_key() == key
         assert table.cursor_row - table.scroll_y == on_screen
+
+
+class BothTablesApp(App[None]):
+    """A LiveTable over a plain DataTable with the same rows, to compare what they draw."""
+
+    CSS = "DataTable { height: 1fr; }"
+    AUTO_FOCUS = None  # a focused table draws its header differently
+
+    def compose(self) -> ComposeResult:
+        yield LiveTable("id", "options", id="live")
+        yield DataTable(cursor_type="row", zebra_stripes=False, id="plain")
+
+
+async def test_a_resized_table_draws_what_a_datatable_draws() -> None:
+    """LiveTable keeps its rendered cells across a resize (a zoom): the picture must not go stale."""
+    app = BothTablesApp()
+    async with app.run_test(size=(100, 12)) as pilot:
+        live, plain = app.query_one("#live", LiveTable), app.query_one("#plain", DataTable)
+        plain.add_columns("id", "options")
+        await pilot.pause()
+        live.sync(ROWS)
+        for key, cells in ROWS:
+            plain.add_row(*cells, key=key)
+        await pilot.pause()
+        live.move_cursor(row=1)  # a cursor row is padded in its own colour out to the edge
+        plain.move_cursor(row=1)
+        for width in (60, 40, 90):  # as a zoom does: the layout changes, not the terminal
+            live.styles.width = plain.styles.width = width
+            await pilot.pause()
+            assert live.size.width == plain.size.width == width
+            for y in range(live.size.height):
+                assert list(live.render_line(y)) == list(plain.render_line(y)), f"line {y} at width {width}"

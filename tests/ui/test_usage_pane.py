@@ -17,6 +17,7 @@ from tests.ui.conftest import dashboard, open_pane, settle
 from tui.app import WdsApp
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator
+from tui.panes.base import Pane
 from tui.panes.usage import UsagePane
 from tui.widgets.live_table import LiveTable
 from tui.widgets.usage_chart import UsageBars, UsageChart
@@ -120,14 +121,37 @@ async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, 
 
         pane.refresh_data()
         await settle(pilot)
-        assert changes == [False] and renders == 0
+        assert changes == [] and renders == 0  # nothing new: no redraw, and nothing said to the app
 
         team = emulator.team_by_name("team")
         assert team is not None
         emulator.charge(team, KEY, 10)  # 150 more tokens this month
         pane.refresh_data()
         await settle(pilot)
-        assert changes == [False, True] and renders == 1
+        assert changes == [True] and renders == 1
         july = rows(pane)[0]
         assert july[0] == "2026-07"
         assert int(july[2].replace(",", "")) == wire_tokens(emulator, by_key=False)[("2026-07", None)]
+
+
+async def test_the_chart_coming_back_after_a_zoom_is_not_plotted_again(app: WdsApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, UsagePane)
+        await pilot.pause()
+        plot = pane.query_one(UsageBars)
+        shown = plot.render_lines(plot.region.reset_offset)
+        plots = 0
+        original = plot._plot_picture
+
+        def counting_plot() -> Any:
+            nonlocal plots
+            plots += 1
+            return original()
+
+        plot._plot_picture = counting_plot  # type: ignore[method-assign]
+        app.zoom(app.query_one("#activity", Pane))  # the chart is hidden...
+        await pilot.pause()
+        app.zoom(None)  # ...and back at the size it had
+        await pilot.pause()
+        assert plots == 0
+        assert plot.render_lines(plot.region.reset_offset) == shown

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
@@ -35,10 +38,34 @@ class LiveTable(DataTable):
         kwargs.setdefault("zebra_stripes", False)
         super().__init__(**kwargs)
         self._column_labels = columns
+        self._widths_at_resize: tuple[int, ...] | None = None
+        self._rows_width = 0
 
     def on_mount(self) -> None:
         for label in self._column_labels:
             self.add_column(label, key=label)
+
+    # DataTable forgets every cell it has rendered when its size changes, and
+    # rendering cells is most of drawing a table (a zoomed pane's: ~40 ms). A cell
+    # depends on its column's width, not on the table's size; only a row, padded
+    # out to the right edge, does. So LiveTable keeps the cells and re-renders just
+    # the rows when the width changes (private caches, on purpose, as in `sync`).
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # DataTable's handler stays for new column widths: its cell cache is not keyed
+        # by width, and a resize is where it catches up with widths grown on idle.
+        widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
+        if widths != self._widths_at_resize:
+            self._widths_at_resize = widths
+            return
+        event.prevent_default()  # the cells are still good
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Before drawing at a new width, which Textual does before the Resize arrives.
+        if self.size.width != self._rows_width:
+            self._rows_width = self.size.width
+            self._row_render_cache.clear()
+        return super().render_lines(crop)
 
     @property
     def row_keys(self) -> list[str]:

@@ -99,6 +99,7 @@ class UsageBars(PlotextPlot):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.months: tuple[str, ...] = ()
         self.series: tuple[Series, ...] = ()
+        self._picture: tuple[tuple[object, ...], RenderResult] | None = None
 
     def draw(self, months: tuple[str, ...], series: tuple[Series, ...]) -> None:
         """Replace the data and redraw once."""
@@ -106,6 +107,15 @@ class UsageBars(PlotextPlot):
         self.refresh()
 
     def render(self) -> RenderResult:
+        # Plotting is most of the cost of drawing the pane, and Textual asks again
+        # whenever the chart reappears (another pane zoomed and back): the same data
+        # at the same size in the same theme is the same picture.
+        key = (self.size, self.months, self.series, self.app.theme, self.theme)
+        if self._picture is None or self._picture[0] != key:
+            self._picture = (key, self._plot_picture())
+        return self._picture[1]
+
+    def _plot_picture(self) -> RenderResult:
         plt = self.plt
         plt.clear_figure()  # also forgets the previous data's ticks and limits
         if self.months and self.series:
