@@ -135,6 +135,18 @@ async def test_a_loopback_service_is_reached_past_a_proxy_from_the_environment(
             assert (await client.team.token_usage_historical()).success is True
 
 
+async def test_a_poller_keeps_its_connection_between_polls(clock: ManualClock, backend: RecordingBackend) -> None:
+    # 6 s apart: longer than httpx's and uvicorn's 5 s defaults, which made every poll reconnect.
+    async with served(clock, backend) as (_, base_url):
+        async with WdsClient(base_url, ALPHA_KEY) as client:
+            await client.crawl.active()
+            pool = client._http._transport._pool
+            [first] = pool.connections
+            await asyncio.sleep(6)
+            await client.crawl.active()
+            assert pool.connections == [first] and first.is_idle()
+
+
 async def test_activity_pages_over_every_page(clock: ManualClock, backend: RecordingBackend) -> None:
     async with served(clock, backend, history=True) as (emulator, base_url):
         team_id = emulator.team_by_key(ALPHA_KEY).id  # type: ignore[union-attr]

@@ -24,6 +24,7 @@ from tui.api.loopback import is_loopback
 from tui.emulator.app import create_app
 from tui.emulator.state import Emulator
 
+KEEP_ALIVE_SECONDS = 75
 GRACEFUL_SHUTDOWN_SECONDS = 3
 STARTUP_TIMEOUT_SECONDS = 10.0
 
@@ -79,6 +80,9 @@ def _server_for(emulator: Emulator) -> _EmbeddedServer:
         access_log=False,
         lifespan="off",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        # Pollers come back every 5-60 s; uvicorn's 5 s default closed their
+        # connections just before each poll, so every poll paid for a new one.
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
     return _EmbeddedServer(config)
 
