@@ -15,7 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
-from textual.widgets import Footer
+from textual.widgets import Footer, Input, TextArea
 
 from tui.api.client import WdsClient
 from tui.api.errors import APIConnectionError, AuthenticationError
@@ -63,10 +63,14 @@ class WdsApp(App[None]):
     COMMANDS = App.COMMANDS | {DashboardCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("1", "focus_pane('crawls')", "Crawls", show=False),
-        Binding("2", "focus_pane('activity')", "Activity", show=False),
-        Binding("3", "focus_pane('usage')", "Usage", show=False),
-        Binding("4", "focus_pane('sessions')", "Sessions", show=False),
+        # Priority: handled as the key arrives, so a key typed right after ("2z")
+        # already reaches the pane chosen (a plain binding would run only after the
+        # next key had been handed to the old focus). check_action lets digits
+        # through to text fields.
+        Binding("1", "focus_pane('crawls')", "Crawls", show=False, priority=True),
+        Binding("2", "focus_pane('activity')", "Activity", show=False, priority=True),
+        Binding("3", "focus_pane('usage')", "Usage", show=False, priority=True),
+        Binding("4", "focus_pane('sessions')", "Sessions", show=False, priority=True),
         Binding("escape", "minimize", "Restore", show=False),
     ]
 
@@ -197,6 +201,12 @@ class WdsApp(App[None]):
                 pane.focus_first()
 
     # --- actions ----------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_pane":
+            # Only where the panes are, and never instead of typing a digit.
+            return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input | TextArea)
+        return True
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()

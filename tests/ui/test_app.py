@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from textual import events
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
@@ -114,6 +115,19 @@ async def test_zoom_fills_the_screen_with_one_pane_and_escape_brings_the_others_
         await pilot.press("z", "z")  # z also goes back
         await pilot.pause()
         assert activity.region == small
+
+
+async def test_keys_typed_together_act_on_the_pane_the_first_one_chose() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        app.query_one("#sessions", Pane).focus_first()
+        await pilot.pause()
+        # As a terminal delivers "2z" typed fast: both keys queued before either is handled.
+        app.post_message(events.Key("2", "2"))
+        app.post_message(events.Key("z", "z"))
+        await pilot.pause()
+        assert app.zoomed is app.query_one("#activity", Pane)
 
 
 async def test_a_pane_zoomed_from_the_palette_takes_the_keys() -> None:

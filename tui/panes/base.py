@@ -197,11 +197,16 @@ class Pane(Vertical, Generic[T], can_focus=False):
         return [b for group in self._bindings.key_to_bindings.values() for b in group]
 
     def focus_first(self) -> None:
-        """Focus the pane's table, or else its first focusable widget."""
+        """Focus the pane's table, or else its first focusable widget.
+
+        At once, not on the next turn of the loop as `Widget.focus` does: keys
+        typed together ("2z") arrive together, and the second must reach the
+        pane the first one chose.
+        """
         tables = [w for w in self.query(DataTable) if w.focusable]
         for widget in tables or self.query("*"):
             if widget.focusable:
-                widget.focus()
+                self.screen.set_focus(widget)
                 return
 
     def action_refresh_now(self) -> None:
