@@ -189,7 +189,7 @@ async def test_an_empty_editor_is_not_sent(client: WdsClient, backend: GatedBack
     async with ConsoleApp(screen).run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+r")
         await pilot.pause()
-        assert text_of(screen, "#code-error") == "Nothing to run: the editor is empty."
+        assert text_of(screen, "#code-error").startswith("Nothing to run: the editor is empty")
         assert backend.executions == []
 
 

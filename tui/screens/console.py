@@ -85,7 +85,7 @@ HIGHLIGHTING = highlighting_available()
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"
-NOTHING_TO_RUN = "Nothing to run: the editor is empty."
+NOTHING_TO_RUN = "Nothing to run: the editor is empty (the grey code in it is only an example)."
 
 
 class ConsoleScreen(Screen[None]):
