@@ -57,33 +57,25 @@ def _feed(first: int, last: int) -> list[tuple[str, tuple[str, str]]]:
     return [(f"r{n}", (f"r{n}", "x")) for n in range(last, first - 1, -1)]
 
 
-async def test_an_untouched_cursor_follows_the_newest_row() -> None:
+async def test_rows_arriving_above_move_neither_the_newest_view_nor_a_chosen_row() -> None:
     app = TableApp()
     async with app.run_test(size=(40, 10)) as pilot:
         table = app.query_one(LiveTable)
         await pilot.pause()
         table.sync(_feed(1, 30))
         await pilot.pause()
-        table.sync(_feed(1, 33))
+        table.sync(_feed(1, 33))  # untouched: the cursor stays on the newest row
         await pilot.pause()
         assert table.cursor_row == 0 and table.selected_key() == "r33"
         assert table.scroll_y == 0
 
-
-async def test_a_moved_cursor_keeps_its_row_and_its_place_on_screen() -> None:
-    app = TableApp()
-    async with app.run_test(size=(40, 10)) as pilot:
-        table = app.query_one(LiveTable)
-        await pilot.pause()
-        table.sync(_feed(1, 30))
-        await pilot.pause()
         table.focus()
         for _ in range(12):
             await pilot.press("down")
         await pilot.pause()
         key, on_screen = table.selected_key(), table.cursor_row - table.scroll_y
         assert table.scroll_y > 0  # the premise: the table is scrolled
-        table.sync(_feed(1, 33))  # three new rows above
+        table.sync(_feed(1, 36))  # three new rows above the one chosen
         assert table.selected_key() == key
         assert table.cursor_row - table.scroll_y == on_screen  # already in the same frame
         await pilot.pause()

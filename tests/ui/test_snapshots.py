@@ -65,14 +65,15 @@ def test_usage_pane_maximised(snap_compare, size) -> None:
 # --- screens ------------------------------------------------------------------------
 
 
-def test_connection_problem_screen_for_a_refused_key(snap_compare) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_connection_problem_screen_for_a_refused_key(snap_compare, size) -> None:
     async def refused(pilot: Pilot) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionProblemScreen), "problem screen")
         await wait_until(pilot, lambda: bool(pilot.app.screen.query("#problem-advice")), "its text")
         await pilot.pause()
 
     app = dashboard(seeded_emulator(), key="wds-" + "0" * 32)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=refused)
+    assert snap_compare(app, terminal_size=size, run_before=refused)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -100,7 +101,8 @@ def test_console_after_a_run(snap_compare, size) -> None:
     assert snap_compare(dashboard(emulator), terminal_size=size, run_before=run_once)
 
 
-def test_job_detail_of_a_scrape(snap_compare) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_job_detail_of_a_scrape(snap_compare, size) -> None:
     emulator = seeded_emulator()
 
     async def open_scrape(pilot: Pilot) -> None:
@@ -111,10 +113,11 @@ def test_job_detail_of_a_scrape(snap_compare) -> None:
         await wait_until(pilot, lambda: app.screen.job is not None, "the document")
         await pilot.pause()
 
-    assert snap_compare(dashboard(emulator), terminal_size=(120, 40), run_before=open_scrape)
+    assert snap_compare(dashboard(emulator), terminal_size=size, run_before=open_scrape)
 
 
-def test_session_form_with_a_value_out_of_range(snap_compare) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_session_form_with_a_value_out_of_range(snap_compare, size) -> None:
     async def bad_ttl(pilot: Pilot) -> None:
         await all_panes_loaded(pilot)
         pilot.app.query_one(SessionsPane).open_form(None, None)
@@ -126,4 +129,4 @@ def test_session_form_with_a_value_out_of_range(snap_compare) -> None:
         freeze_cursors(pilot.app)
         await pilot.pause()
 
-    assert snap_compare(dashboard(seeded_emulator()), terminal_size=(80, 24), run_before=bad_ttl)
+    assert snap_compare(dashboard(seeded_emulator()), terminal_size=size, run_before=bad_ttl)

@@ -1,8 +1,8 @@
-"""Each pane maximised, with data of its own, and each screen at both sizes.
+"""Each pane maximised with data of its own, and the crawl status screen, at both sizes.
 
-`test_snapshots.py` has the main screen and its error states; these are the
-pictures of what a person sees after zooming into one pane or opening one
-screen, at 120x40 and 80x24, on a seeded emulator with a frozen clock.
+`test_snapshots.py` has the main screen, its error states and the other
+screens; these are the pictures of what a person sees after zooming into one
+pane, at 120x40 and 80x24, on a seeded emulator with a frozen clock.
 Update with `pytest tests/ui/test_snapshots_each_pane.py --snapshot-update`.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
@@ -19,9 +18,7 @@ from tui.emulator.state import Emulator
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
-from tui.screens.connection import ConnectionProblemScreen
 from tui.screens.crawl_status import CrawlStatusScreen
-from tui.screens.job_detail import JobDetailScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -109,42 +106,3 @@ def test_sessions_pane_maximised_with_an_active_and_a_destroyed_session(snap_com
         await zoom(pilot, "sessions")
 
     assert snap_compare(dashboard(emulator), terminal_size=size, run_before=run)
-
-
-# --- screens at the size the main tests do not cover ---------------------------------
-
-
-def test_connection_problem_screen_for_a_refused_key_wide(snap_compare) -> None:
-    async def refused(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionProblemScreen), "problem screen")
-        await wait_until(pilot, lambda: bool(pilot.app.screen.query("#problem-advice")), "its text")
-        await pilot.pause()
-
-    app = dashboard(seeded_emulator(), key="wds-" + "0" * 32)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=refused)
-
-
-def test_job_detail_of_a_scrape_narrow(snap_compare) -> None:
-    async def open_scrape(pilot: Pilot) -> None:
-        await loaded(pilot)
-        app = pilot.app
-        scrape = await app.client.scrape.create("https://northwind.dev/blog")
-        app.push_screen(JobDetailScreen(app.client, "scrape", scrape.job_id, target="https://northwind.dev/blog"))
-        await wait_until(pilot, lambda: app.screen.job is not None, "the document")
-        await pilot.pause()
-
-    assert snap_compare(dashboard(seeded_emulator()), terminal_size=(80, 24), run_before=open_scrape)
-
-
-def test_session_form_with_a_value_out_of_range_wide(snap_compare) -> None:
-    async def bad_ttl(pilot: Pilot) -> None:
-        await loaded(pilot)
-        pilot.app.query_one(SessionsPane).open_form(None, None)
-        await pilot.pause()
-        pilot.app.screen.query_one("#ttl", Input).value = "5"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        freeze_cursors(pilot.app)
-        await pilot.pause()
-
-    assert snap_compare(dashboard(seeded_emulator()), terminal_size=(120, 40), run_before=bad_ttl)

@@ -96,19 +96,24 @@ async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(
         assert {row[1] for row in rows(pane)} == {"all keys"}
 
 
+class CallCounter:
+    """Counts the calls of `owner.name` from now on (the method still runs)."""
+
+    def __init__(self, owner: Any, name: str) -> None:
+        self.calls = 0
+        original = getattr(owner, name)
+
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return original(*args, **kwargs)
+
+        setattr(owner, name, counting)
+
+
 async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
-        plot = pane.query_one(UsageBars)
-        renders = 0
-        original = plot.render
-
-        def counting_render() -> Any:
-            nonlocal renders
-            renders += 1
-            return original()
-
-        plot.render = counting_render  # type: ignore[method-assign]
+        renders = CallCounter(pane.query_one(UsageBars), "render")
         changes: list[bool] = []
         post = pane.post_message
 
@@ -121,14 +126,14 @@ async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, 
 
         pane.refresh_data()
         await settle(pilot)
-        assert changes == [] and renders == 0  # nothing new: no redraw, and nothing said to the app
+        assert changes == [] and renders.calls == 0  # nothing new: no redraw, and nothing said to the app
 
         team = emulator.team_by_name("team")
         assert team is not None
         emulator.charge(team, KEY, 10)  # 150 more tokens this month
         pane.refresh_data()
         await settle(pilot)
-        assert changes == [True] and renders == 1
+        assert changes == [True] and renders.calls == 1
         july = rows(pane)[0]
         assert july[0] == "2026-07"
         assert int(july[2].replace(",", "")) == wire_tokens(emulator, by_key=False)[("2026-07", None)]
@@ -140,18 +145,10 @@ async def test_the_chart_coming_back_after_a_zoom_is_not_plotted_again(app: WdsA
         await pilot.pause()
         plot = pane.query_one(UsageBars)
         shown = plot.render_lines(plot.region.reset_offset)
-        plots = 0
-        original = plot._plot_picture
-
-        def counting_plot() -> Any:
-            nonlocal plots
-            plots += 1
-            return original()
-
-        plot._plot_picture = counting_plot  # type: ignore[method-assign]
+        plots = CallCounter(plot, "_plot_picture")
         app.zoom(app.query_one("#activity", Pane))  # the chart is hidden...
         await pilot.pause()
         app.zoom(None)  # ...and back at the size it had
         await pilot.pause()
-        assert plots == 0
+        assert plots.calls == 0
         assert plot.render_lines(plot.region.reset_offset) == shown
