@@ -38,7 +38,7 @@ from tui.emulator.clock import ManualClock
 from tui.emulator.state import Caller, Emulator
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.console import ConsoleScreen, highlighting_available
-from tui.widgets.cdp_status import CdpStatusPanel, latency_moved, latency_text, summarize_params
+from tui.widgets.cdp_status import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
 from tui.widgets.live_table import LiveTable
 from tui.widgets.run_output import RunOutput
 
@@ -338,6 +338,12 @@ def test_latency_and_event_lines_stay_short_and_steady() -> None:
     info = {"targetInfo": {"type": "page", "url": "http://127.0.0.1/a", "title": "A"}}
     assert summarize_params("Target.targetInfoChanged", info) == "page http://127.0.0.1/a “A”"
     assert len(summarize_params("X.y", {"data": "z" * 500})) == 90
+
+
+def test_chrome_s_own_interface_stays_out_of_the_event_log() -> None:
+    assert about_browser_ui({"targetInfo": {"type": "browser_ui", "url": "chrome://newtab-footer/"}})
+    assert not about_browser_ui({"targetInfo": {"type": "page", "url": "https://example.com/"}})
+    assert not about_browser_ui({"targetId": "ABC"})
 
 
 # --- a real Chromium behind the emulator on a loopback socket -------------------------------

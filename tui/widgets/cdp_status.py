@@ -64,6 +64,16 @@ def latency_moved(shown: float | None, sample: float | None) -> bool:
     return abs(sample - shown) > max(2.0, shown / 4)
 
 
+def about_browser_ui(params: dict[str, Any]) -> bool:
+    """An event about Chrome's own interface (its chrome:// targets), not a page the session opened.
+
+    Chrome reports changes to those many times a second; in the log they would
+    push out every event about the session's own pages.
+    """
+    info = params.get("targetInfo")
+    return isinstance(info, dict) and info.get("type") == "browser_ui"
+
+
 def summarize_params(method: str, params: dict[str, Any]) -> str:
     """A one-line gist of an event's params (target infos by type, url and title)."""
     info = params.get("targetInfo")
@@ -194,7 +204,7 @@ class CdpStatusPanel(Vertical):
             self._show_state(label, style, reason)
         elif isinstance(update, PagesChanged):
             self.query_one("#cdp-pages", LiveTable).sync([page_row(page) for page in update.pages])
-        elif isinstance(update, CdpEvent):
+        elif isinstance(update, CdpEvent) and not about_browser_ui(update.params):
             line = Text(update.method, style="bold")
             line.append("  " + summarize_params(update.method, update.params))
             self.query_one("#cdp-events", RichLog).write(line)
