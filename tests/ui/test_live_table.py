@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Footer
 
 from tui.widgets.live_table import LiveTable
 
@@ -113,3 +113,32 @@ async def test_a_resized_table_draws_what_a_datatable_draws() -> None:
             assert live.size.width == plain.size.width == width
             for y in range(live.size.height):
                 assert list(live.render_line(y)) == list(plain.render_line(y)), f"line {y} at width {width}"
+
+
+class OpeningTable(LiveTable):
+    BINDINGS = [("enter", "select_cursor", "Open")]
+
+
+class OpeningTableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield OpeningTable("id", "options")
+        yield Footer()
+
+
+async def test_enter_is_offered_only_when_there_is_a_row_to_open() -> None:
+    app = OpeningTableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(OpeningTable)
+        table.focus()
+        await pilot.pause()
+
+        def offered() -> bool:
+            return any(b.action == "select_cursor" and on for _, b, on, _ in app.active_bindings.values())
+
+        assert not offered()
+        table.sync(ROWS)
+        await pilot.pause()
+        assert offered()
+        table.sync([])
+        await pilot.pause()
+        assert not offered()

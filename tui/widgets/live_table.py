@@ -67,6 +67,11 @@ class LiveTable(DataTable):
             self._row_render_cache.clear()
         return super().render_lines(crop)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor" and self.row_count == 0:
+            return False  # no row to open: Enter stays out of the footer
+        return True
+
     @property
     def row_keys(self) -> list[str]:
         return [row.key.value for row in self.ordered_rows]
@@ -84,7 +89,10 @@ class LiveTable(DataTable):
         """
         keys = [key for key, _ in rows]
         if keys != self.row_keys:
+            was_empty = self.row_count == 0
             self._replace_all(rows)
+            if was_empty != (not rows):
+                self.refresh_bindings()  # Enter comes into the footer, or leaves it
             return True
         changed = False
         for index, (key, cells) in enumerate(rows):
