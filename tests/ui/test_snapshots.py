@@ -92,6 +92,7 @@ def test_console_after_a_run(snap_compare, size) -> None:
         app.push_screen(ConsoleScreen(app.client, target, clock=app.clock, timer=lambda: next(ticks) * 0.25))
         await pilot.pause()
         editor = app.screen.query_one(TextArea)
+        await wait_until(pilot, lambda: editor.has_focus, "the editor's focus")  # what a person types into
         editor.text = "console.log(await page.title())"
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: "exit" in " ".join(str(s.render()) for s in app.screen.query("Static")), "run output")

@@ -188,7 +188,9 @@ class ConsoleScreen(Screen[None]):
         self.query_one(RunList).show(self.history)
         if self.history.latest is not None:
             self.query_one(RunOutput).show_run(self.history.latest)
-        self._editor_for(self.mode).focus()
+        # At once: Widget.focus would wait a turn, and the screen's own first focus
+        # could land in between on another field.
+        self.set_focus(self._editor_for(self.mode))
         self._draft_ready = True
 
     # --- keys --------------------------------------------------------------------------
