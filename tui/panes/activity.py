@@ -118,7 +118,6 @@ class ActivityPane(Pane[ShownPage]):
         # cursors[i] fetched page i + 1; page 1 has none. The top is the page on screen.
         self.cursors: list[str | None] = [None]
         self._entries: dict[str, ActivityEntry] = {}
-        self._shown: ShownPage | None = None
         self._keys_state: tuple[object, ...] = ()
 
     # --- layout ---------------------------------------------------------------------
@@ -176,15 +175,16 @@ class ActivityPane(Pane[ShownPage]):
         return ShownPage(endpoint, limit, cursor, len(self.cursors), page)
 
     def show(self, data: ShownPage) -> bool:
-        changed = False
-        if data != self._shown:  # the same page again (most polls): no rows to rebuild
-            self._shown = data
-            keyed = keyed_entries(data.page.entries)
-            self._entries = dict(keyed)
-            table = self.query_one(ActivityTable)
-            changed = table.sync([(key, entry_row(entry)) for key, entry in keyed])
-            changed |= self.show_empty(table, self.query_one("#activity-empty", Static), not keyed)
-        changed |= self._update_page_label()  # even so: "…" goes when the page asked for is back
+        keyed = keyed_entries(data.page.entries)
+        self._entries = dict(keyed)
+        table = self.query_one(ActivityTable)
+        changed = table.sync([(key, entry_row(entry)) for key, entry in keyed])
+        changed |= self.show_empty(table, self.query_one("#activity-empty", Static), not keyed)
+        return self.show_again(data) or changed
+
+    def show_again(self, data: ShownPage) -> bool:
+        # No rows to rebuild, but "…" goes when the page asked for is back.
+        changed = self._update_page_label()
         self._refresh_keys()
         return changed
 

@@ -98,6 +98,14 @@ class Pane(Vertical, Generic[T], can_focus=False):
         """Put fresh data on screen; return True if anything visible changed."""
         raise NotImplementedError
 
+    def show_again(self, data: T) -> bool:
+        """The same answer as last time (most polls): by default nothing to redraw.
+
+        A pane whose picture also depends on something else (the clock, where
+        the reader asked to go) overrides this.
+        """
+        return False
+
     # --- timing -------------------------------------------------------------
 
     def on_mount(self) -> None:
@@ -131,8 +139,9 @@ class Pane(Vertical, Generic[T], can_focus=False):
         recovering = self.last_success is None or self.stale_since is not None
         try:
             data = await self.fetch()
+            same = self.data is not None and data == self.data
             self.data = data  # before show(): panes read it while drawing
-            changed = self.show(data)
+            changed = self.show_again(data) if same else self.show(data)
         except WdsError as exc:
             self._mark_stale(exc)
         except Exception as exc:  # a bug of ours: say so in the pane rather than fail silently

@@ -79,10 +79,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
 
     STATUS_POLL_SECONDS = 2.0
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._shown: list[ActiveCrawl] | None = None
-
     def compose(self) -> ComposeResult:
         yield CrawlTable("id", "url", "started", "options", id="crawls-table")
         empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
@@ -94,9 +90,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         return (await self.client.crawl.active()).crawls
 
     def show(self, data: list[ActiveCrawl]) -> bool:
-        if data == self._shown:  # the same crawls again (most polls): no rows to rebuild
-            return False
-        self._shown = data
         table = self.query_one(CrawlTable)
         changed = table.sync([crawl_row(crawl) for crawl in data])
         return self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed

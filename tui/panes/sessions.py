@@ -182,6 +182,9 @@ class SessionsPane(Pane[SessionsView]):
         listing = await self.client.browser.list(status=wire_status)
         return SessionsView(status, tuple(listing.sessions))
 
+    def show_again(self, data: SessionsView) -> bool:
+        return self.show(data)  # the time left moves with the clock
+
     def show(self, data: SessionsView) -> bool:
         now = self.clock()
         if data.status == "all":  # forget what can no longer end by itself

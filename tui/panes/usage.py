@@ -113,7 +113,6 @@ class UsagePane(Pane[UsageView]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._summary_text: str | None = None
-        self._shown: UsageView | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="usage-summary pane-toolbar", markup=False)
@@ -135,9 +134,6 @@ class UsagePane(Pane[UsageView]):
         return UsageView(by_key, tuple(history.periods))
 
     def show(self, data: UsageView) -> bool:
-        if data == self._shown:  # the same figures again (most polls): nothing to recompute
-            return False
-        self._shown = data
         shown = figures(data)
         changed = self.query_one(UsageChart).show(shown.months, shown.series)
         changed |= self.query_one("#usage-table", LiveTable).sync(table_rows(shown))
