@@ -29,6 +29,7 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from tui.api.backoff import Backoff
 from tui.api.errors import WdsError
 
 DESTROYED_CLOSE_CODE = 4410  # the emulator's "session destroyed" close code
@@ -313,7 +314,8 @@ class CdpClient:
     # --- the connection loop -----------------------------------------------------------
 
     def _backoff(self, failures: int) -> float:
-        return min(self.backoff_max, self.backoff_initial * 2 ** max(failures - 1, 0))
+        # Exact waits: one client per session, nobody to desynchronise from.
+        return Backoff(self.backoff_initial, self.backoff_max, jitter=0).delay(failures - 1)
 
     async def _run(self) -> None:
         failures = 0

@@ -21,7 +21,6 @@ At most `max_retries` retries are made (so `max_retries + 1` attempts).
 
 from __future__ import annotations
 
-import random
 import re
 import time
 from collections.abc import Mapping
@@ -30,6 +29,8 @@ from datetime import timezone
 from email.utils import parsedate_to_datetime
 
 import httpx
+
+from tui.api.backoff import Backoff
 
 RETRYABLE_GET_STATUSES = frozenset({408, 502, 503, 504})
 # Failures that happen before any byte of the request reached the server.
@@ -55,11 +56,9 @@ class RetryPolicy:
     def backoff(self, retry_index: int) -> float:
         """Seconds to wait before retry number `retry_index` (0-based), with jitter.
 
-        Doubles from `base_delay` up to `max_delay`; the jitter takes off up to
-        a quarter so that clients refused together do not come back together.
+        Doubles from `base_delay` up to `max_delay`, less up to a quarter.
         """
-        delay = min(self.max_delay, self.base_delay * (2**retry_index))
-        return delay * (1 - 0.25 * random.random())
+        return Backoff(self.base_delay, self.max_delay).delay(retry_index)
 
     def can_retry_status(self, method: str, status: int) -> bool:
         """Whether a response with `status` may be retried for `method`."""
