@@ -20,8 +20,8 @@ from tui.settings import Settings
 async def run_check(settings: Settings) -> int:
     """Print a summary of the service's answers; exit status 1 on any failure."""
     with connection_for(settings) as connection:
-        print(f"service: {connection.base_url}{' (embedded local emulator)' if connection.service.embedded else ''}")
-        print(f"API key: {connection.service.masked_key}")
+        print(f"service: {connection.base_url}{' (embedded local emulator)' if connection.embedded else ''}")
+        print(f"API key: {connection.masked_key}")
         async with WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout) as client:
             try:
                 usage, activity, crawls, sessions = await asyncio.gather(
@@ -32,7 +32,7 @@ async def run_check(settings: Settings) -> int:
                 )
             except WdsError as exc:
                 print(f"error: {exc.title}: {exc.message}", file=sys.stderr)
-                print(advice_for(exc, connection.service.host), file=sys.stderr)
+                print(advice_for(exc, connection.host), file=sys.stderr)
                 return 1
     latest = usage.periods[-1] if usage.periods else None
     print("status:  connected, key accepted")

@@ -42,13 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_service_flags(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    from tui.emulator import cli as emulator_cli
-
-    emulator = commands.add_parser(
-        "emulator", help="serve the local emulator of the service over HTTP"
+    # The emulator's options belong to the emulator's own parser, built only when
+    # that command runs: declaring them here would import the emulator (uvicorn,
+    # Starlette, its state) for every command, the dashboard's start-up included.
+    commands.add_parser(
+        "emulator",
+        help="serve the local emulator of the service over HTTP (wds-tui emulator --help)",
+        add_help=False,
     )
-    emulator_cli.add_arguments(emulator)
     commands.add_parser("config", help="show the resolved configuration (the key masked)")
     commands.add_parser("check", help="call the configured service once and report what it says")
     return parser
@@ -84,12 +85,12 @@ def _main(argv: list[str] | None) -> int:
     from tui.settings import SettingsError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
     if args.command == "emulator":
-        from tui.emulator import cli as emulator_cli
-
         gc.enable()
-        return emulator_cli.run(args)
+        return _run_emulator(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         settings, warnings = _settings_from(args)
     except SettingsError as exc:
@@ -100,6 +101,8 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "config":
         print(settings.describe())
         return 0
+    if settings.uses_embedded_emulator and _emulator_missing():
+        return 2
     if args.command == "check":
         from tui.check import run_check
 
@@ -108,6 +111,25 @@ def _main(argv: list[str] | None) -> int:
     from tui.dashboard import run_dashboard
 
     return run_dashboard(settings)
+
+
+def _emulator_missing() -> bool:
+    """Say in one line what to install when the emulator's packages are absent."""
+    from tui.local_emulator import missing_emulator_message
+
+    missing = missing_emulator_message()
+    if missing is not None:
+        print(f"wds-tui: {missing}", file=sys.stderr)
+    return missing is not None
+
+
+def _run_emulator(argv: list[str]) -> int:
+    """`wds-tui emulator ...`: the emulator parses its own options."""
+    if _emulator_missing():
+        return 2
+    from tui.emulator import cli as emulator_cli
+
+    return emulator_cli.main(argv)
 
 
 if __name__ == "__main__":

@@ -89,11 +89,20 @@ def _server_for(emulator: Emulator) -> _EmbeddedServer:
 
 @contextlib.asynccontextmanager
 async def running(
-    emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False
+    emulator: Emulator,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    allow_remote: bool = False,
+    sock: socket.socket | None = None,
 ) -> AsyncIterator[str]:
-    """Serve `emulator` in the current event loop while the block runs; yields the base URL."""
-    check_host(host, allow_remote)
-    sock = bind_socket(host, port)
+    """Serve `emulator` in the current event loop while the block runs; yields the base URL.
+
+    `sock`: a socket bound (and maybe listening) already, e.g. handed over by a
+    parent process; `host` and `port` are then ignored.
+    """
+    if sock is None:
+        check_host(host, allow_remote)
+        sock = bind_socket(host, port)
     url = base_url_of(sock)
     server = _server_for(emulator)
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -120,8 +129,12 @@ def serve(
     port: int = 0,
     allow_remote: bool = False,
     on_ready: Callable[[str], None] | None = None,
+    sock: socket.socket | None = None,
 ) -> None:
-    """Serve until SIGINT/SIGTERM (blocking). `on_ready(base_url)` runs once the socket listens."""
+    """Serve until SIGINT/SIGTERM (blocking). `on_ready(base_url)` runs once the socket listens.
+
+    `sock`: serve on this already bound socket instead of binding `host`:`port`.
+    """
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -129,12 +142,13 @@ def serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        async with running(emulator, host, port, allow_remote) as url:
+        async with running(emulator, host, port, allow_remote, sock) as url:
             if on_ready is not None:
                 on_ready(url)
             await stop.wait()
 
-    check_host(host, allow_remote)
+    if sock is None:
+        check_host(host, allow_remote)
     asyncio.run(main())
 
 

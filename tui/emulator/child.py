@@ -1,0 +1,82 @@
+"""`python -m tui.emulator.child`: the embedded emulator, run as the dashboard's child process.
+
+Started by `tui.local_emulator` (read it for the why). It serves a live
+emulator with one team ("local") on the listening socket the dashboard hands
+over, takes its key from the environment, and ends when the dashboard does:
+SIGTERM from the kernel when the parent dies (Linux), or end of file on stdin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import os
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Sequence
+
+_PR_SET_PDEATHSIG = 1
+KEY_VARIABLE = "WDS_EMBEDDED_EMULATOR_KEY"
+"""Where the child finds its API key (not in its arguments: the process list is public)."""
+
+
+def die_with_parent(parent: int) -> None:
+    """Get SIGTERM when `parent` dies (Linux), and end now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        raise SystemExit(0)
+
+
+def stop_at_end_of_stdin() -> None:
+    """SIGTERM this process when stdin (a pipe from the parent) closes: the parent ended."""
+
+    def watch() -> None:
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        except (OSError, ValueError):
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tui.emulator.child", description=__doc__)
+    parser.add_argument("--fd", type=int, required=True, help="the listening socket's file descriptor")
+    parser.add_argument("--parent", type=int, required=True, help="the dashboard's process id")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    key = os.environ.pop(KEY_VARIABLE, "")
+    if not key:
+        print(f"{parser.prog}: {KEY_VARIABLE} is not set", file=sys.stderr)
+        return 2
+    die_with_parent(args.parent)
+    stop_at_end_of_stdin()
+    sock = socket.socket(fileno=args.fd)
+
+    # As in the dashboard (tui.cli.main): no cyclic collection while the long-lived
+    # state is built, then that state is kept out of later collections.
+    gc.disable()
+    from tui.emulator.browser.chromium import browser_backend_from_environment
+    from tui.emulator.server import serve
+    from tui.emulator.state import Emulator
+
+    emulator = Emulator.from_keys(
+        {"local": [key]}, seed=args.seed, live=True, browser_backend=browser_backend_from_environment()
+    )
+    gc.freeze()
+    gc.enable()
+    serve(emulator, sock=sock, on_ready=lambda url: print(f"embedded emulator serving {url}", flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
