@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import sys
 from pathlib import Path
@@ -104,6 +103,8 @@ def _main(argv: list[str] | None) -> int:
     if settings.uses_embedded_emulator and _emulator_missing():
         return 2
     if args.command == "check":
+        import asyncio
+
         from tui.check import run_check
 
         gc.enable()
