@@ -117,3 +117,10 @@ def test_the_child_refuses_to_start_without_its_key() -> None:
     )
     assert done.returncode == 2
     assert local_emulator.KEY_VARIABLE in done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the README names the Linux path")
+def test_the_log_is_where_the_readme_says(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    assert local_emulator.default_log_path() == tmp_path / ".local/state/wds-tui/log/embedded-emulator.log"
