@@ -3,12 +3,13 @@
 Every program runs in a real pseudo-terminal of 120x40; the benchmark reads
 what it writes, as a terminal emulator would, and times it.
 
-1. Start-up: process start to the first frame with data from the embedded
-   emulator ("connected" in the header, drawn with the first pane's data),
-   against a bare Textual app (header, footer, one table) in the same run,
-   and against the same bare app after importing the rest of our stack
-   (pydantic, pydantic-settings, httpx, Starlette, uvicorn): the floor any
-   program on this stack starts from.
+1. Start-up: process start to the first frame with data ("connected" in the
+   header, drawn with the first pane's data), on the embedded emulator and
+   against an emulator in another process (a remote service), against a
+   bare Textual app (header, footer, one table) in the same run, the same
+   bare app after importing the rest of the stack (pydantic,
+   pydantic-settings, httpx): the floor any program on this stack starts
+   from, and after importing our own modules too (the breakdown).
 2. Idle: against an emulator with no live traffic and every pane polling
    each 5 s, the bytes written and CPU seconds used in one minute.
 3. One changed row: bytes per tick of a 100-row table whose one cell changes
@@ -145,17 +146,20 @@ def no_config_env(tmp: Path) -> dict[str, str]:
 def bench_startup(runs: int, tmp: Path) -> dict[str, float]:
     """Medians of each program, started in turn so that noise hits them alike.
 
-    Four programs: the bare app; the floor (the bare app after importing the
-    stack the dashboard's own process needs); wds-tui on the embedded emulator
+    Five programs: the bare app; the floor (the bare app after importing the
+    stack the dashboard's own process needs); the bare app after importing
+    all of wds-tui's modules that its first frame needs (our import cost);
+    wds-tui on the embedded emulator
     (nothing configured); wds-tui against an emulator already running in
     another process (a remote service, as far as the dashboard can tell).
     """
     emulator, url, key = start_emulator()
-    times: dict[str, list[float]] = {"bare": [], "floor": [], "embedded": [], "remote": []}
+    times: dict[str, list[float]] = {"bare": [], "floor": [], "our_imports": [], "embedded": [], "remote": []}
     remote_env = {**no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key}
     programs = {
         "bare": ([PYTHON, str(HERE / "bare_app.py")], None, "bare-row-1"),
         "floor": ([PYTHON, str(HERE / "stack_floor_app.py")], None, "bare-row-1"),
+        "our_imports": ([PYTHON, str(HERE / "our_imports_app.py")], None, "bare-row-1"),
         "embedded": ([PYTHON, "-m", "tui"], no_config_env(tmp), "connected"),
         "remote": ([PYTHON, "-m", "tui"], remote_env, "connected"),
     }

@@ -1,0 +1,17 @@
+"""A step of the start-up breakdown: the bare app after importing everything wds-tui imports before its first frame.
+
+Its time minus the floor's is what our own modules cost to import; wds-tui's
+time minus this one's is settings, composing the panes and the first round trip.
+"""
+
+from __future__ import annotations
+
+import tui.api.client  # noqa: F401
+import tui.app  # noqa: F401
+import tui.cli  # noqa: F401
+import tui.dashboard  # noqa: F401
+import tui.settings  # noqa: F401
+from bare_app import BareApp
+
+if __name__ == "__main__":
+    BareApp().run()
