@@ -25,8 +25,8 @@ from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, GatewayTimeoutError
 from tui.api.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
-from tui.emulator.scrape_engine import FailureKind
-from tui.emulator.support import SupportDesk
+from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.support.desk import SupportDesk
 
 # --- docs-search --------------------------------------------------------------------------------
 

@@ -9,10 +9,10 @@ import random
 import httpx
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
-from tui.emulator.activity import ENDPOINT_KINDS, ActivityLog
-from tui.emulator.clock import ManualClock
-from tui.emulator.errors import ApiError
-from tui.emulator.state import Emulator
+from tui.emulator.core.activity import ENDPOINT_KINDS, ActivityLog
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.http.errors import ApiError
+from tui.emulator.service import Emulator
 
 
 def fill(emulator: Emulator, team: str, count: int, endpoint: str = "scrape", step: float = 1.0) -> list[str]:
@@ -220,7 +220,7 @@ async def test_activity_window_over_http(client: httpx.AsyncClient, emulator: Em
 async def test_record_call_records_activity_and_usage(emulator: Emulator) -> None:
     team = emulator.team_by_name("alpha")
     assert team is not None
-    from tui.emulator.state import Caller
+    from tui.emulator.service import Caller
 
     before = team.credits_remaining
     entry = emulator.record_call(Caller(team, ALPHA_KEY_2), "map", "https://example.com", credits=3)

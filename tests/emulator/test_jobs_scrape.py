@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.scrape_engine import FailureKind
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.service import Emulator
 
 ABOUT = "https://example.com/about"
 
@@ -173,7 +173,7 @@ async def test_enhanced_proxy_costs_five_credits(client: httpx.AsyncClient, emul
 
 
 async def test_failing_scrape_recipes_fail_for_their_reason(emulator: Emulator) -> None:
-    from tui.emulator.state import Caller
+    from tui.emulator.service import Caller
 
     team = emulator.team_by_key(ALPHA_KEY)
     for kind in (FailureKind.TIMEOUT, FailureKind.TARGET_NOT_FOUND, FailureKind.TARGET_SERVER_ERROR,

@@ -13,9 +13,9 @@ import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
 from tui.api.webhooks import verify_signature
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
-from tui.emulator.webhooks import WebhookDispatcher
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
+from tui.emulator.jobs.webhooks import WebhookDispatcher
 
 SECRET = "whsec-test-secret"
 

@@ -6,9 +6,9 @@ from collections import Counter
 from datetime import timedelta
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
-from tui.emulator.activity import ENDPOINT_KINDS, WINDOW
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.activity import ENDPOINT_KINDS, WINDOW
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.emulator.traffic import TrafficGenerator
 
 

@@ -13,7 +13,7 @@ from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.loopback import is_loopback
 from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, running
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.socket
 

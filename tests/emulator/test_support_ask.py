@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
-from tui.emulator.support import SupportDesk
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Caller, Emulator
+from tui.emulator.support.desk import SupportDesk
 
 ENVELOPE = {"requestId", "answer", "confidence", "fixParameters", "validation", "feedback", "durationMs"}
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Emulator
+    from tui.emulator.service import Emulator
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class TrafficGenerator:
 
     def client(self) -> httpx.AsyncClient:
         """An in-process client on the emulator's app, as the generator uses it."""
-        from tui.emulator.app import create_app
+        from tui.emulator.http.app import create_app
 
         transport = httpx.ASGITransport(app=create_app(self._emulator))
         return httpx.AsyncClient(transport=transport, base_url=INTERNAL_BASE_URL)

@@ -20,15 +20,15 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from tui.api.requests import BATCH_TIMEOUT_MAX, CrawlRequest, MapRequest, ScrapeOptions, SupportAskRequest
-from tui.emulator.crawl_plan import plan_crawl
-from tui.emulator.docs_search import best_passages
-from tui.emulator.jobs_model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob
-from tui.emulator.scrape_engine import EffectiveOptions, Failure, FailureKind, fetch_page
-from tui.emulator.site import split_url
-from tui.emulator.site_map import map_links
+from tui.emulator.jobs.crawl_plan import plan_crawl
+from tui.emulator.support.docs_search import best_passages
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob
+from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, fetch_page
+from tui.emulator.sites.site import split_url
+from tui.emulator.sites.site_map import map_links
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Emulator, Team
+    from tui.emulator.service import Emulator, Team
 
 RECENT = timedelta(hours=24)
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from tui.emulator.site_content import (
+from tui.emulator.sites.content import (
     THEMES,
     PageBody,
     Theme,

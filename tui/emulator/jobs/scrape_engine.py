@@ -21,8 +21,8 @@ from tui.api.requests import (
     FormatObject,
     ScrapeOptions,
 )
-from tui.emulator.site import Page, SiteSource, split_url
-from tui.emulator.site_content import render_html, render_markdown, render_raw_html
+from tui.emulator.sites.site import Page, SiteSource, split_url
+from tui.emulator.sites.content import render_html, render_markdown, render_raw_html
 
 ENHANCED_PROXY_CREDITS = 5
 BASE_CREDITS = 1

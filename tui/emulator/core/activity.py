@@ -27,8 +27,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX
-from tui.emulator.clock import Clock, isoformat_z
-from tui.emulator.errors import bad_request
+from tui.emulator.core.clock import Clock, isoformat_z
+from tui.emulator.http.errors import bad_request
 
 # One list of kinds and one set of limits, shared with the client.
 ENDPOINT_KINDS = ACTIVITY_ENDPOINTS

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from tui.emulator.text_search import BM25Index, Hit, tokenize
+from tui.emulator.core.text_search import BM25Index, Hit, tokenize
 
 DOCS_PACKAGE = "tui.emulator"
 DOCS_DIR = "docs"

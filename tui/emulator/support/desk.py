@@ -17,11 +17,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
-from tui.emulator.ask import Diagnostician, Draft
-from tui.emulator.docs_search import estimate_tokens, search_docs
+from tui.emulator.support.ask import Diagnostician, Draft
+from tui.emulator.support.docs_search import estimate_tokens, search_docs
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Emulator, Team
+    from tui.emulator.service import Emulator, Team
 
 ASK_BUDGET_SECONDS = 60.0
 

@@ -20,10 +20,10 @@ import random
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from tui.emulator.usage import month_start
+from tui.emulator.core.usage import month_start
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Emulator, Team
+    from tui.emulator.service import Emulator, Team
 
 HISTORY_SPAN = timedelta(hours=36)
 ENTRIES_PER_TEAM = (220, 320)

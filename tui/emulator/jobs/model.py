@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeOptions, ScrapeRequest, WebhookConfig
-from tui.emulator.clock import isoformat_z
-from tui.emulator.crawl_plan import CrawlError, CrawlPlan
-from tui.emulator.crawl_progress import JOB_RETENTION, JobStatus, Timeline
-from tui.emulator.scrape_engine import Failure, FailureKind, FetchResult
+from tui.emulator.core.clock import isoformat_z
+from tui.emulator.jobs.crawl_plan import CrawlError, CrawlPlan
+from tui.emulator.jobs.crawl_progress import JOB_RETENTION, JobStatus, Timeline
+from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult
 
 # What the service fills in for scrape options a request leaves out (shown in active crawl records).
 SCRAPE_OPTION_DEFAULTS: dict[str, Any] = {

@@ -1,6 +1,6 @@
 """Genuine jobs behind seeded activity entries.
 
-`tui.emulator.seed` records a plausible past in the activity log and asks the
+`tui.emulator.history` records a plausible past in the activity log and asks the
 job store for a job behind each retrievable entry. The job is made by the
 ordinary creation methods (so its documents, progress and failures are real),
 with request options drawn the way customers set them: mostly defaults, now
@@ -17,11 +17,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
-from tui.emulator.site import split_url
+from tui.emulator.sites.site import split_url
 
 if TYPE_CHECKING:
-    from tui.emulator.jobs import JobStore
-    from tui.emulator.state import Team
+    from tui.emulator.jobs.store import JobStore
+    from tui.emulator.service import Team
 
 
 def _scrape_options(rng: random.Random) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def _crawl_options(rng: random.Random) -> dict[str, Any]:
 def seed_job(store: JobStore, *, team: Team, api_key: str, kind: str, url: str, at: datetime,
              rng: random.Random) -> str:
     """Create a job of `kind` for `url` as of `at`, without recording it; return its id."""
-    from tui.emulator.state import Caller
+    from tui.emulator.service import Caller
 
     caller = Caller(team, api_key)
     if kind == "scrape":

@@ -24,8 +24,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from tui.api.requests import CrawlRequest, ScrapeOptions
-from tui.emulator.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
-from tui.emulator.site import SiteSource, base_domain, path_depth, same_host, split_url
+from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
+from tui.emulator.sites.site import SiteSource, base_domain, path_depth, same_host, split_url
 
 DEFAULT_CRAWL_LIMIT = 10_000
 

@@ -13,9 +13,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
-from tui.emulator.http import caller, parse_body
-from tui.emulator.state import Emulator
-from tui.emulator.support import SupportDesk
+from tui.emulator.http.parsing import caller, parse_body
+from tui.emulator.service import Emulator
+from tui.emulator.support.desk import SupportDesk
 
 
 def desk_of(emulator: Emulator) -> SupportDesk:

@@ -15,12 +15,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute
 
-from tui.emulator import routes_browser, routes_jobs, routes_support, routes_team
-from tui.emulator.browser import routes as browser_routes
-from tui.emulator.auth import BearerAuthMiddleware
-from tui.emulator.latency import LatencyMiddleware
-from tui.emulator.errors import ApiError, api_error_handler, unknown_error_handler
-from tui.emulator.state import Emulator
+from tui.emulator.http import routes_browser, routes_jobs, routes_support, routes_team
+from tui.emulator.http.cdp_proxy import cdp_proxy_route
+from tui.emulator.http.live_view import live_view_routes
+from tui.emulator.http.auth import BearerAuthMiddleware
+from tui.emulator.http.latency import LatencyMiddleware
+from tui.emulator.http.errors import ApiError, api_error_handler, unknown_error_handler
+from tui.emulator.service import Emulator
 
 _STATUS_MESSAGES = {404: "Not found.", 405: "Method not allowed."}
 
@@ -42,7 +43,8 @@ def create_app(emulator: Emulator) -> Starlette:
         *routes_browser.routes(emulator),
         *routes_jobs.routes(emulator),
         *routes_support.routes(emulator),
-        *browser_routes.routes(emulator),
+        cdp_proxy_route(emulator.browser),
+        *live_view_routes(emulator.browser),
     ]
     app = Starlette(
         routes=routes,

@@ -32,8 +32,8 @@ from tui.emulator.browser.backend import (
     ProfileBusy,
     ProfileSpec,
 )
-from tui.emulator.clock import isoformat_z
-from tui.emulator.errors import (
+from tui.emulator.core.clock import isoformat_z
+from tui.emulator.http.errors import (
     bad_gateway,
     conflict,
     forbidden,
@@ -45,7 +45,7 @@ from tui.emulator.errors import (
 )
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Caller, Emulator
+    from tui.emulator.service import Caller, Emulator
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tui.api.redact import mask_key
-from tui.emulator.clock import Clock, isoformat_z
+from tui.emulator.core.clock import Clock, isoformat_z
 
 TOKENS_PER_CREDIT = 15
 

@@ -31,10 +31,10 @@ from tui.api.requests import (
     InteractRequest,
 )
 from tui.emulator.browser.backend import ExecutionOutcome
-from tui.emulator.browser_sessions import SESSION_DESTROYED, SESSION_NOT_FOUND
-from tui.emulator.clock import isoformat_z
-from tui.emulator.errors import bad_gateway, bad_request, conflict, gone, not_found
-from tui.emulator.http import (
+from tui.emulator.browser.sessions import SESSION_DESTROYED, SESSION_NOT_FOUND
+from tui.emulator.core.clock import isoformat_z
+from tui.emulator.http.errors import bad_gateway, bad_request, conflict, gone, not_found
+from tui.emulator.http.parsing import (
     INVALID_SESSION_ID,
     base_url,
     caller,
@@ -45,7 +45,7 @@ from tui.emulator.http import (
     uuid_param,
     validate,
 )
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.service import Caller, Emulator
 
 REPLAY_UNAVAILABLE = "Replay context unavailable for this scrape job; rerun the scrape and retry."
 
@@ -75,7 +75,7 @@ def scrape_job_of(emulator: Emulator, who: Caller, job_id: str) -> Any:
     """The caller's scrape job (404 when there is none, 403 when another team's)."""
     if emulator.jobs is None:
         raise not_found("Job not found.")
-    from tui.emulator.jobs import owned_job
+    from tui.emulator.jobs.store import owned_job
 
     return owned_job(emulator.jobs, job_id, who.team.id, ("scrape",))
 

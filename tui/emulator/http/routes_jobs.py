@@ -28,12 +28,12 @@ from tui.api.requests import (
     MapRequest,
     ScrapeRequest,
 )
-from tui.emulator.errors import not_found
-from tui.emulator.http import base_url, caller, job_id_param, ok, parse_body, parse_query
-from tui.emulator.jobs import owned_job, scrape_error
-from tui.emulator.jobs_model import AgentJob, BatchJob, CrawlJob, ScrapeJob
-from tui.emulator.params_preview import read_prompt
-from tui.emulator.state import Emulator
+from tui.emulator.http.errors import not_found
+from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
+from tui.emulator.jobs.store import owned_job, scrape_error
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
+from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.service import Emulator
 
 STATUS_PAGE_DEFAULT = 100
 STATUS_PAGE_MAX = 1000

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.emulator.site import split_url
+from tui.emulator.sites.site import split_url
 
 
 @dataclass(frozen=True)

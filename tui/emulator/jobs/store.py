@@ -21,15 +21,15 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
-from tui.emulator.clock import isoformat_z
-from tui.emulator.crawl_plan import InvalidPattern, plan_crawl
-from tui.emulator.crawl_progress import Timeline, page_interval
-from tui.emulator.errors import ApiError, bad_request, not_found
-from tui.emulator.jobs_model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
-from tui.emulator.jobs_seed import seed_job
-from tui.emulator.params_preview import read_prompt
-from tui.emulator.scrape_cache import CacheEntry, ScrapeCache
-from tui.emulator.scrape_engine import (
+from tui.emulator.core.clock import isoformat_z
+from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
+from tui.emulator.jobs.crawl_progress import Timeline, page_interval
+from tui.emulator.http.errors import ApiError, bad_request, not_found
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
+from tui.emulator.jobs.seed import seed_job
+from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
+from tui.emulator.jobs.scrape_engine import (
     BASE_CREDITS,
     LOCKDOWN_HIT_CREDITS,
     LOCKDOWN_MISS_CREDITS,
@@ -39,11 +39,11 @@ from tui.emulator.scrape_engine import (
     build_document,
     fetch_page,
 )
-from tui.emulator.site import split_url
-from tui.emulator.site_map import map_links
+from tui.emulator.sites.site import split_url
+from tui.emulator.sites.site_map import map_links
 
 if TYPE_CHECKING:
-    from tui.emulator.state import Caller, Emulator, Team
+    from tui.emulator.service import Caller, Emulator, Team
 
 NO_LLM_MESSAGE = (
     "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded but never run here."

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import deque
 
 from tui.api.requests import MAP_LIMIT_DEFAULT, MapRequest
-from tui.emulator.site import SiteSource, same_host, split_url
-from tui.emulator.text_search import BM25Index
+from tui.emulator.sites.site import SiteSource, same_host, split_url
+from tui.emulator.core.text_search import BM25Index
 
 # What listing one URL costs the emulated mapper, for `timeout`.
 MAP_BASE_MS = 150

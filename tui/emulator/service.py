@@ -1,7 +1,7 @@
 """The emulator's state: teams and keys, and the stores every route works on.
 
 One `Emulator` object holds everything (teams, activity, usage, jobs, browser
-sessions); the ASGI app built by `tui.emulator.app.create_app` is a thin HTTP
+sessions); the ASGI app built by `tui.emulator.http.app.create_app` is a thin HTTP
 skin over it. Nothing here reads the wall clock or the environment: time comes
 from `clock`, randomness from `rng` (seeded), so tests are deterministic.
 """
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tui.emulator.activity import ActivityEntry, ActivityLog
-from tui.emulator.clock import Clock, SystemClock
-from tui.emulator.usage import UsageLedger
+from tui.emulator.core.activity import ActivityEntry, ActivityLog
+from tui.emulator.core.clock import Clock, SystemClock
+from tui.emulator.core.usage import UsageLedger
 
 if TYPE_CHECKING:
     from tui.emulator.browser.backend import BrowserBackend
@@ -101,7 +101,7 @@ class Emulator:
         self._background = _Background()
 
         from tui.emulator.browser.backend import NoBrowserBackend
-        from tui.emulator.browser_sessions import BrowserSessionManager
+        from tui.emulator.browser.sessions import BrowserSessionManager
 
         self.browser = BrowserSessionManager(self, browser_backend or NoBrowserBackend())
         self.add_background(self.browser.reaper_loop)
@@ -109,7 +109,7 @@ class Emulator:
         # (wired here, the one place every backend passes through; test doubles may lack it).
         set_site_resolver = getattr(self.browser.backend, "set_site_resolver", None)
         if set_site_resolver is not None:
-            from tui.emulator.site_server import site_resolver
+            from tui.emulator.sites.site_server import site_resolver
 
             set_site_resolver(site_resolver(self))
         self.jobs: Any = None
@@ -122,7 +122,7 @@ class Emulator:
 
             self.add_background(TrafficGenerator(self).run)
         if history:
-            from tui.emulator.seed import seed_history
+            from tui.emulator.history import seed_history
 
             seed_history(self)
 
@@ -187,9 +187,9 @@ class Emulator:
 
         Imported here, not at the top: those modules import this one.
         """
-        from tui.emulator.jobs import JobStore
-        from tui.emulator.support import SupportDesk
-        from tui.emulator.webhooks import WebhookDispatcher
+        from tui.emulator.jobs.store import JobStore
+        from tui.emulator.support.desk import SupportDesk
+        from tui.emulator.jobs.webhooks import WebhookDispatcher
 
         self.jobs = JobStore(self)
         self.webhooks = WebhookDispatcher(self)
@@ -198,7 +198,7 @@ class Emulator:
     def site(self, host: str) -> Any:
         """The synthetic site served for `host` (built once, deterministic from the seed)."""
         if self._sites is None:
-            from tui.emulator.site import SiteRegistry
+            from tui.emulator.sites.site import SiteRegistry
 
             self._sites = SiteRegistry(self.seed)
         return self._sites.site(host)

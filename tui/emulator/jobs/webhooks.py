@@ -33,8 +33,8 @@ import httpx
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 
 if TYPE_CHECKING:
-    from tui.emulator.jobs_model import BatchJob, CrawlJob
-    from tui.emulator.state import Emulator, Team
+    from tui.emulator.jobs.model import BatchJob, CrawlJob
+    from tui.emulator.service import Emulator, Team
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tui.api.requests import ActivityQuery, TokenUsageQuery
-from tui.emulator.clock import isoformat_z
-from tui.emulator.http import caller, ok, parse_query
-from tui.emulator.state import Emulator
-from tui.emulator.usage import TOKENS_PER_CREDIT, month_end, month_start
+from tui.emulator.core.clock import isoformat_z
+from tui.emulator.http.parsing import caller, ok, parse_query
+from tui.emulator.service import Emulator
+from tui.emulator.core.usage import TOKENS_PER_CREDIT, month_end, month_start
 
 
 def routes(emulator: Emulator) -> list[BaseRoute]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tui.emulator.errors import unauthorized
-from tui.emulator.http import CALLER_SCOPE_KEY
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.http.errors import unauthorized
+from tui.emulator.http.parsing import CALLER_SCOPE_KEY
+from tui.emulator.service import Caller, Emulator
 
 API_PREFIX = "/v2"
 SUPPORT_PREFIX = "/v2/support/"

@@ -26,7 +26,7 @@ from starlette.routing import BaseRoute, Route
 from tui.api.cdp import CdpClient, CdpError
 from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
-from tui.emulator.browser.cdp_proxy import CdpSessions, authorized_handle
+from tui.emulator.http.cdp_proxy import CdpSessions, authorized_handle
 
 REFRESH_MS = 1000
 _NAMED_KEYS = {
