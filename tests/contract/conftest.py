@@ -29,7 +29,8 @@ from tui.api.requests import ScrapeRequest
 from tui.emulator.http.app import create_app
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Caller, Emulator, Team
+from tui.emulator.core.teams import Caller, Team
+from tui.emulator.service import Emulator
 
 __all__ = [
     "ALPHA_KEY",

@@ -8,7 +8,8 @@ import httpx
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Caller, Emulator
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 from tui.emulator.core.usage import UsageLedger, month_end, month_start
 
 

@@ -20,7 +20,8 @@ from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, se
 from tui.api.client import WdsClient
 from tui.app import WdsApp
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator, Team
+from tui.emulator.core.teams import Team
+from tui.emulator.service import Emulator
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen

@@ -6,9 +6,9 @@ Everything is drawn from a generator seeded with the emulator's seed, so the
 same seed gives the same history.
 
 Entries whose kind has a retrieval endpoint (scrape, crawl, batch_scrape,
-agent, extract) are backed by genuine jobs, made by the job store's
-`seed_job` through its ordinary creation methods and dated in the past: their
-ids open like any other job's, they cost what they did, and their failures
+agent, extract) are backed by genuine jobs, made by `seed_job`
+(`tui.emulator.jobs.seed`) through the job store's ordinary creation methods
+and dated in the past: their ids open like any other job's, they cost what they did, and their failures
 (a timeout, a protected page, a cache miss ...) are the synthetic sites' real
 ones, which the support desk can diagnose. This module records every entry
 and its credits; `seed_job` records nothing.
@@ -17,13 +17,18 @@ and its credits; `seed_job` records nothing.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tui.emulator.core.usage import month_start
-
-if TYPE_CHECKING:
-    from tui.emulator.service import Emulator, Team
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Caller, Team, TeamDirectory
+from tui.emulator.core.usage import UsageLedger, month_start
+from tui.emulator.jobs.seed import seed_job
+from tui.emulator.jobs.store import JobStore
+from tui.emulator.sites.site import SiteSource
 
 HISTORY_SPAN = timedelta(hours=36)
 ENTRIES_PER_TEAM = (220, 320)
@@ -55,54 +60,63 @@ _CREDITS = {kind: credits for kind, _, credits in KINDS}
 RETRIEVABLE = frozenset({"scrape", "crawl", "batch_scrape", "agent", "extract"})
 
 
-def seed_history(emulator: Emulator) -> None:
-    """Fill every team's activity, jobs and usage with a plausible past."""
-    rng = random.Random(f"wds-emulator-history:{emulator.seed}")
-    now = emulator.clock.now()
-    for team in sorted(emulator.teams.values(), key=lambda t: t.name):
-        _seed_past_months(emulator, team, rng, now)
-        _seed_activity(emulator, team, rng, now)
+@dataclass(frozen=True)
+class HistorySeeder:
+    """The parts a seeded past is written into, and the ids and sites it is drawn from."""
 
+    clock: Clock
+    teams: TeamDirectory
+    usage: UsageLedger
+    billing: Billing
+    jobs: JobStore
+    sites: SiteSource
+    new_id: NewId
 
-def _seed_past_months(emulator: Emulator, team: Team, rng: random.Random, now: datetime) -> None:
-    start = month_start(now)
-    for _ in range(PAST_MONTHS):
-        start = month_start(start - timedelta(days=1))
-        for key in team.api_keys:
-            at = start + timedelta(days=rng.randint(0, 27), hours=rng.randint(0, 23))
-            emulator.usage.record(team.id, key, rng.randint(1_500, 24_000), at)
+    def seed(self, seed: int) -> None:
+        """Fill every team's activity, jobs and usage with a plausible past, the same for the same seed."""
+        rng = random.Random(f"wds-emulator-history:{seed}")
+        now = self.clock.now()
+        for team in sorted(self.teams.values(), key=lambda t: t.name):
+            self._seed_past_months(team, rng, now)
+            self._seed_activity(team, rng, now)
 
+    def _seed_past_months(self, team: Team, rng: random.Random, now: datetime) -> None:
+        start = month_start(now)
+        for _ in range(PAST_MONTHS):
+            start = month_start(start - timedelta(days=1))
+            for key in team.api_keys:
+                at = start + timedelta(days=rng.randint(0, 27), hours=rng.randint(0, 23))
+                self.usage.record(team.id, key, rng.randint(1_500, 24_000), at)
 
-def _seed_activity(emulator: Emulator, team: Team, rng: random.Random, now: datetime) -> None:
-    count = rng.randint(*ENTRIES_PER_TEAM)
-    span = HISTORY_SPAN.total_seconds()
-    # Oldest first: the activity log keeps each team's entries in time order.
-    offsets = sorted((rng.uniform(60, span) for _ in range(count)), reverse=True)
-    kinds = [k[0] for k in KINDS]
-    weights = [k[1] for k in KINDS]
-    for offset in offsets:
-        at = now - timedelta(seconds=offset)
-        kind = rng.choices(kinds, weights)[0]
-        api_key = rng.choice(team.api_keys)
-        target = _target(emulator, kind, rng)
-        job_id, credits = None, rng.randint(*_CREDITS[kind])
-        if kind in RETRIEVABLE and emulator.jobs is not None:
-            job_id = emulator.jobs.seed_job(team=team, api_key=api_key, kind=kind, url=target, at=at, rng=rng)
-            credits = _credits_of(emulator.jobs.get(job_id), now)
-        emulator.activity.record(team.id, kind, target, job_id=job_id or emulator.new_id(), api_key=api_key, at=at)
-        emulator.charge(team, api_key, credits, at=at)
+    def _seed_activity(self, team: Team, rng: random.Random, now: datetime) -> None:
+        count = rng.randint(*ENTRIES_PER_TEAM)
+        span = HISTORY_SPAN.total_seconds()
+        # Oldest first: the activity log keeps each team's entries in time order.
+        offsets = sorted((rng.uniform(60, span) for _ in range(count)), reverse=True)
+        kinds = [k[0] for k in KINDS]
+        weights = [k[1] for k in KINDS]
+        for offset in offsets:
+            at = now - timedelta(seconds=offset)
+            kind = rng.choices(kinds, weights)[0]
+            api_key = rng.choice(team.api_keys)
+            target = self._target(kind, rng)
+            job_id, credits = None, rng.randint(*_CREDITS[kind])
+            if kind in RETRIEVABLE:
+                job_id = seed_job(self.jobs, self.sites, team=team, api_key=api_key, kind=kind, url=target, at=at,
+                                  rng=rng)
+                credits = _credits_of(self.jobs.get(job_id), now)
+            self.billing.record_call(Caller(team, api_key), kind, target, job_id=job_id, credits=credits, at=at)
 
-
-def _target(emulator: Emulator, kind: str, rng: random.Random) -> str:
-    host = rng.choice(DEMO_HOSTS)
-    if kind == "search":
-        return rng.choice(SEARCH_QUERIES)
-    if kind in ("browser", "interact"):
-        return emulator.new_id()  # the id of a browser session that ended long ago
-    if kind in ("scrape", "batch_scrape"):
-        # Any page a customer might ask for, including the ones that fail (slow, protected, broken).
-        return rng.choice([page.url for page in emulator.site(host).pages() if page.in_sitemap])
-    return f"https://{host}/"
+    def _target(self, kind: str, rng: random.Random) -> str:
+        host = rng.choice(DEMO_HOSTS)
+        if kind == "search":
+            return rng.choice(SEARCH_QUERIES)
+        if kind in ("browser", "interact"):
+            return self.new_id()  # the id of a browser session that ended long ago
+        if kind in ("scrape", "batch_scrape"):
+            # Any page a customer might ask for, including the ones that fail (slow, protected, broken).
+            return rng.choice([page.url for page in self.sites.site(host).pages() if page.in_sitemap])
+        return f"https://{host}/"
 
 
 def _credits_of(job: Any, now: datetime) -> int:

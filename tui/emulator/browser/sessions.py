@@ -1,6 +1,6 @@
 """Bookkeeping of browser sessions: lifetimes, limits, profiles, billing.
 
-The manager owns state and rules; the backend (`tui.emulator.browser`) owns
+The manager owns state and rules; the backend (`backend.py`, `chromium.py`) owns
 processes. Time rules are applied lazily: whenever a session is looked at,
 a session past its `ttl` or `activityTtl` becomes `destroyed` as of the
 instant it expired, so tests with a `ManualClock` need no sleeping. In served
@@ -18,10 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
 
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
@@ -32,26 +29,27 @@ from tui.emulator.browser.backend import (
     ProfileBusy,
     ProfileSpec,
 )
-from tui.emulator.core.clock import isoformat_z
-from tui.emulator.http.errors import (
-    bad_gateway,
-    conflict,
-    forbidden,
-    gone,
-    not_found,
-    payment_required,
-    rate_limited,
-    unavailable,
+from tui.emulator.browser.model import BrowserSession, credits_for
+from tui.emulator.core.background import Spawn
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.errors import (
+    Conflict,
+    Forbidden,
+    Gone,
+    LimitReached,
+    NotFound,
+    PaymentRequired,
+    Unavailable,
+    UpstreamFailed,
 )
-
-if TYPE_CHECKING:
-    from tui.emulator.service import Caller, Emulator
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Caller, TeamDirectory
 
 log = logging.getLogger(__name__)
 
 SESSION_TTL_DEFAULT = 600
 ACTIVITY_TTL_DEFAULT = 300
-BROWSER_CREDITS_PER_MINUTE = 2
 REAPER_INTERVAL_SECONDS = 1.0
 START_URL_TIMEOUT_SECONDS = 30.0
 
@@ -59,88 +57,17 @@ SESSION_NOT_FOUND = "Browser session not found."
 SESSION_DESTROYED = "Browser session has been destroyed."
 
 
-@dataclass
-class BrowserSession:
-    """One browser session of one team."""
-
-    id: str
-    team_id: str
-    api_key: str
-    secrets: SessionSecrets
-    base_url: str
-    created_at: datetime
-    last_activity: datetime
-    ttl: int
-    activity_ttl: int
-    stream_web_view: bool
-    profile_name: str | None = None
-    save_profile: bool = False
-    bound_job_id: str | None = None
-    status: str = "active"
-    destroyed_at: datetime | None = None
-    end_reason: str | None = None
-    credits_billed: int = 0
-    handle: BrowserHandle | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active"
-
-    @property
-    def expires_at(self) -> datetime:
-        return self.created_at + timedelta(seconds=self.ttl)
-
-    def due_at(self) -> tuple[datetime, str]:
-        """When the session ends by itself, and which limit ends it."""
-        idle_end = self.last_activity + timedelta(seconds=self.activity_ttl)
-        return (self.expires_at, "ttl") if self.expires_at <= idle_end else (idle_end, "activityTtl")
-
-    @property
-    def cdp_url(self) -> str:
-        ws_base = "ws" + self.base_url.removeprefix("http")
-        return f"{ws_base}/cdp/{self.id}?token={self.secrets.cdp}"
-
-    @property
-    def live_view_url(self) -> str:
-        return f"{self.base_url}/live/{self.id}?token={self.secrets.view}"
-
-    @property
-    def interactive_live_view_url(self) -> str:
-        return f"{self.base_url}/live/{self.id}?token={self.secrets.interact}&interactive=1"
-
-    def duration_ms(self, now: datetime) -> int:
-        end = self.destroyed_at or now
-        return int((end - self.created_at).total_seconds() * 1000)
-
-    def urls(self) -> dict[str, str]:
-        return {
-            "cdpUrl": self.cdp_url,
-            "liveViewUrl": self.live_view_url,
-            "interactiveLiveViewUrl": self.interactive_live_view_url,
-        }
-
-    def to_wire(self) -> dict[str, Any]:
-        """The session as `GET /v2/browser` lists it."""
-        return {
-            "id": self.id,
-            "status": self.status,
-            **self.urls(),
-            "streamWebView": self.stream_web_view,
-            "createdAt": isoformat_z(self.created_at),
-            "lastActivity": isoformat_z(self.last_activity),
-        }
-
-
-def credits_for(duration_ms: int) -> int:
-    """Credits for a session that lived `duration_ms`: per started minute, at least one minute."""
-    return max(1, math.ceil(duration_ms / 60_000)) * BROWSER_CREDITS_PER_MINUTE
-
-
 class BrowserSessionManager:
     """All browser sessions of an emulator, and the rules they live by."""
 
-    def __init__(self, emulator: Emulator, backend: BrowserBackend) -> None:
-        self._emulator = emulator
+    def __init__(self, backend: BrowserBackend, *, clock: Clock, new_id: NewId, teams: TeamDirectory,
+                 billing: Billing, spawn: Spawn) -> None:
+        self._clock = clock
+        self._new_id = new_id
+        self._teams = teams
+        self._billing = billing
+        # Closing an expired session's browser needs the event loop: it runs as a task.
+        self._spawn = spawn
         self.backend = backend
         self._sessions: dict[str, BrowserSession] = {}
         self._by_job: dict[str, str] = {}
@@ -149,13 +76,13 @@ class BrowserSessionManager:
     # --- lookups ---------------------------------------------------------------
 
     def get(self, caller: Caller, session_id: str) -> BrowserSession:
-        """The caller's session (404 unknown, 403 another team's), with expiry applied."""
+        """The caller's session (`NotFound` if unknown, `Forbidden` if another team's), with expiry applied."""
         self.expire_due()
         session = self._sessions.get(session_id)
         if session is None:
-            raise not_found(SESSION_NOT_FOUND)
+            raise NotFound(SESSION_NOT_FOUND)
         if session.team_id != caller.team.id:
-            raise forbidden("This browser session belongs to a different team.")
+            raise Forbidden("This browser session belongs to a different team.")
         return session
 
     def list(self, team_id: str, status: str | None = None) -> list[BrowserSession]:
@@ -189,7 +116,7 @@ class BrowserSessionManager:
         session = self._sessions.get(session_id)
         if session is None or not session.active:
             return False
-        session.last_activity = self._emulator.clock.now()
+        session.last_activity = self._clock.now()
         return True
 
     def handle(self, session_id: str) -> BrowserHandle | None:
@@ -213,26 +140,27 @@ class BrowserSessionManager:
         bound_job_id: str | None = None,
         start_url: str | None = None,
     ) -> BrowserSession:
-        """Start a session: 402 without credits, 429 at the team's limit, 409 for a second
-        saver of a profile, 503 when no browser can be started, 502 when starting fails."""
+        """Start a session. Refused with `PaymentRequired` without credits, `LimitReached` at the
+        team's limit, `Conflict` for a second saver of a profile, `Unavailable` when no browser
+        can be started, `UpstreamFailed` when starting fails."""
         team = caller.team
         self.expire_due()
         if team.credits_remaining <= 0:
-            raise payment_required("Insufficient credits to start a browser session. Add credits and retry.")
+            raise PaymentRequired("Insufficient credits to start a browser session. Add credits and retry.")
         if self.active_count(team.id) >= team.max_browser_sessions:
-            raise rate_limited(
+            raise LimitReached(
                 "You have reached the maximum number of concurrent browser sessions "
                 f"({team.max_browser_sessions}). Stop a session or wait for one to expire."
             )
         lock_key = (team.id, profile_name) if profile_name is not None and save_profile else None
         if lock_key is not None and lock_key in self._savers:
-            raise conflict(
+            raise Conflict(
                 f"Profile '{profile_name}' is already in use by another session that saves changes to it. "
                 "Stop that session, or open this one with saveChanges: false."
             )
-        now = self._emulator.clock.now()
+        now = self._clock.now()
         session = BrowserSession(
-            id=self._emulator.new_id(),
+            id=self._new_id(),
             team_id=team.id,
             api_key=caller.api_key,
             secrets=SessionSecrets.new(),
@@ -256,17 +184,17 @@ class BrowserSessionManager:
             session.handle = await self.backend.launch(session.id, profile)
         except BrowserUnavailable as exc:
             self._forget(session)
-            raise unavailable(str(exc)) from None
+            raise Unavailable(str(exc)) from None
         except ProfileBusy as exc:  # the backend's own guard, e.g. a profile held by another process
             self._forget(session)
-            raise conflict(str(exc)) from None
+            raise Conflict(str(exc)) from None
         except Exception as exc:  # a browser that fails to start is the "browser service failed" case
             self._forget(session)
             log.exception("browser launch failed")
-            raise bad_gateway(f"Browser service failed to start a session: {exc}") from None
+            raise UpstreamFailed(f"Browser service failed to start a session: {exc}") from None
         if not session.active:  # deleted or shut down while its browser was starting
             await self._close_browser(session)
-            raise gone(SESSION_DESTROYED)
+            raise Gone(SESSION_DESTROYED)
         if bound_job_id is not None:
             self._by_job[bound_job_id] = session.id
         if start_url is not None:
@@ -283,25 +211,25 @@ class BrowserSessionManager:
     async def destroy(self, session: BrowserSession, reason: str, at: datetime | None = None) -> None:
         """End a session now (or as of `at`), bill it and close its browser."""
         if session.active:
-            self._finish(session, at or self._emulator.clock.now(), reason)
+            self._finish(session, at or self._clock.now(), reason)
         await self._close_browser(session)
 
     async def execute(self, session: BrowserSession, code: str, language: str, timeout: float) -> ExecutionOutcome:
-        """Run code in an active session (410 once destroyed, 503 without a browser)."""
+        """Run code in an active session (`Gone` once destroyed, `Unavailable` without a browser)."""
         if not session.active:
-            raise gone(SESSION_DESTROYED)
+            raise Gone(SESSION_DESTROYED)
         if session.handle is None:
-            raise unavailable("The browser of this session is still starting; retry in a moment.")
-        session.last_activity = self._emulator.clock.now()
+            raise Unavailable("The browser of this session is still starting; retry in a moment.")
+        session.last_activity = self._clock.now()
         try:
             outcome = await self.backend.execute(session.handle, code, language, timeout)
         except BrowserUnavailable as exc:
-            raise unavailable(str(exc)) from None
+            raise Unavailable(str(exc)) from None
         except Exception as exc:
             log.exception("browser execution failed")
-            raise bad_gateway(f"Browser service failed to run the code: {exc}") from None
+            raise UpstreamFailed(f"Browser service failed to run the code: {exc}") from None
         if session.active:
-            session.last_activity = self._emulator.clock.now()
+            session.last_activity = self._clock.now()
         return outcome
 
     # --- expiry ----------------------------------------------------------------------
@@ -315,7 +243,7 @@ class BrowserSessionManager:
         expired = self._mark_expired()
         if any(s.handle is not None for s in expired):
             with contextlib.suppress(RuntimeError):  # no running loop: aclose() closes them
-                self._emulator.spawn(self._close_all(expired))
+                self._spawn(self._close_all(expired))
         return expired
 
     async def sweep(self) -> int:
@@ -325,7 +253,7 @@ class BrowserSessionManager:
         return len(expired)
 
     def _mark_expired(self) -> list[BrowserSession]:
-        now = self._emulator.clock.now()
+        now = self._clock.now()
         expired = []
         for session in self._sessions.values():
             if session.active:
@@ -343,7 +271,7 @@ class BrowserSessionManager:
 
     async def aclose(self) -> None:
         """Emulator shutdown: end every session and stop the backend."""
-        now = self._emulator.clock.now()
+        now = self._clock.now()
         for session in self._sessions.values():
             if session.active:
                 self._finish(session, now, "shutdown")
@@ -357,9 +285,9 @@ class BrowserSessionManager:
         session.destroyed_at = at
         session.end_reason = reason
         session.credits_billed = credits_for(session.duration_ms(at))
-        team = self._emulator.teams.get(session.team_id)
+        team = self._teams.get(session.team_id)
         if team is not None:
-            self._emulator.charge(team, session.api_key, session.credits_billed, at=at)
+            self._billing.charge(team, session.api_key, session.credits_billed, at=at)
         self._release_profile(session)
 
     def _forget(self, session: BrowserSession) -> None:

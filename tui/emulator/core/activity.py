@@ -28,7 +28,7 @@ from typing import Any
 
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX
 from tui.emulator.core.clock import Clock, isoformat_z
-from tui.emulator.http.errors import bad_request
+from tui.emulator.core.errors import InvalidRequest
 
 # One list of kinds and one set of limits, shared with the client.
 ENDPOINT_KINDS = ACTIVITY_ENDPOINTS
@@ -133,13 +133,13 @@ class ActivityLog:
     ) -> ActivityPage:
         """The next page of the team's last-24-hours activity, newest first.
 
-        Raises a 400 `ApiError` for an unknown endpoint, a limit outside 1-100, or a
+        Raises `InvalidRequest` for an unknown endpoint, a limit outside 1-100, or a
         cursor that is malformed or was issued for a different endpoint filter.
         """
         if endpoint is not None and endpoint not in ENDPOINT_KINDS:
-            raise bad_request(f"Invalid endpoint {endpoint!r}; expected one of: {', '.join(ENDPOINT_KINDS)}.")
+            raise InvalidRequest(f"Invalid endpoint {endpoint!r}; expected one of: {', '.join(ENDPOINT_KINDS)}.")
         if not 1 <= limit <= MAX_LIMIT:
-            raise bad_request(f"limit must be between 1 and {MAX_LIMIT}.")
+            raise InvalidRequest(f"limit must be between 1 and {MAX_LIMIT}.")
         entries = self._entries(team_id, endpoint)
         reads = 0
 
@@ -178,16 +178,16 @@ def encode_cursor(seq: int, endpoint: str | None) -> str:
 
 
 def decode_cursor(cursor: str, endpoint: str | None) -> int:
-    """The sequence number inside `cursor` (400 "Invalid cursor..." when it is not one of ours)."""
+    """The sequence number inside `cursor` (`InvalidRequest` "Invalid cursor..." when it is not one of ours)."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
         seq = data["s"]
         issued_for = data["e"]
     except (ValueError, KeyError, TypeError, binascii.Error, UnicodeEncodeError):
-        raise bad_request("Invalid cursor. Pass the `cursor` value of the previous response unchanged.") from None
+        raise InvalidRequest("Invalid cursor. Pass the `cursor` value of the previous response unchanged.") from None
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        raise bad_request("Invalid cursor. Pass the `cursor` value of the previous response unchanged.")
+        raise InvalidRequest("Invalid cursor. Pass the `cursor` value of the previous response unchanged.")
     if issued_for != endpoint:
-        raise bad_request("Invalid cursor: it was issued for a different endpoint filter.")
+        raise InvalidRequest("Invalid cursor: it was issued for a different endpoint filter.")
     return seq

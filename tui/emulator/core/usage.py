@@ -1,7 +1,7 @@
 """Credit usage per team, month and API key, behind the historical usage endpoints.
 
 Every credit the emulator charges goes through `UsageLedger.record` (via
-`Emulator.charge`), so the reported history is exactly what the emulator did
+`Billing.charge`), so the reported history is exactly what the emulator did
 plus the seeded past. Reported tokens are credits x 15, as the contract states.
 
 Decision where the contract is silent: with `byApiKey=false` a period's

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tui.emulator.core.teams import Caller, TeamDirectory
 from tui.emulator.http.errors import unauthorized
 from tui.emulator.http.parsing import CALLER_SCOPE_KEY
-from tui.emulator.service import Caller, Emulator
 
 API_PREFIX = "/v2"
 SUPPORT_PREFIX = "/v2/support/"
@@ -31,9 +31,9 @@ def bearer_token(scope: Scope) -> str | None:
 class BearerAuthMiddleware:
     """Resolve the caller's team from the bearer key, or answer 401."""
 
-    def __init__(self, app: ASGIApp, emulator: Emulator) -> None:
+    def __init__(self, app: ASGIApp, teams: TeamDirectory) -> None:
         self.app = app
-        self.emulator = emulator
+        self.teams = teams
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
@@ -41,7 +41,7 @@ class BearerAuthMiddleware:
             await self.app(scope, receive, send)
             return
         token = bearer_token(scope)
-        team = self.emulator.team_by_key(token) if token is not None else None
+        team = self.teams.by_key(token) if token is not None else None
         if team is None:
             error = unauthorized("Unauthorized" if token is None else "Unauthorized: Invalid token")
             # The support endpoints answer errors in their own `{"error": ...}` shape.

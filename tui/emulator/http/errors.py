@@ -1,7 +1,9 @@
-"""Errors a route raises and the body the service answers them with.
+"""Errors and the body the service answers them with.
 
-Every route signals failure by raising `ApiError`; one exception handler in
-the app turns it into the service's error body
+Routes signal failure by raising `ApiError`; the stores below them raise the
+domain errors of `tui.emulator.core.errors`, which `api_error_for` maps to the
+service's status and code here, and only here. One exception handler in the
+app turns either into the service's error body
 `{"success": false, "error": ..., "code": ..., "details"?}` (or `{"error": ...}`
 for the support endpoints, which answer in that shorter shape).
 """
@@ -12,6 +14,8 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+
+from tui.emulator.core import errors as domain
 
 _DEFAULT_CODES = {
     400: "BAD_REQUEST",
@@ -64,6 +68,30 @@ class ApiError(Exception):
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
 
 
+# Each domain refusal's status and code on the wire (looked up along the class's MRO).
+_DOMAIN_STATUS: dict[type[domain.ServiceError], int] = {
+    domain.InvalidRequest: 400,
+    domain.PaymentRequired: 402,
+    domain.Forbidden: 403,
+    domain.NotFound: 404,
+    domain.TimedOut: 408,
+    domain.Conflict: 409,
+    domain.Gone: 410,
+    domain.LimitReached: 429,
+    domain.UpstreamFailed: 502,
+    domain.Unavailable: 503,
+}
+
+
+def api_error_for(exc: domain.ServiceError) -> ApiError:
+    """The HTTP error the service answers for a domain refusal (status, code, message, Retry-After)."""
+    status = next((_DOMAIN_STATUS[cls] for cls in type(exc).__mro__ if cls in _DOMAIN_STATUS), 500)
+    headers = None
+    if isinstance(exc, domain.LimitReached) and exc.retry_after is not None:
+        headers = {"Retry-After": str(exc.retry_after)}
+    return ApiError(status, exc.message, details=exc.details, headers=headers)
+
+
 def bad_request(message: str, details: Any = None) -> ApiError:
     return ApiError(400, message, "BAD_REQUEST", details)
 
@@ -113,6 +141,12 @@ async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """Starlette exception handler for `ApiError`."""
     assert isinstance(exc, ApiError)
     return exc.response()
+
+
+async def domain_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette exception handler for the stores' domain errors."""
+    assert isinstance(exc, domain.ServiceError)
+    return api_error_for(exc).response()
 
 
 async def unknown_error_handler(request: Request, exc: Exception) -> JSONResponse:

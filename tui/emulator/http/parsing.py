@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from tui.api.validation import validation_details as shared_validation_details
+from tui.emulator.core.teams import Caller
 from tui.emulator.http.errors import ApiError, bad_request, invalid_json
-from tui.emulator.service import Caller
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

@@ -31,8 +31,9 @@ from tui.api.requests import (
     InteractRequest,
 )
 from tui.emulator.browser.backend import ExecutionOutcome
-from tui.emulator.browser.sessions import SESSION_DESTROYED, SESSION_NOT_FOUND
-from tui.emulator.core.clock import isoformat_z
+from tui.emulator.browser.sessions import SESSION_DESTROYED, SESSION_NOT_FOUND, BrowserSessionManager
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.http.errors import bad_gateway, bad_request, conflict, gone, not_found
 from tui.emulator.http.parsing import (
     INVALID_SESSION_ID,
@@ -45,7 +46,7 @@ from tui.emulator.http.parsing import (
     uuid_param,
     validate,
 )
-from tui.emulator.service import Caller, Emulator
+from tui.emulator.jobs.store import JobStore
 
 REPLAY_UNAVAILABLE = "Replay context unavailable for this scrape job; rerun the scrape and retry."
 
@@ -71,18 +72,8 @@ def result_of(outcome: ExecutionOutcome) -> str | None:
     return outcome.result if outcome.result is not None else outcome.stdout
 
 
-def scrape_job_of(emulator: Emulator, who: Caller, job_id: str) -> Any:
-    """The caller's scrape job (404 when there is none, 403 when another team's)."""
-    if emulator.jobs is None:
-        raise not_found("Job not found.")
-    from tui.emulator.jobs.store import owned_job
-
-    return owned_job(emulator.jobs, job_id, who.team.id, ("scrape",))
-
-
-def routes(emulator: Emulator) -> list[BaseRoute]:
-    """The browser and interact routes, bound to `emulator`."""
-    manager = emulator.browser
+def routes(manager: BrowserSessionManager, jobs: JobStore, billing: Billing, clock: Clock) -> list[BaseRoute]:
+    """The browser and interact routes over the session manager (interact binds sessions to scrape jobs)."""
 
     async def create_session(request: Request) -> JSONResponse:
         who = caller(request)
@@ -96,7 +87,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
             profile_name=body.profile.name if body.profile else None,
             save_profile=body.profile.save_changes if body.profile else False,
         )
-        emulator.record_call(who, "browser", session.id)
+        billing.record_call(who, "browser", session.id)
         return ok({"id": session.id, **session.urls(), "expiresAt": isoformat_z(session.expires_at)})
 
     async def list_sessions(request: Request) -> JSONResponse:
@@ -110,7 +101,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
         return ok(
             {
                 "status": "stopped",
-                "sessionDurationMs": session.duration_ms(emulator.clock.now()),
+                "sessionDurationMs": session.duration_ms(clock.now()),
                 "creditsBilled": session.credits_billed,
             }
         )
@@ -121,7 +112,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
         body = validate(ExecuteRequest, await read_json_object(request))
         session = manager.get(who, session_id)
         outcome = await manager.execute(session, body.code, body.language, body.timeout or EXECUTE_TIMEOUT_DEFAULT)
-        emulator.record_call(who, "browser", session.id)
+        billing.record_call(who, "browser", session.id)
         return ok(
             {
                 "stdout": outcome.stdout,
@@ -141,7 +132,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
         if raw.get("code") is None and raw.get("prompt") is None:
             raise bad_request(CODE_OR_PROMPT, [{"path": [], "message": CODE_OR_PROMPT}])
         body = validate(InteractRequest, raw)
-        job = scrape_job_of(emulator, who, job_id)
+        job = jobs.owned(job_id, who.team.id, ("scrape",))
         if getattr(job, "document", None) is None and manager.bound_session(job_id) is None:
             # Nothing was loaded (a cache miss, a timeout): there is no page to replay, and
             # opening the URL now would contact a target that lockdown promised to leave alone.
@@ -158,7 +149,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
             raise gone(SESSION_DESTROYED)
         timeout = body.timeout or INTERACT_TIMEOUT_DEFAULT
         outcome = await manager.execute(session, body.code, body.language or "node", timeout)
-        emulator.record_call(who, "interact", session.id)
+        billing.record_call(who, "interact", session.id)
         payload: dict[str, Any] = {
             "sessionId": session.id,
             **session.urls(),
@@ -177,13 +168,13 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
     async def stop_interact(request: Request) -> JSONResponse:
         who = caller(request)
         job_id = job_id_param(request)
-        scrape_job_of(emulator, who, job_id)
+        jobs.owned(job_id, who.team.id, ("scrape",))
         session = manager.bound_session(job_id)
         if session is None:
             raise not_found(SESSION_NOT_FOUND)
         await manager.destroy(session, "deleted")
         return ok(
-            {"sessionDurationMs": session.duration_ms(emulator.clock.now()), "creditsBilled": session.credits_billed}
+            {"sessionDurationMs": session.duration_ms(clock.now()), "creditsBilled": session.credits_billed}
         )
 
     return [

@@ -28,12 +28,14 @@ from tui.api.requests import (
     MapRequest,
     ScrapeRequest,
 )
-from tui.emulator.http.errors import not_found
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.errors import TimedOut
+from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
-from tui.emulator.jobs.store import owned_job, scrape_error
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
 from tui.emulator.jobs.params_preview import read_prompt
-from tui.emulator.service import Emulator
+from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.jobs.store import JobStore
 
 STATUS_PAGE_DEFAULT = 100
 STATUS_PAGE_MAX = 1000
@@ -46,14 +48,29 @@ class StatusPageQuery(BaseModel):
     limit: int = Field(STATUS_PAGE_DEFAULT, ge=1, le=STATUS_PAGE_MAX)
 
 
-def routes(emulator: Emulator) -> list[BaseRoute]:
-    """The job routes, bound to `emulator`."""
-    store = emulator.jobs
+# A scrape that produced no document answers with its failure's status and code.
+_SCRAPE_FAILURE_STATUS = {
+    FailureKind.TIMEOUT: (408, "SCRAPE_TIMEOUT"),
+    FailureKind.NO_CACHED_DATA: (404, "SCRAPE_NO_CACHED_DATA"),
+    FailureKind.LOCKDOWN_MISS: (404, "SCRAPE_LOCKDOWN_CACHE_MISS"),
+}
+
+
+def scrape_error(job: ScrapeJob) -> ApiError | None:
+    """The error `POST /v2/scrape` answers for a scrape that produced no document."""
+    if job.document is not None or job.failure is None:
+        return None
+    status, code = _SCRAPE_FAILURE_STATUS.get(job.failure.kind, (500, "SCRAPE_FAILED"))
+    return ApiError(status, job.failure.message, code)
+
+
+def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
+    """The job routes over the job store."""
 
     def paged_job(request: Request, kind: str) -> CrawlJob | BatchJob:
-        job = owned_job(store, job_id_param(request), caller(request).team.id, (kind,))
+        job = store.owned(job_id_param(request), caller(request).team.id, (kind,))
         assert isinstance(job, CrawlJob | BatchJob)
-        if emulator.clock.now() > job.expires_at:
+        if clock.now() > job.expires_at:
             raise not_found("Job expired.")
         return job
 
@@ -68,7 +85,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
         return ok({"data": job.document})
 
     async def scrape_status(request: Request) -> JSONResponse:
-        job = owned_job(store, job_id_param(request), caller(request).team.id, ("scrape",))
+        job = store.owned(job_id_param(request), caller(request).team.id, ("scrape",))
         assert isinstance(job, ScrapeJob)
         return ok({"data": job.to_document()})
 
@@ -90,16 +107,16 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
     async def status(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
         page = parse_query(request, StatusPageQuery)
-        return ok(job.status_payload(emulator.clock.now(), page.skip, page.limit, base_url(request)))
+        return ok(job.status_payload(clock.now(), page.skip, page.limit, base_url(request)))
 
     async def errors(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
-        return ok(job.errors_payload(emulator.clock.now()))
+        return ok(job.errors_payload(clock.now()))
 
     async def cancel(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
         store.cancel(job)
-        return ok({"status": job.status(emulator.clock.now())})
+        return ok({"status": job.status(clock.now())})
 
     async def crawl_status(request: Request) -> JSONResponse:
         return await status(request, "crawl")
@@ -133,10 +150,14 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
 
     async def map_urls(request: Request) -> JSONResponse:
         body = await parse_body(request, MapRequest)
-        return ok({"links": store.map_site(caller(request), body)})
+        try:
+            links = store.map_site(caller(request), body)
+        except TimedOut as exc:
+            raise ApiError(408, exc.message, "MAP_TIMEOUT") from None
+        return ok({"links": links})
 
     async def extract_status(request: Request) -> JSONResponse:
-        job = owned_job(store, job_id_param(request), caller(request).team.id, ("agent",))
+        job = store.owned(job_id_param(request), caller(request).team.id, ("agent",))
         assert isinstance(job, AgentJob)
         return ok(job.status_payload())
 

@@ -13,34 +13,34 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tui.api.requests import ActivityQuery, TokenUsageQuery
-from tui.emulator.core.clock import isoformat_z
+from tui.emulator.core.activity import ActivityLog
+from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.http.parsing import caller, ok, parse_query
-from tui.emulator.service import Emulator
-from tui.emulator.core.usage import TOKENS_PER_CREDIT, month_end, month_start
+from tui.emulator.core.usage import TOKENS_PER_CREDIT, UsageLedger, month_end, month_start
 
 
-def routes(emulator: Emulator) -> list[BaseRoute]:
-    """The team routes, bound to `emulator`."""
+def routes(activity: ActivityLog, usage: UsageLedger, clock: Clock) -> list[BaseRoute]:
+    """The team routes over the activity log and the usage ledger."""
 
-    async def activity(request: Request) -> JSONResponse:
+    async def recent_activity(request: Request) -> JSONResponse:
         query = parse_query(request, ActivityQuery)
-        page = emulator.activity.page(
+        page = activity.page(
             caller(request).team.id, endpoint=query.endpoint, limit=query.limit, cursor=query.cursor
         )
         return ok({"data": [e.to_wire() for e in page.entries], "cursor": page.next_cursor, "has_more": page.has_more})
 
     async def token_usage_historical(request: Request) -> JSONResponse:
         query = parse_query(request, TokenUsageQuery)
-        return ok({"periods": emulator.usage.periods(caller(request).team.id, query.by_api_key)})
+        return ok({"periods": usage.periods(caller(request).team.id, query.by_api_key)})
 
     async def credit_usage_historical(request: Request) -> JSONResponse:
         query = parse_query(request, TokenUsageQuery)
-        return ok({"periods": emulator.usage.periods(caller(request).team.id, query.by_api_key, unit="credits")})
+        return ok({"periods": usage.periods(caller(request).team.id, query.by_api_key, unit="credits")})
 
     def balance(request: Request, unit: str) -> JSONResponse:
         team = caller(request).team
-        start = month_start(emulator.clock.now())
-        used = emulator.usage.credits_in_month(team.id, start)
+        start = month_start(clock.now())
+        used = usage.credits_in_month(team.id, start)
         factor = TOKENS_PER_CREDIT if unit == "Tokens" else 1
         return ok(
             {
@@ -60,7 +60,7 @@ def routes(emulator: Emulator) -> list[BaseRoute]:
         return balance(request, "Credits")
 
     return [
-        Route("/v2/team/activity", activity, methods=["GET"]),
+        Route("/v2/team/activity", recent_activity, methods=["GET"]),
         Route("/v2/team/token-usage/historical", token_usage_historical, methods=["GET"]),
         Route("/v2/team/credit-usage/historical", credit_usage_historical, methods=["GET"]),
         Route("/v2/team/token-usage", token_usage, methods=["GET"]),

@@ -1,7 +1,7 @@
 """Genuine jobs behind seeded activity entries.
 
-`tui.emulator.history` records a plausible past in the activity log and asks the
-job store for a job behind each retrievable entry. The job is made by the
+`tui.emulator.history` records a plausible past in the activity log and has
+`seed_job` make a job behind each retrievable entry. The job is made by the
 ordinary creation methods (so its documents, progress and failures are real),
 with request options drawn the way customers set them: mostly defaults, now
 and then a short timeout, a cache-only scrape, a basic proxy or a filtered
@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
-from tui.emulator.sites.site import split_url
-
-if TYPE_CHECKING:
-    from tui.emulator.jobs.store import JobStore
-    from tui.emulator.service import Team
+from tui.emulator.core.teams import Caller, Team
+from tui.emulator.jobs.store import JobStore
+from tui.emulator.sites.site import SiteSource, split_url
 
 
 def _scrape_options(rng: random.Random) -> dict[str, Any]:
@@ -51,11 +49,9 @@ def _crawl_options(rng: random.Random) -> dict[str, Any]:
     return options
 
 
-def seed_job(store: JobStore, *, team: Team, api_key: str, kind: str, url: str, at: datetime,
+def seed_job(store: JobStore, sites: SiteSource, *, team: Team, api_key: str, kind: str, url: str, at: datetime,
              rng: random.Random) -> str:
     """Create a job of `kind` for `url` as of `at`, without recording it; return its id."""
-    from tui.emulator.service import Caller
-
     caller = Caller(team, api_key)
     if kind == "scrape":
         request = ScrapeRequest.model_validate({"url": url, **_scrape_options(rng)})
@@ -64,7 +60,7 @@ def seed_job(store: JobStore, *, team: Team, api_key: str, kind: str, url: str, 
         crawl = CrawlRequest.model_validate({"url": url, **_crawl_options(rng)})
         return store.start_crawl(caller, crawl, at=at, record=False).id
     if kind == "batch_scrape":
-        site = store.emulator.site(split_url(url)[0])
+        site = sites.site(split_url(url)[0])
         candidates = [page.url for page in site.pages() if page.in_sitemap and page.url != url]
         urls = [url, *rng.sample(candidates, min(len(candidates), rng.randint(2, 7)))]
         batch = BatchScrapeRequest.model_validate({"urls": urls})

@@ -15,18 +15,19 @@ shows `creditsUsed` growing as pages complete. A map costs 1 credit.
 from __future__ import annotations
 
 import copy
-import random
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
-from tui.emulator.core.clock import isoformat_z
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock, isoformat_z
+from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Caller
 from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import Timeline, page_interval
-from tui.emulator.http.errors import ApiError, bad_request, not_found
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
-from tui.emulator.jobs.seed import seed_job
 from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
 from tui.emulator.jobs.scrape_engine import (
@@ -39,11 +40,9 @@ from tui.emulator.jobs.scrape_engine import (
     build_document,
     fetch_page,
 )
-from tui.emulator.sites.site import split_url
+from tui.emulator.jobs.webhooks import WebhookDispatcher
+from tui.emulator.sites.site import SiteSource, split_url
 from tui.emulator.sites.site_map import map_links
-
-if TYPE_CHECKING:
-    from tui.emulator.service import Caller, Emulator, Team
 
 NO_LLM_MESSAGE = (
     "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded but never run here."
@@ -61,8 +60,13 @@ class _ScrapeOutcome:
 class JobStore:
     """All jobs, by id, plus the scrape cache they share."""
 
-    def __init__(self, emulator: Emulator) -> None:
-        self.emulator = emulator
+    def __init__(self, *, sites: SiteSource, clock: Clock, new_id: NewId, billing: Billing,
+                 webhooks: WebhookDispatcher) -> None:
+        self._sites = sites
+        self._clock = clock
+        self._new_id = new_id
+        self._billing = billing
+        self._webhooks = webhooks
         self.cache = ScrapeCache()
         self._jobs: dict[str, Job] = {}
 
@@ -78,7 +82,7 @@ class JobStore:
 
     def active_crawls(self, team_id: str) -> list[CrawlJob]:
         """The team's crawls that are still scraping, oldest first."""
-        now = self.emulator.clock.now()
+        now = self._clock.now()
         return [job for job in self._jobs.values()
                 if isinstance(job, CrawlJob) and job.team_id == team_id and job.status(now) == "scraping"]
 
@@ -87,13 +91,13 @@ class JobStore:
     def create_scrape(self, caller: Caller, request: ScrapeRequest, *, at: datetime | None = None,
                       record: bool = True) -> ScrapeJob:
         """Scrape one URL (through the team's cache when the options allow) and record the call."""
-        now = at or self.emulator.clock.now()
+        now = at or self._clock.now()
         opts = EffectiveOptions.of(request)
         if opts.lockdown or opts.min_age_ms is not None:
             outcome = self._cache_only(caller.team.id, request.url, opts, now)
         else:
             outcome = self._cached_or_fresh(caller.team.id, request, opts, now)
-        job_id = self.emulator.new_id()
+        job_id = self._new_id()
         document = outcome.document
         if document is not None:
             document["metadata"].update({"scrapeId": job_id, "cacheState": outcome.cache_state,
@@ -129,7 +133,7 @@ class JobStore:
         entry = self.cache.fresh(team_id, request.url, now, opts.max_age_ms)
         if entry is not None:
             return _ScrapeOutcome(self._from_cache(request.url, opts, entry), None, BASE_CREDITS, "hit")
-        result = fetch_page(self.emulator, request.url, request)
+        result = fetch_page(self._sites, request.url, request)
         if result.document is not None and result.failure is None and opts.store_in_cache:
             self.cache.put(team_id, request.url, result.document, now)
         document = copy.deepcopy(result.document) if result.document is not None else None
@@ -138,8 +142,8 @@ class JobStore:
     def _from_cache(self, url: str, opts: EffectiveOptions, entry: CacheEntry) -> dict[str, Any]:
         # The site never changes, so the cached page is re-rendered in the formats asked for now.
         stored = entry.document["metadata"]
-        page = self.emulator.site(split_url(stored["url"])[0]).fetch(stored["url"])
-        document = build_document(self.emulator, page, url, opts, status=stored["statusCode"], rendered=True,
+        page = self._sites.site(split_url(stored["url"])[0]).fetch(stored["url"])
+        document = build_document(self._sites, page, url, opts, status=stored["statusCode"], rendered=True,
                                   proxy_used=stored.get("proxyUsed", "basic"))
         document["metadata"]["cachedAt"] = isoformat_z(entry.stored_at)
         return document
@@ -147,7 +151,7 @@ class JobStore:
     def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
                        *, at: datetime | None = None) -> ScrapeJob:
         """A real scrape of `host`'s site that fails for `kind` (for seeded history and tests)."""
-        site = self.emulator.site(host)
+        site = self._sites.site(host)
         pages = list(site.pages())
         by_section = {page.section: page.url for page in pages}
         slow = next(page.url for page in pages if page.section == "reports")
@@ -169,24 +173,24 @@ class JobStore:
     def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
                     record: bool = True) -> CrawlJob:
         """Plan a crawl, record it, bill it and schedule its webhook events."""
-        now = at or self.emulator.clock.now()
+        now = at or self._clock.now()
         if request.prompt:
             # Parameters read from the prompt fill in only what the request leaves out.
             generated = read_prompt(request.url, request.prompt)
             explicit = request.to_wire()
             request = CrawlRequest.model_validate({**generated, **explicit})
         try:
-            plan = plan_crawl(self.emulator, request)
+            plan = plan_crawl(self._sites, request)
         except InvalidPattern as exc:
-            raise bad_request(f"Invalid request body: {exc}",
+            raise InvalidRequest(f"Invalid request body: {exc}",
                               [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
-        job_id = self.emulator.new_id()
+        job_id = self._new_id()
         timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
                             fails_at_start=plan.start_failure is not None)
         job = CrawlJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
                        status_path=f"/v2/crawl/{job_id}", timeline=timeline,
                        webhook=webhook_config(request.webhook),
-                       page_ids=[self.emulator.new_id() for _ in plan.results],
+                       page_ids=[self._new_id() for _ in plan.results],
                        url=request.url, request=request, plan=plan)
         if plan.start_failure is None and len(plan.results) <= 1 and plan.filtered_out:
             job.nothing_matched = Failure(
@@ -198,46 +202,43 @@ class JobStore:
         self._jobs[job_id] = job
         if record:
             self._record(caller, "crawl", request.url, job_id, plan.credits, at)
-        if self.emulator.webhooks is not None:
-            self.emulator.webhooks.schedule_job(job, caller.team)
+        self._webhooks.schedule_job(job, caller.team)
         return job
 
     def cancel(self, job: CrawlJob | BatchJob, at: datetime | None = None) -> None:
         """Stop a crawl or batch: pages done so far stay, later pages and events never happen."""
-        now = at or self.emulator.clock.now()
+        now = at or self._clock.now()
         if job.status(now) == "scraping":
             job.cancelled_at = now
-            if self.emulator.webhooks is not None:
-                self.emulator.webhooks.cancel_pending(job.id, after=now)
+            self._webhooks.cancel_pending(job.id, after=now)
 
     # -- batch -------------------------------------------------------------------
 
     def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
                      record: bool = True) -> BatchJob:
         """Start a batch scrape; invalid URLs are dropped or refused per `ignoreInvalidURLs`."""
-        now = at or self.emulator.clock.now()
+        now = at or self._clock.now()
         invalid = [url for url in request.urls if not is_http_url(url)]
         if invalid and request.ignore_invalid_urls is False:
             details = [{"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
                        for i, url in enumerate(request.urls) if not is_http_url(url)]
-            raise bad_request(f"Invalid request body: {len(invalid)} invalid URL(s): "
+            raise InvalidRequest(f"Invalid request body: {len(invalid)} invalid URL(s): "
                               + ", ".join(repr(u) for u in invalid[:5]), details)
         valid = [url for url in request.urls if is_http_url(url)]
         if not valid:
-            raise bad_request("Invalid request body: none of the given URLs is a valid http(s) URL.",
+            raise InvalidRequest("Invalid request body: none of the given URLs is a valid http(s) URL.",
                               [{"path": ["urls"], "message": "no valid URL to scrape"}])
-        fetched = [fetch_page(self.emulator, url, request) for url in valid]
-        job_id = self.emulator.new_id()
+        fetched = [fetch_page(self._sites, url, request) for url in valid]
+        job_id = self._new_id()
         timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
                        status_path=f"/v2/batch/scrape/{job_id}", timeline=timeline,
-                       webhook=webhook_config(request.webhook), page_ids=[self.emulator.new_id() for _ in fetched],
+                       webhook=webhook_config(request.webhook), page_ids=[self._new_id() for _ in fetched],
                        request=request, fetched=fetched, invalid_urls=invalid)
         self._jobs[job_id] = job
         if record:
             self._record(caller, "batch_scrape", valid[0], job_id, sum(r.credits for r in fetched), at)
-        if self.emulator.webhooks is not None:
-            self.emulator.webhooks.schedule_job(job, caller.team)
+        self._webhooks.schedule_job(job, caller.team)
         return job
 
     # -- map and agent -------------------------------------------------------------
@@ -245,9 +246,9 @@ class JobStore:
     def map_site(self, caller: Caller, request: MapRequest) -> list[dict[str, str]]:
         """The links of a map request, recorded as one `map` call (1 credit)."""
         try:
-            links = map_links(self.emulator, request)
+            links = map_links(self._sites, request)
         except TimeoutError as exc:
-            raise ApiError(408, str(exc), "MAP_TIMEOUT") from None
+            raise TimedOut(str(exc)) from None
         self._record(caller, "map", request.url, None, 1, None)
         return links
 
@@ -256,8 +257,8 @@ class JobStore:
         """An extract/agent job; it fails at once because no LLM is available here."""
         if endpoint not in ("agent", "extract"):
             raise ValueError("endpoint must be 'agent' or 'extract'")
-        now = at or self.emulator.clock.now()
-        job_id = self.emulator.new_id()
+        now = at or self._clock.now()
+        job_id = self._new_id()
         failure = Failure(FailureKind.NO_LLM, NO_LLM_MESSAGE, (urls or [""])[0])
         job = AgentJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
                        prompt=prompt, urls=list(urls or []), failure=failure, endpoint=endpoint)
@@ -266,42 +267,19 @@ class JobStore:
             self._record(caller, endpoint, job.url or prompt[:200], job_id, 0, at)
         return job
 
-    def seed_job(self, *, team: Team, api_key: str, kind: str, url: str, at: datetime,
-                 rng: random.Random) -> str:
-        """A genuine job behind a seeded activity entry (not recorded; the seeder records it)."""
-        return seed_job(self, team=team, api_key=api_key, kind=kind, url=url, at=at, rng=rng)
 
     # -- bookkeeping -------------------------------------------------------------
 
     def _record(self, caller: Caller, endpoint: str, target: str, job_id: str | None, credits: int,
                 at: datetime | None) -> None:
-        if at is None:
-            self.emulator.record_call(caller, endpoint, target, job_id=job_id, credits=credits)
-            return
-        # Seeded history happens in the past: record it at its own time.
-        self.emulator.activity.record(caller.team.id, endpoint, target, job_id=job_id,
-                                      api_key=caller.api_key, at=at)
-        self.emulator.charge(caller.team, caller.api_key, credits, at=at)
+        # Seeded history happens in the past (`at`): it is recorded at its own time.
+        self._billing.record_call(caller, endpoint, target, job_id=job_id, credits=credits, at=at)
 
-
-def owned_job(store: JobStore, job_id: str, team_id: str, kinds: tuple[str, ...]) -> Job:
-    """The job `job_id` of one of `kinds` (404 "Job not found." otherwise; 403 when another team's)."""
-    job = store.get(job_id)
-    if job is None or job.kind not in kinds:
-        raise not_found("Job not found.")
-    if job.team_id != team_id:
-        raise ApiError(403, "You are not allowed to access this resource.", "FORBIDDEN")
-    return job
-
-
-def scrape_error(job: ScrapeJob) -> ApiError | None:
-    """The error `POST /v2/scrape` answers for a scrape that produced no document."""
-    if job.document is not None or job.failure is None:
-        return None
-    codes = {
-        FailureKind.TIMEOUT: (408, "SCRAPE_TIMEOUT"),
-        FailureKind.NO_CACHED_DATA: (404, "SCRAPE_NO_CACHED_DATA"),
-        FailureKind.LOCKDOWN_MISS: (404, "SCRAPE_LOCKDOWN_CACHE_MISS"),
-    }
-    status, code = codes.get(job.failure.kind, (500, "SCRAPE_FAILED"))
-    return ApiError(status, job.failure.message, code)
+    def owned(self, job_id: str, team_id: str, kinds: tuple[str, ...]) -> Job:
+        """The job `job_id` of one of `kinds` (`NotFound` otherwise; `Forbidden` when another team's)."""
+        job = self.get(job_id)
+        if job is None or job.kind not in kinds:
+            raise NotFound("Job not found.")
+        if job.team_id != team_id:
+            raise Forbidden("You are not allowed to access this resource.")
+        return job

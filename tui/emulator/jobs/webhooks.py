@@ -31,10 +31,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import httpx
 
 from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Team, TeamDirectory
 
 if TYPE_CHECKING:
     from tui.emulator.jobs.model import BatchJob, CrawlJob
-    from tui.emulator.service import Emulator, Team
 
 log = logging.getLogger(__name__)
 
@@ -83,15 +85,18 @@ class Delivery:
 class WebhookDispatcher:
     """The due-queue of webhook deliveries and the HTTP client that sends them."""
 
-    def __init__(self, emulator: Emulator, *, transport: httpx.AsyncBaseTransport | None = None,
-                 attempt_timeout: float = ATTEMPT_TIMEOUT) -> None:
-        self.emulator = emulator
+    def __init__(self, *, clock: Clock, new_id: NewId, teams: TeamDirectory,
+                 transport: httpx.AsyncBaseTransport | None = None, attempt_timeout: float = ATTEMPT_TIMEOUT) -> None:
+        self._clock = clock
+        self._new_id = new_id
+        # Read at each attempt: the secret a team has when the event is sent signs it.
+        self._teams = teams
         self.log: list[Delivery] = []
         self._pending: list[Delivery] = []
         self._transport = transport
-        self._attempt_timeout = attempt_timeout
+        # Seconds per attempt; read when the HTTP client is (re)built.
+        self.attempt_timeout = attempt_timeout
         self._client: httpx.AsyncClient | None = None
-        emulator.add_background(self.run_loop)
 
     # -- scheduling ----------------------------------------------------------------
 
@@ -127,7 +132,7 @@ class WebhookDispatcher:
                 metadata: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
                 error: str | None = None) -> Delivery:
         """Queue one event; its body (and so its webhookId) is fixed now, for every attempt."""
-        webhook_id = self.emulator.new_id()
+        webhook_id = self._new_id()
         payload: dict[str, Any] = {"success": error is None, "type": event, "id": job_id,
                                    "webhookId": webhook_id, "data": data}
         if metadata is not None:
@@ -156,7 +161,7 @@ class WebhookDispatcher:
 
     async def run_due(self) -> list[Delivery]:
         """Attempt every delivery due now; returns the deliveries attempted."""
-        now = self.emulator.clock.now()
+        now = self._clock.now()
         due = sorted((d for d in self._pending if not d.in_flight and d.due_at <= now), key=lambda d: d.due_at)
         if not due:
             return []
@@ -174,16 +179,16 @@ class WebhookDispatcher:
         return due
 
     async def _attempt(self, delivery: Delivery) -> None:
-        at = self.emulator.clock.now()
+        at = self._clock.now()
         headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1", **delivery.headers}
-        team = self.emulator.teams.get(delivery.team_id)
+        team = self._teams.get(delivery.team_id)
         if team is not None and team.webhook_secret:
             headers[SIGNATURE_HEADER] = sign(delivery.body, team.webhook_secret)
         try:
             response = await self._http().post(delivery.url, content=delivery.body, headers=headers)
             attempt = Attempt(at, response.status_code)
         except httpx.TimeoutException:
-            attempt = Attempt(at, None, f"no answer within {self._attempt_timeout:g} s")
+            attempt = Attempt(at, None, f"no answer within {self.attempt_timeout:g} s")
         except httpx.HTTPError as exc:
             attempt = Attempt(at, None, f"{type(exc).__name__}: {exc}")
         delivery.attempts.append(attempt)
@@ -200,7 +205,7 @@ class WebhookDispatcher:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(transport=self._transport, timeout=self._attempt_timeout,
+            self._client = httpx.AsyncClient(transport=self._transport, timeout=self.attempt_timeout,
                                              follow_redirects=False)
         return self._client
 

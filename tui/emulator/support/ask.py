@@ -17,18 +17,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tui.api.requests import BATCH_TIMEOUT_MAX, CrawlRequest, MapRequest, ScrapeOptions, SupportAskRequest
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.teams import Team
 from tui.emulator.jobs.crawl_plan import plan_crawl
 from tui.emulator.support.docs_search import best_passages
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob
 from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, fetch_page
-from tui.emulator.sites.site import split_url
+from tui.emulator.jobs.store import JobStore
+from tui.emulator.sites.site import SiteSource, split_url
 from tui.emulator.sites.site_map import map_links
-
-if TYPE_CHECKING:
-    from tui.emulator.service import Emulator, Team
 
 RECENT = timedelta(hours=24)
 
@@ -62,8 +62,11 @@ def _scrape_options_of(job: Job) -> ScrapeOptions:
 class Diagnostician:
     """Applies the diagnosis rules to one team's jobs."""
 
-    def __init__(self, emulator: Emulator, checkpoint: Callable[[Draft], None]) -> None:
-        self.emulator = emulator
+    def __init__(self, jobs: JobStore, sites: SiteSource, clock: Clock, checkpoint: Callable[[Draft], None]) -> None:
+        self.jobs = jobs
+        # Fixes are re-run against the same synthetic sites the job met.
+        self.sites = sites
+        self.clock = clock
         # Called between steps; raises when the time budget is spent.
         self.checkpoint = checkpoint
 
@@ -76,7 +79,7 @@ class Diagnostician:
         self.checkpoint(draft)
         failure = self._failure_of(job)
         if failure is None:
-            status = job.status(self.emulator.clock.now())
+            status = job.status(self.clock.now())
             draft.answer = (f"Job {job.id} ({job.kind}, status {status}) shows no failure I can explain. "
                             "If the output looks wrong, describe the symptom and the job id of a single page.")
             draft.feedback = {"blockedBy": f"Job {job.id} did not fail, and no rule matches the question.",
@@ -97,7 +100,7 @@ class Diagnostician:
     # -- finding the job -----------------------------------------------------------
 
     def _find_job(self, team: Team, request: SupportAskRequest, draft: Draft) -> Job | None:
-        store = self.emulator.jobs
+        store = self.jobs
         if request.job_id:
             draft.attempted.append(f"looked up job {request.job_id}")
             job = store.get(request.job_id)
@@ -109,7 +112,7 @@ class Diagnostician:
                                   "attempted": list(draft.attempted)}
                 return None
             return job
-        since = self.emulator.clock.now() - RECENT
+        since = self.clock.now() - RECENT
         draft.attempted.append("listed the team's jobs of the last 24 hours to find a failed one")
         for job in store.for_team(team.id):
             if job.created_at >= since and self._failure_of(job) is not None:
@@ -147,7 +150,7 @@ class Diagnostician:
             if scrape_fix:
                 merged["scrapeOptions"] = {**wire.get("scrapeOptions", {}), **scrape_fix}
             merged.pop("webhook", None)
-            plan = plan_crawl(self.emulator, CrawlRequest.model_validate(merged))
+            plan = plan_crawl(self.sites, CrawlRequest.model_validate(merged))
             draft.attempted.append(f"re-planned crawl {job.id} with {fix} (not billed)")
             if plan.start_failure is not None:
                 return {"tested": True, "result": "failure",
@@ -164,7 +167,7 @@ class Diagnostician:
         scrape_fix = fix.get("scrapeOptions", fix)
         url = scrape_fix.get("url", failure.url)
         merged = {k: v for k, v in {**options, **scrape_fix}.items() if v is not None and k != "url"}
-        result = fetch_page(self.emulator, url, ScrapeOptions.model_validate(merged))
+        result = fetch_page(self.sites, url, ScrapeOptions.model_validate(merged))
         draft.attempted.append(f"re-scraped {url} with {scrape_fix} (not billed)")
         if result.failure is None:
             assert result.document is not None
@@ -213,7 +216,7 @@ def _not_found(agent: Diagnostician, job: Job, failure: Failure, draft: Draft) -
     host, path, _ = split_url(failure.url)
     words = " ".join(part for part in path.replace("-", " ").split("/") if part)
     draft.attempted.append(f"mapped {host} searching for {words!r}")
-    links = map_links(agent.emulator, MapRequest(url=f"https://{host}/", search=words or None, limit=1))
+    links = map_links(agent.sites, MapRequest(url=f"https://{host}/", search=words or None, limit=1))
     candidate = links[0]["url"] if links and words else None
     if candidate and candidate != failure.url:
         draft.answer = (f"{failure.url} does not exist: the site answers 404 Not Found. The closest page on the "
@@ -228,7 +231,7 @@ def _not_found(agent: Diagnostician, job: Job, failure: Failure, draft: Draft) -
 
 
 def _server_error(agent: Diagnostician, job: Job, failure: Failure, draft: Draft) -> None:
-    result = fetch_page(agent.emulator, failure.url, _scrape_options_of(job))
+    result = fetch_page(agent.sites, failure.url, _scrape_options_of(job))
     draft.attempted.append(f"re-scraped {failure.url} unchanged to see whether the error persists")
     still = result.document is not None and result.document["metadata"]["statusCode"] >= 500
     draft.answer = (f"The site itself failed: {failure.url} answered {failure.facts.get('status', 500)}. "

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Team
+from tui.emulator.jobs.store import JobStore
+from tui.emulator.sites.site import SiteSource
 from tui.emulator.support.ask import Diagnostician, Draft
-from tui.emulator.support.docs_search import estimate_tokens, search_docs
-
-if TYPE_CHECKING:
-    from tui.emulator.service import Emulator, Team
+from tui.emulator.support.docs_search import search_docs
 
 ASK_BUDGET_SECONDS = 60.0
 
@@ -37,9 +39,13 @@ class BudgetExceeded(Exception):
 class SupportDesk:
     """Answers docs-search and ask requests for the emulator's teams."""
 
-    def __init__(self, emulator: Emulator, *, budget_seconds: float = ASK_BUDGET_SECONDS,
-                 timer: Callable[[], float] = time.monotonic) -> None:
-        self.emulator = emulator
+    def __init__(self, *, jobs: JobStore, sites: SiteSource, clock: Clock, new_id: NewId,
+                 budget_seconds: float = ASK_BUDGET_SECONDS, timer: Callable[[], float] = time.monotonic) -> None:
+        self._jobs = jobs
+        self._sites = sites
+        self._clock = clock
+        self._new_id = new_id
+        # Public so a test can make the budget run out.
         self.budget_seconds = budget_seconds
         self.timer = timer
 
@@ -48,7 +54,7 @@ class SupportDesk:
         started = self.timer()
         found = search_docs(request.question)
         return {
-            "requestId": self.emulator.new_id(),
+            "requestId": self._new_id(),
             "answer": found.answer,
             "evidence": found.evidence,
             "usage": {"inputTokens": found.input_tokens, "outputTokens": found.output_tokens,
@@ -59,7 +65,7 @@ class SupportDesk:
     def ask(self, team: Team, request: SupportAskRequest) -> tuple[int, dict[str, Any]]:
         """(status, envelope) for an ask request: 200, or 504 with a partial envelope."""
         started = self.timer()
-        request_id = self.emulator.new_id()
+        request_id = self._new_id()
 
         def checkpoint(draft: Draft) -> None:
             if self.timer() - started >= self.budget_seconds:
@@ -67,7 +73,7 @@ class SupportDesk:
 
         draft = Draft()
         try:
-            Diagnostician(self.emulator, checkpoint).diagnose(team, request, draft)
+            Diagnostician(self._jobs, self._sites, self._clock, checkpoint).diagnose(team, request, draft)
         except BudgetExceeded as exc:
             partial = exc.draft
             envelope = self._envelope(request_id, partial, started)
@@ -93,5 +99,3 @@ class SupportDesk:
     def _elapsed_ms(self, started: float) -> int:
         return max(0, int((self.timer() - started) * 1000))
 
-
-__all__ = ["ASK_BUDGET_SECONDS", "BudgetExceeded", "SupportDesk", "estimate_tokens"]
