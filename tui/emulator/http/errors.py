@@ -104,14 +104,6 @@ def unauthorized(message: str = "Unauthorized") -> ApiError:
     return ApiError(401, message, "UNAUTHORIZED")
 
 
-def payment_required(message: str) -> ApiError:
-    return ApiError(402, message, "PAYMENT_REQUIRED")
-
-
-def forbidden(message: str) -> ApiError:
-    return ApiError(403, message, "FORBIDDEN")
-
-
 def not_found(message: str, code: str = "NOT_FOUND") -> ApiError:
     return ApiError(404, message, code)
 
@@ -124,17 +116,8 @@ def gone(message: str) -> ApiError:
     return ApiError(410, message, "GONE")
 
 
-def rate_limited(message: str, retry_after: int | None = None) -> ApiError:
-    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-    return ApiError(429, message, "RATE_LIMITED", headers=headers)
-
-
 def bad_gateway(message: str) -> ApiError:
     return ApiError(502, message, "BAD_GATEWAY")
-
-
-def unavailable(message: str) -> ApiError:
-    return ApiError(503, message, "SERVICE_UNAVAILABLE")
 
 
 async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:

@@ -371,7 +371,7 @@ class _SiteBuilder:
 
 
 class SiteSource(Protocol):
-    """Anything that hands out the site of a host: a `SiteRegistry`, or the emulator itself."""
+    """Anything that hands out the site of a host (the `SiteRegistry`; tests may pass a stand-in)."""
 
     def site(self, host: str) -> SyntheticSite: ...
 

@@ -89,7 +89,7 @@ def respond(sites: SiteSource, url: str) -> SiteResponse | None:
 
 
 def site_resolver(sites: SiteSource) -> SiteResolver:
-    """A resolver for `ChromiumBackend.set_site_resolver` answering from `sites` (usually the emulator)."""
+    """A resolver for `ChromiumBackend.set_site_resolver` answering from `sites` (the emulator's registry)."""
 
     def resolve(url: str) -> SiteResponse | None:
         return respond(sites, url)
