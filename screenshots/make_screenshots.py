@@ -21,7 +21,7 @@ from tui.app import ServiceInfo, WdsApp
 from tui.console_history import ConsoleTarget
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import running
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 from tui.panes.base import Pane
 from tui.screens.console import ConsoleScreen
 from tui.widgets.cdp_status import CdpStatusPanel

@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
-from tui.emulator.browser.cdp_proxy import cdp_proxy_route
+from tui.emulator.http.cdp_proxy import cdp_proxy_route
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.locate import find_chromium
 

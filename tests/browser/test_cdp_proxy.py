@@ -11,7 +11,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.browser.conftest import FakeSessions, Serve, proxied_session
-from tui.emulator.browser.cdp_proxy import SESSION_DESTROYED_CODE
+from tui.emulator.http.cdp_proxy import SESSION_DESTROYED_CODE
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser

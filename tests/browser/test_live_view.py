@@ -13,7 +13,7 @@ from tests.browser.conftest import FakeSessions
 from tui.emulator.browser.access import SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.chromium import ChromiumBackend
-from tui.emulator.browser.live_view import live_view_routes
+from tui.emulator.http.live_view import live_view_routes
 
 pytestmark = pytest.mark.browser
 

@@ -17,9 +17,9 @@ import httpx
 import pytest
 
 from tests.browser.conftest import Serve
-from tui.emulator.app import create_app
+from tui.emulator.http.app import create_app
 from tui.emulator.browser.chromium import ChromiumBackend
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ async def test_a_client_side_page_renders_later_and_a_slow_page_times_out(
     api: tuple[Emulator, httpx.AsyncClient],
 ) -> None:
     emulator, client = api
-    slow = next(page.url for page in emulator.site(HOST).pages() if page.section == "reports")
+    slow = next(page.url for page in emulator.sites.site(HOST).pages() if page.section == "reports")
     session = (await client.post("/v2/browser", json={"ttl": 120})).json()
     code = f"""
 r = await page.goto('https://{HOST}/products')
@@ -115,4 +115,4 @@ except Exception as exc:
     executed = await client.post(f"/v2/browser/{session['id']}/execute", json={"code": code, "language": "python"})
     body = executed.json()
     # At first only the "Loading…" placeholder; the site's script fills in the sections later.
-    assert body["stdout"].splitlines() == [f"Products | {emulator.site(HOST).brand} False", "rendered", "TimeoutError"]
+    assert body["stdout"].splitlines() == [f"Products | {emulator.sites.site(HOST).brand} False", "rendered", "TimeoutError"]

@@ -26,10 +26,11 @@ from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError
 from tui.api.requests import ScrapeRequest
-from tui.emulator.app import create_app
+from tui.emulator.http.app import create_app
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator, Team
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller, Team
+from tui.emulator.service import Emulator
 
 __all__ = [
     "ALPHA_KEY",

@@ -24,9 +24,9 @@ from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, BadRequestError, RateLimitError, WebhookError
 from tui.api.models import CrawlStartedEvent, SessionStatus
 from tui.api.webhooks import SIGNATURE_HEADER, parse_event, verify_signature
-from tui.emulator.clock import ManualClock
+from tui.emulator.core.clock import ManualClock
 from tui.emulator.server import base_url_of, bind_socket, running
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.socket
 

@@ -25,8 +25,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, GatewayTimeoutError
 from tui.api.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
-from tui.emulator.scrape_engine import FailureKind
-from tui.emulator.support import SupportDesk
+from tui.emulator.jobs.scrape_engine import FailureKind
 
 # --- docs-search --------------------------------------------------------------------------------
 
@@ -132,7 +131,7 @@ async def test_ask_malformed_json_is_400_in_the_support_shape(service: Service) 
 
 
 async def test_ask_budget_hit_is_504_with_the_partial_envelope(service: Service, alpha: WdsClient) -> None:
-    service.emulator.support = SupportDesk(service.emulator, budget_seconds=0)  # type: ignore[attr-defined]
+    service.emulator.support.budget_seconds = 0
     job_id = failed_scrape(service)
     before = service.sent
     with pytest.raises(GatewayTimeoutError) as info:

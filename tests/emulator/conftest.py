@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from tests.emulator.recording_backend import RecordingBackend
-from tui.emulator.app import create_app
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.http.app import create_app
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 ALPHA_KEY = "wds-" + "a1" * 16
 ALPHA_KEY_2 = "wds-" + "a2" * 16

@@ -9,10 +9,11 @@ import random
 import httpx
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
-from tui.emulator.activity import ENDPOINT_KINDS, ActivityLog
-from tui.emulator.clock import ManualClock
-from tui.emulator.errors import ApiError
-from tui.emulator.state import Emulator
+from tui.emulator.core.activity import ENDPOINT_KINDS, ActivityLog
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.errors import InvalidRequest
+from tui.emulator.http.errors import api_error_for
+from tui.emulator.service import Emulator
 
 
 def fill(emulator: Emulator, team: str, count: int, endpoint: str = "scrape", step: float = 1.0) -> list[str]:
@@ -129,14 +130,14 @@ def test_bad_cursors_are_rejected(clock: ManualClock) -> None:
     for bad in ("not-base64!!", "e30", base64.urlsafe_b64encode(b'{"s": -4, "e": null}').decode(), "AAAA"):
         try:
             log.page("t", cursor=bad)
-        except ApiError as exc:
-            assert exc.status == 400 and "cursor" in exc.message.lower()
+        except InvalidRequest as exc:
+            assert api_error_for(exc).status == 400 and "cursor" in exc.message.lower()
         else:
             raise AssertionError(f"cursor {bad!r} was accepted")
     try:
         log.page("t", endpoint="crawl", cursor=page.next_cursor)
-    except ApiError as exc:
-        assert exc.status == 400 and "different endpoint" in exc.message
+    except InvalidRequest as exc:
+        assert api_error_for(exc).status == 400 and "different endpoint" in exc.message
     else:
         raise AssertionError("a cursor of another filter was accepted")
 
@@ -220,7 +221,7 @@ async def test_activity_window_over_http(client: httpx.AsyncClient, emulator: Em
 async def test_record_call_records_activity_and_usage(emulator: Emulator) -> None:
     team = emulator.team_by_name("alpha")
     assert team is not None
-    from tui.emulator.state import Caller
+    from tui.emulator.core.teams import Caller
 
     before = team.credits_remaining
     entry = emulator.record_call(Caller(team, ALPHA_KEY_2), "map", "https://example.com", credits=3)

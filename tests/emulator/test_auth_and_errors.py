@@ -11,8 +11,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from tests.emulator.conftest import ALPHA_KEY, UNKNOWN_KEY, auth
-from tui.emulator.errors import ApiError, api_error_handler
-from tui.emulator.http import job_id_param, ok, parse_body
+from tui.emulator.http.errors import ApiError, api_error_handler
+from tui.emulator.http.parsing import job_id_param, ok, parse_body
 
 ROUTES = [
     ("GET", "/v2/team/activity"),

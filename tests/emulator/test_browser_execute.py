@@ -10,8 +10,8 @@ import pytest
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome, ProfileBusy
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 
 @pytest.fixture

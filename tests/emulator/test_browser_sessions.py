@@ -11,9 +11,9 @@ import pytest
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth, client_for
 from tests.emulator.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import ProfileSpec
-from tui.emulator.browser_sessions import BROWSER_CREDITS_PER_MINUTE
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.browser.model import BROWSER_CREDITS_PER_MINUTE
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 

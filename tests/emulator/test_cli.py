@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tui.emulator.cli import KeySpecError, add_arguments, banner, teams_from_specs
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 REPO = Path(__file__).resolve().parents[2]
 KEY_RE = re.compile(r"^wds-[0-9a-f]{32}$")

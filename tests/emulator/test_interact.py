@@ -11,8 +11,9 @@ from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.requests import ScrapeRequest
 from tui.emulator.browser.backend import ExecutionOutcome
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 
 UNKNOWN_JOB = "0d7c8e9f-1111-4222-8333-444455556666"
 

@@ -9,8 +9,9 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 
 URLS = ["https://example.com/", "https://example.com/about", "https://example.com/contact"]
 
@@ -67,7 +68,7 @@ async def test_max_concurrency_paces_the_batch(client: httpx.AsyncClient, clock:
 
 
 async def test_batch_failures_and_isolation(client: httpx.AsyncClient, clock: ManualClock, emulator: Emulator) -> None:
-    slow = next(p.url for p in emulator.site("example.com").pages() if p.section == "reports")
+    slow = next(p.url for p in emulator.sites.site("example.com").pages() if p.section == "reports")
     body = (await post(client, "/v2/batch/scrape", urls=[URLS[0], slow])).json()
     clock.advance(5)
     status = (await client.get(body["url"], headers=auth(ALPHA_KEY))).json()
@@ -115,7 +116,7 @@ async def test_map_options(client: httpx.AsyncClient) -> None:
 
 
 async def test_map_search_orders_by_relevance(client: httpx.AsyncClient, emulator: Emulator) -> None:
-    product = next(p for p in emulator.site("example.com").pages() if p.section == "products" and p.path != "/products")
+    product = next(p for p in emulator.sites.site("example.com").pages() if p.section == "products" and p.path != "/products")
     found = await links(client, search=product.title.split(" | ")[0])
     assert found[0]["url"] == product.url
     assert len(found) == len(await links(client))  # ordered, not filtered

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 HOME = "https://example.com/"
 

@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.scrape_engine import FailureKind
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.service import Emulator
 
 ABOUT = "https://example.com/about"
 
@@ -20,7 +20,7 @@ async def scrape(client: httpx.AsyncClient, key: str = ALPHA_KEY, **body: object
 
 
 def slow_url(emulator: Emulator) -> str:
-    return next(p.url for p in emulator.site("example.com").pages() if p.section == "reports")
+    return next(p.url for p in emulator.sites.site("example.com").pages() if p.section == "reports")
 
 
 async def test_scrape_returns_a_document_with_its_job_id(client: httpx.AsyncClient) -> None:
@@ -94,7 +94,7 @@ async def test_target_404_is_a_successful_scrape_of_an_error_page(client: httpx.
 
 @pytest.mark.parametrize(("timeout", "status"), [(999, 400), (1000, 200), (300000, 200), (300001, 400)])
 async def test_timeout_boundaries(client: httpx.AsyncClient, emulator: Emulator, timeout: int, status: int) -> None:
-    fast = next(p.url for p in emulator.site("example.com").pages() if p.load_ms < 1000 and p.section == "blog")
+    fast = next(p.url for p in emulator.sites.site("example.com").pages() if p.load_ms < 1000 and p.section == "blog")
     response = await scrape(client, url=fast, timeout=timeout)
     assert response.status_code == status
     if status == 400:
@@ -173,7 +173,7 @@ async def test_enhanced_proxy_costs_five_credits(client: httpx.AsyncClient, emul
 
 
 async def test_failing_scrape_recipes_fail_for_their_reason(emulator: Emulator) -> None:
-    from tui.emulator.state import Caller
+    from tui.emulator.core.teams import Caller
 
     team = emulator.team_by_key(ALPHA_KEY)
     for kind in (FailureKind.TIMEOUT, FailureKind.TARGET_NOT_FOUND, FailureKind.TARGET_SERVER_ERROR,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tui.api.requests import CrawlRequest, ScrapeOptions
-from tui.emulator.crawl_plan import InvalidPattern, plan_crawl
-from tui.emulator.crawl_progress import Timeline, page_interval
-from tui.emulator.scrape_engine import FailureKind, fetch_page
-from tui.emulator.site import SiteRegistry, base_domain, path_depth, split_url
+from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
+from tui.emulator.jobs.crawl_progress import Timeline, page_interval
+from tui.emulator.jobs.scrape_engine import FailureKind, fetch_page
+from tui.emulator.sites.site import SiteRegistry, base_domain, path_depth, split_url
 
 
 def _urls(registry: SiteRegistry, host: str) -> list[str]:

@@ -13,9 +13,8 @@ import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
 from tui.api.webhooks import verify_signature
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
-from tui.emulator.webhooks import WebhookDispatcher
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 SECRET = "whsec-test-secret"
 
@@ -159,7 +158,7 @@ async def test_unreachable_and_slow_receivers_are_retried(client: httpx.AsyncCli
     assert delivery.attempts[0].error
 
     await emulator.webhooks.aclose()
-    emulator.webhooks = WebhookDispatcher(emulator, attempt_timeout=0.2)
+    emulator.webhooks.attempt_timeout = 0.2  # the next client is built with it
     async with Receiver(delay=1.0) as slow:
         await start_crawl(client, slow.url)
         [timed_out] = await emulator.webhooks.run_due()

@@ -6,9 +6,9 @@ from collections import Counter
 from datetime import timedelta
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
-from tui.emulator.activity import ENDPOINT_KINDS, WINDOW
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.activity import ENDPOINT_KINDS, WINDOW
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.emulator.traffic import TrafficGenerator
 
 
@@ -67,15 +67,15 @@ def test_seeded_usage_matches_seeded_activity(make_emulator, clock: ManualClock)
 
 
 def test_traffic_is_deterministic_from_the_seed(make_emulator) -> None:  # type: ignore[no-untyped-def]
-    first = TrafficGenerator(make_emulator())
-    second = TrafficGenerator(make_emulator())
+    first = make_emulator().traffic
+    second = make_emulator().traffic
     assert [first.next_call() for _ in range(20)] == [second.next_call() for _ in range(20)]
-    other = TrafficGenerator(make_emulator(seed=99))
-    assert [other.next_call() for _ in range(20)] != [TrafficGenerator(make_emulator()).next_call() for _ in range(20)]
+    other = make_emulator(seed=99).traffic
+    assert [other.next_call() for _ in range(20)] != [make_emulator().traffic.next_call() for _ in range(20)]
 
 
 async def test_traffic_goes_through_the_api_like_any_caller(emulator: Emulator, clock: ManualClock) -> None:
-    generator = TrafficGenerator(emulator)
+    generator = emulator.traffic
     before = sum(emulator.activity.count(t.id) for t in emulator.teams.values())
     async with generator.client() as client:
         for _ in range(8):
@@ -90,8 +90,8 @@ async def test_traffic_goes_through_the_api_like_any_caller(emulator: Emulator, 
 
 def test_live_mode_registers_the_generator_but_starts_nothing_by_itself(make_emulator) -> None:  # type: ignore[no-untyped-def]
     emulator = make_emulator(live=True)
-    assert any(getattr(loop, "__self__", None).__class__ is TrafficGenerator for loop in emulator._background.loops)
-    assert not emulator._background.tasks
+    assert any(getattr(loop, "__self__", None).__class__ is TrafficGenerator for loop in emulator.background.loops)
+    assert not emulator.background.tasks
 
 
 async def test_window_moves_with_the_clock_over_http(make_emulator, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]

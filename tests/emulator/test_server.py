@@ -13,7 +13,7 @@ from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.loopback import is_loopback
 from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, running
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.socket
 
@@ -39,10 +39,10 @@ async def test_running_in_the_current_loop_builds_urls_from_the_real_address(
             body = (await c.post("/v2/browser", json={"ttl": 60})).json()
             assert body["cdpUrl"].startswith(f"ws://{host_port}/cdp/{body['id']}?token=")
             assert body["liveViewUrl"].startswith(f"http://{host_port}/live/{body['id']}?token=")
-            assert emulator._background.started  # the reaper runs while served
+            assert emulator.background.started  # the reaper runs while served
     # Leaving the block stops the server, the loops, and every browser.
     assert backend.open_sessions == set() and backend.shutdowns == 1
-    assert not emulator._background.tasks
+    assert not emulator.background.tasks
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")

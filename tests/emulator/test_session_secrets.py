@@ -8,7 +8,7 @@ import httpx
 
 from tests.emulator.conftest import ALPHA_KEY, auth
 from tui.emulator.browser.access import Access, SessionSecrets
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 
 def token_of(url: str) -> str:

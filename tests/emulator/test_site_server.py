@@ -1,11 +1,11 @@
-"""The synthetic sites as a session's browser receives them (`tui.emulator.site_server`), without a browser."""
+"""The synthetic sites as a session's browser receives them (`tui.emulator.sites.site_server`), without a browser."""
 
 from __future__ import annotations
 
 from tui.api.requests import ScrapeRequest
-from tui.emulator.scrape_engine import fetch_page
-from tui.emulator.site import SiteRegistry
-from tui.emulator.site_server import APP_SCRIPT_PATH, HELD_BACK_FROM_MS, respond, site_resolver
+from tui.emulator.jobs.scrape_engine import fetch_page
+from tui.emulator.sites.site import SiteRegistry
+from tui.emulator.sites.site_server import APP_SCRIPT_PATH, HELD_BACK_FROM_MS, respond, site_resolver
 
 HOST = "acme-outdoor.com"
 

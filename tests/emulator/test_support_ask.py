@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
-from tui.emulator.support import SupportDesk
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 
 ENVELOPE = {"requestId", "answer", "confidence", "fixParameters", "validation", "feedback", "durationMs"}
 
@@ -39,7 +39,7 @@ async def scrape(client: httpx.AsyncClient, **body: Any) -> str:
 
 
 async def test_timeout_is_diagnosed_fixed_and_validated(client: httpx.AsyncClient, emulator: Emulator) -> None:
-    slow = next(p for p in emulator.site("example.com").pages() if p.section == "reports")
+    slow = next(p for p in emulator.sites.site("example.com").pages() if p.section == "reports")
     job_id = await scrape(client, url=slow.url)
     envelope = await diagnose(client, jobId=job_id, rationale="The user wants the annual report as markdown.")
     assert envelope["confidence"] == "high" and "timed out" in envelope["answer"]
@@ -72,7 +72,7 @@ async def test_latest_failed_job_is_used_without_a_job_id(client: httpx.AsyncCli
 async def test_rules_with_a_parameter_fix(client: httpx.AsyncClient, emulator: Emulator, body: dict[str, Any],
                                           fix: dict[str, Any]) -> None:
     if "waitFor" in fix:  # a little more than the page's own rendering delay, in whole seconds
-        render_ms = emulator.site("example.com").fetch(body["url"]).render_ms
+        render_ms = emulator.sites.site("example.com").fetch(body["url"]).render_ms
         fix = {"waitFor": (render_ms + 500 + 999) // 1000 * 1000}
     job_id = await scrape(client, **body)
     envelope = await diagnose(client, jobId=job_id)
@@ -81,7 +81,7 @@ async def test_rules_with_a_parameter_fix(client: httpx.AsyncClient, emulator: E
 
 
 async def test_missing_page_suggests_the_closest_url(client: httpx.AsyncClient, emulator: Emulator) -> None:
-    post = next(p for p in emulator.site("example.com").pages() if p.path.startswith("/blog/"))
+    post = next(p for p in emulator.sites.site("example.com").pages() if p.path.startswith("/blog/"))
     typo = post.url + "-old"
     job_id = await scrape(client, url=typo)
     envelope = await diagnose(client, jobId=job_id)
@@ -197,7 +197,7 @@ async def test_ask_auth_and_bad_json(client: httpx.AsyncClient) -> None:
 
 async def test_budget_exceeded_answers_504_with_a_partial_envelope(client: httpx.AsyncClient,
                                                                    emulator: Emulator) -> None:
-    emulator.support = SupportDesk(emulator, budget_seconds=0)  # type: ignore[attr-defined]
+    emulator.support.budget_seconds = 0
     response = await ask(client)
     body = response.json()
     assert response.status_code == 504
@@ -207,11 +207,12 @@ async def test_budget_exceeded_answers_504_with_a_partial_envelope(client: httpx
 
 async def test_budget_running_out_before_validation_keeps_the_diagnosis(client: httpx.AsyncClient,
                                                                        emulator: Emulator) -> None:
-    slow = next(p for p in emulator.site("example.com").pages() if p.section == "reports")
+    slow = next(p for p in emulator.sites.site("example.com").pages() if p.section == "reports")
     job_id = await scrape(client, url=slow.url)
     ticks = itertools.count()
     # Each checkpoint reads the timer once: start, after finding the job, after the rule, then too late.
-    emulator.support = SupportDesk(emulator, budget_seconds=2.5, timer=lambda: float(next(ticks)))  # type: ignore[attr-defined]
+    emulator.support.budget_seconds = 2.5
+    emulator.support.timer = lambda: float(next(ticks))
     response = await ask(client, jobId=job_id)
     body = response.json()
     assert response.status_code == 504

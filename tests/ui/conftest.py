@@ -33,9 +33,9 @@ from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import Intervals, ServiceInfo, WdsApp
 from tui.clock import Clock, frozen_clock
-from tui.emulator.app import create_app
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.http.app import create_app
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.panes.base import POLL_GROUP, Pane
 
 KEY = "wds-" + "5e" * 16

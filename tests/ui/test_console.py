@@ -34,8 +34,9 @@ from tui.api.client import WdsClient
 from tui.api.requests import ScrapeRequest
 from tui.console_history import ConsoleHistories, ConsoleTarget, RunHistory, RunSpec
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.console import ConsoleScreen, highlighting_available
 from tui.widgets.cdp_status import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params

@@ -11,8 +11,8 @@ from tests.ui.conftest import LOCAL_NOW, NOW, PaneHost, SwitchableTransport, see
 from tui.api.client import WdsClient
 from tui.api.models import ActiveCrawl
 from tui.clock import frozen_clock
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.panes.base import PaneStatus
 from tui.panes.crawls import CrawlsPane, CrawlTable, options_summary
 from tui.screens.crawl_status import CrawlStatusScreen

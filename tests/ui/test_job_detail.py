@@ -10,8 +10,9 @@ from textual.widgets import Markdown, Static
 
 from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
 from tui.api.client import WdsClient
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Caller, Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 from tui.screens.job_detail import RETRIEVALS, JobDetailScreen
 from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import STRING_PREVIEW, JsonTree

@@ -19,8 +19,9 @@ from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
 from tui.app import WdsApp
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator, Team
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Team
+from tui.emulator.service import Emulator
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen

@@ -13,8 +13,8 @@ from textual.pilot import Pilot
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane

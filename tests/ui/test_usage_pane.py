@@ -15,8 +15,8 @@ from textual.message import Message
 
 from tests.ui.conftest import dashboard, open_pane, settle
 from tui.app import WdsApp
-from tui.emulator.clock import ManualClock
-from tui.emulator.state import Emulator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 from tui.panes.base import Pane
 from tui.panes.usage import UsagePane
 from tui.widgets.live_table import LiveTable

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import RemoteBindRefused, check_host, serve
-from tui.emulator.state import Emulator
+from tui.emulator.service import Emulator
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 3002

@@ -21,8 +21,8 @@ from types import TracebackType
 import uvicorn
 
 from tui.api.loopback import is_loopback
-from tui.emulator.app import create_app
-from tui.emulator.state import Emulator
+from tui.emulator.http.app import create_app
+from tui.emulator.service import Emulator
 
 KEEP_ALIVE_SECONDS = 75
 GRACEFUL_SHUTDOWN_SECONDS = 3

@@ -3,6 +3,8 @@
 It is a caller like any other: it sends real HTTP requests to the emulator's
 own ASGI app (in-process, with a team's key), so activity, usage and jobs
 change exactly as they would for an outside client. Only served in live mode.
+The composition root hands it the way in (`open_client`): the generator never
+builds the app itself.
 """
 
 from __future__ import annotations
@@ -10,31 +12,31 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 
-if TYPE_CHECKING:
-    from tui.emulator.state import Emulator
+from tui.emulator.core.teams import TeamDirectory
 
 log = logging.getLogger(__name__)
 
 TRAFFIC_HOSTS = ("acme-outdoor.com", "docs.northwind.dev", "blog.lumen-labs.io", "shop.fernwood.co")
 PAUSE_SECONDS = (2.0, 7.0)
-INTERNAL_BASE_URL = "http://emulator.internal"
 
 
 class TrafficGenerator:
     """Sends a plausible call every few seconds on behalf of a seeded choice of teams and keys."""
 
-    def __init__(self, emulator: Emulator) -> None:
-        self._emulator = emulator
-        self._rng = random.Random(f"wds-emulator-traffic:{emulator.seed}")
+    def __init__(self, teams: TeamDirectory, seed: int, open_client: Callable[[], httpx.AsyncClient]) -> None:
+        self._teams = teams
+        self._rng = random.Random(f"wds-emulator-traffic:{seed}")
+        self._open_client = open_client
 
     def next_call(self) -> tuple[str, str, dict[str, Any]]:
         """(api key, path, JSON body) of the next call; deterministic from the seed."""
         rng = self._rng
-        team = rng.choice(sorted(self._emulator.teams.values(), key=lambda t: t.name))
+        team = rng.choice(sorted(self._teams.values(), key=lambda t: t.name))
         key = rng.choice(team.api_keys)
         host = rng.choice(TRAFFIC_HOSTS)
         kind = rng.choices(("scrape", "map", "crawl", "batch"), (6, 3, 2, 1))[0]
@@ -54,10 +56,7 @@ class TrafficGenerator:
 
     def client(self) -> httpx.AsyncClient:
         """An in-process client on the emulator's app, as the generator uses it."""
-        from tui.emulator.app import create_app
-
-        transport = httpx.ASGITransport(app=create_app(self._emulator))
-        return httpx.AsyncClient(transport=transport, base_url=INTERNAL_BASE_URL)
+        return self._open_client()
 
     async def run(self) -> None:
         """Send a call every few seconds until cancelled."""

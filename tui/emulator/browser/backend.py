@@ -1,6 +1,6 @@
 """The interface between the emulator's session bookkeeping and a real browser.
 
-The session manager (`tui.emulator.browser_sessions`) owns state, limits and
+The session manager (`tui.emulator.browser.sessions`) owns state, limits and
 clocks; a backend owns processes. Keeping them apart lets the emulator run
 (and answer 503 for browser work, as a self-hosted deployment without the
 browser feature does) on a machine with no browser at all.

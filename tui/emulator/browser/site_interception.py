@@ -1,6 +1,6 @@
 """Answering a session's web requests from the emulator's synthetic sites instead of the network.
 
-The emulator makes up a web site for any host (`tui.emulator.site`), and a
+The emulator makes up a web site for any host (`tui.emulator.sites.site`), and a
 scrape job's URL is usually on such a host, which neither resolves nor is
 reachable here. So that a session's browser sees those sites (the replay of a
 scrape in interact, or `page.goto("https://northwind.dev/blog")` in executed

@@ -1,0 +1,97 @@
+"""The emulator's ASGI application.
+
+`create_app(service)` is the one factory: the CLI serves it on uvicorn, tests
+drive it through `httpx.ASGITransport`, the dashboard embeds it. It takes the
+built parts of a service (the composition root's `Emulator` is one) and hands
+each route module only the parts it serves. Routes do not rely on lifespan
+(ASGITransport does not run it); background loops are started by
+`tui.emulator.server`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute
+
+from tui.emulator.browser.sessions import BrowserSessionManager
+from tui.emulator.core.activity import ActivityLog
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.errors import ServiceError
+from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.core.usage import UsageLedger
+from tui.emulator.http import routes_browser, routes_jobs, routes_support, routes_team
+from tui.emulator.http.auth import BearerAuthMiddleware
+from tui.emulator.http.cdp_proxy import cdp_proxy_route
+from tui.emulator.http.errors import ApiError, api_error_handler, domain_error_handler, unknown_error_handler
+from tui.emulator.http.latency import LatencyMiddleware
+from tui.emulator.http.live_view import live_view_routes
+from tui.emulator.jobs.store import JobStore
+from tui.emulator.support.desk import SupportDesk
+
+_STATUS_MESSAGES = {404: "Not found.", 405: "Method not allowed."}
+
+
+class ServiceParts(Protocol):
+    """The built parts of an emulated service that its HTTP skin serves."""
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def teams(self) -> TeamDirectory: ...
+    @property
+    def activity(self) -> ActivityLog: ...
+    @property
+    def usage(self) -> UsageLedger: ...
+    @property
+    def billing(self) -> Billing: ...
+    @property
+    def jobs(self) -> JobStore: ...
+    @property
+    def browser(self) -> BrowserSessionManager: ...
+    @property
+    def support(self) -> SupportDesk: ...
+    @property
+    def latency(self) -> float:
+        """Seconds added before every API answer (`--latency`)."""
+
+
+async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
+    """Unmatched paths and methods answer in the service's error shape too."""
+    assert isinstance(exc, HTTPException)
+    message = _STATUS_MESSAGES.get(exc.status_code, exc.detail)
+    error = ApiError(exc.status_code, message)
+    if exc.headers:
+        error.headers = dict(exc.headers)
+    return error.response()
+
+
+def create_app(service: ServiceParts) -> Starlette:
+    """The whole emulated service over `service`'s parts."""
+    routes: list[BaseRoute] = [
+        *routes_team.routes(service.activity, service.usage, service.clock),
+        *routes_browser.routes(service.browser, service.jobs, service.billing, service.clock),
+        *routes_jobs.routes(service.jobs, service.clock),
+        *routes_support.routes(service.support),
+        cdp_proxy_route(service.browser),
+        *live_view_routes(service.browser),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[
+            Middleware(LatencyMiddleware, seconds=service.latency),
+            Middleware(BearerAuthMiddleware, teams=service.teams),
+        ],
+        exception_handlers={
+            ApiError: api_error_handler,
+            ServiceError: domain_error_handler,
+            HTTPException: _http_exception,
+            Exception: unknown_error_handler,
+        },
+    )

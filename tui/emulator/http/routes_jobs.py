@@ -1,0 +1,179 @@
+"""Job routes: scrape, crawl, batch scrape, map, crawl params preview, extract status.
+
+The rules live in `JobStore` (and the pure modules it uses); this module maps
+HTTP to it. Decisions where the contract is silent (see also observed-behaviour.md):
+- A job of another team answers 403 "You are not allowed to access this
+  resource." (as the real service does, and as interact does); an unknown id 404
+  "Job not found."; a crawl/batch older than 24 h 404 "Job expired.".
+- `POST /v2/scrape` answers 200 with the Document even when the target answered
+  404/500/403 (`metadata.statusCode` and `metadata.error` say so); a timeout
+  answers 408 `SCRAPE_TIMEOUT`; the cache-only misses answer 404 with their codes.
+- Status pages: `skip` (default 0) and `limit` (default 100, at most 1000)
+  documents; `next` is present while more scraped documents remain.
+- `DELETE /v2/crawl/{id}` and `DELETE /v2/batch/scrape/{id}` cancel (`status: cancelled`),
+  and `GET .../{id}/errors` lists failed pages and robots.txt refusals, as the real service does.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from tui.api.requests import (
+    BatchScrapeRequest,
+    CrawlParamsPreviewRequest,
+    CrawlRequest,
+    MapRequest,
+    ScrapeRequest,
+)
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.errors import TimedOut
+from tui.emulator.http.errors import ApiError, not_found
+from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
+from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.jobs.store import JobStore
+
+STATUS_PAGE_DEFAULT = 100
+STATUS_PAGE_MAX = 1000
+
+
+class StatusPageQuery(BaseModel):
+    """Paging of a crawl or batch status: which scraped documents to return."""
+
+    skip: int = Field(0, ge=0)
+    limit: int = Field(STATUS_PAGE_DEFAULT, ge=1, le=STATUS_PAGE_MAX)
+
+
+# A scrape that produced no document answers with its failure's status and code.
+_SCRAPE_FAILURE_STATUS = {
+    FailureKind.TIMEOUT: (408, "SCRAPE_TIMEOUT"),
+    FailureKind.NO_CACHED_DATA: (404, "SCRAPE_NO_CACHED_DATA"),
+    FailureKind.LOCKDOWN_MISS: (404, "SCRAPE_LOCKDOWN_CACHE_MISS"),
+}
+
+
+def scrape_error(job: ScrapeJob) -> ApiError | None:
+    """The error `POST /v2/scrape` answers for a scrape that produced no document."""
+    if job.document is not None or job.failure is None:
+        return None
+    status, code = _SCRAPE_FAILURE_STATUS.get(job.failure.kind, (500, "SCRAPE_FAILED"))
+    return ApiError(status, job.failure.message, code)
+
+
+def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
+    """The job routes over the job store."""
+
+    def paged_job(request: Request, kind: str) -> CrawlJob | BatchJob:
+        job = store.owned(job_id_param(request), caller(request).team.id, (kind,))
+        assert isinstance(job, CrawlJob | BatchJob)
+        if clock.now() > job.expires_at:
+            raise not_found("Job expired.")
+        return job
+
+    # -- scrape -------------------------------------------------------------------
+
+    async def scrape(request: Request) -> JSONResponse:
+        body = await parse_body(request, ScrapeRequest)
+        job = store.create_scrape(caller(request), body)
+        error = scrape_error(job)
+        if error is not None:
+            raise error
+        return ok({"data": job.document})
+
+    async def scrape_status(request: Request) -> JSONResponse:
+        job = store.owned(job_id_param(request), caller(request).team.id, ("scrape",))
+        assert isinstance(job, ScrapeJob)
+        return ok({"data": job.to_document()})
+
+    # -- crawl --------------------------------------------------------------------
+
+    async def crawl(request: Request) -> JSONResponse:
+        body = await parse_body(request, CrawlRequest)
+        job = store.start_crawl(caller(request), body)
+        return ok({"id": job.id, "url": base_url(request) + job.status_path})
+
+    async def crawl_active(request: Request) -> JSONResponse:
+        crawls = store.active_crawls(caller(request).team.id)
+        return ok({"crawls": [job.active_record() for job in crawls]})
+
+    async def params_preview(request: Request) -> JSONResponse:
+        body = await parse_body(request, CrawlParamsPreviewRequest)
+        return ok({"data": read_prompt(body.url, body.prompt)})
+
+    async def status(request: Request, kind: str) -> JSONResponse:
+        job = paged_job(request, kind)
+        page = parse_query(request, StatusPageQuery)
+        return ok(job.status_payload(clock.now(), page.skip, page.limit, base_url(request)))
+
+    async def errors(request: Request, kind: str) -> JSONResponse:
+        job = paged_job(request, kind)
+        return ok(job.errors_payload(clock.now()))
+
+    async def cancel(request: Request, kind: str) -> JSONResponse:
+        job = paged_job(request, kind)
+        store.cancel(job)
+        return ok({"status": job.status(clock.now())})
+
+    async def crawl_status(request: Request) -> JSONResponse:
+        return await status(request, "crawl")
+
+    async def crawl_errors(request: Request) -> JSONResponse:
+        return await errors(request, "crawl")
+
+    async def crawl_cancel(request: Request) -> JSONResponse:
+        return await cancel(request, "crawl")
+
+    # -- batch --------------------------------------------------------------------
+
+    async def batch(request: Request) -> JSONResponse:
+        body = await parse_body(request, BatchScrapeRequest)
+        job = store.create_batch(caller(request), body)
+        payload = {"id": job.id, "url": base_url(request) + job.status_path}
+        if body.ignore_invalid_urls is not False:
+            payload["invalidURLs"] = job.invalid_urls
+        return ok(payload)
+
+    async def batch_status(request: Request) -> JSONResponse:
+        return await status(request, "batch_scrape")
+
+    async def batch_errors(request: Request) -> JSONResponse:
+        return await errors(request, "batch_scrape")
+
+    async def batch_cancel(request: Request) -> JSONResponse:
+        return await cancel(request, "batch_scrape")
+
+    # -- map and extract ----------------------------------------------------------
+
+    async def map_urls(request: Request) -> JSONResponse:
+        body = await parse_body(request, MapRequest)
+        try:
+            links = store.map_site(caller(request), body)
+        except TimedOut as exc:
+            raise ApiError(408, exc.message, "MAP_TIMEOUT") from None
+        return ok({"links": links})
+
+    async def extract_status(request: Request) -> JSONResponse:
+        job = store.owned(job_id_param(request), caller(request).team.id, ("agent",))
+        assert isinstance(job, AgentJob)
+        return ok(job.status_payload())
+
+    return [
+        Route("/v2/scrape", scrape, methods=["POST"]),
+        Route("/v2/scrape/{jobId}", scrape_status, methods=["GET"]),
+        Route("/v2/crawl", crawl, methods=["POST"]),
+        Route("/v2/crawl/active", crawl_active, methods=["GET"]),
+        Route("/v2/crawl/params-preview", params_preview, methods=["POST"]),
+        Route("/v2/crawl/{jobId}", crawl_status, methods=["GET"]),
+        Route("/v2/crawl/{jobId}", crawl_cancel, methods=["DELETE"]),
+        Route("/v2/crawl/{jobId}/errors", crawl_errors, methods=["GET"]),
+        Route("/v2/batch/scrape", batch, methods=["POST"]),
+        Route("/v2/batch/scrape/{jobId}", batch_status, methods=["GET"]),
+        Route("/v2/batch/scrape/{jobId}", batch_cancel, methods=["DELETE"]),
+        Route("/v2/batch/scrape/{jobId}/errors", batch_errors, methods=["GET"]),
+        Route("/v2/map", map_urls, methods=["POST"]),
+        Route("/v2/extract/{jobId}", extract_status, methods=["GET"]),
+    ]

@@ -1,0 +1,62 @@
+"""The per-team cache of scraped pages behind `maxAge`, `minAge` and `lockdown`.
+
+A fresh scrape stores its document (unless the request may not be cached);
+later scrapes of the same URL by the same team may be served from it:
+- `maxAge` (default 2 days, 2 years under lockdown): serve an entry younger than that.
+- `minAge`: cache-only; serve an entry at least that old, never scrape.
+- `lockdown`: cache-only; never contact the target.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tui.emulator.sites.site import split_url
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A document as it was scraped at `stored_at`."""
+
+    document: dict[str, Any]
+    stored_at: datetime
+
+    def age_ms(self, now: datetime) -> int:
+        return int((now - self.stored_at).total_seconds() * 1000)
+
+
+def cache_key(url: str) -> str:
+    """URLs that fetch the same page share an entry (scheme, `www.` and query order do not matter)."""
+    host, path, query = split_url(url)
+    params = "&".join(sorted(part for part in query.split("&") if part))
+    return f"{host.removeprefix('www.')}{path}" + (f"?{params}" if params else "")
+
+
+class ScrapeCache:
+    """Documents scraped by each team, newest per URL."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], CacheEntry] = {}
+
+    def put(self, team_id: str, url: str, document: dict[str, Any], at: datetime) -> None:
+        self._entries[(team_id, cache_key(url))] = CacheEntry(copy.deepcopy(document), at)
+
+    def get(self, team_id: str, url: str) -> CacheEntry | None:
+        return self._entries.get((team_id, cache_key(url)))
+
+    def fresh(self, team_id: str, url: str, now: datetime, max_age_ms: int) -> CacheEntry | None:
+        """An entry no older than `max_age_ms`, for a normal scrape."""
+        entry = self.get(team_id, url)
+        if entry is None or max_age_ms <= 0 or entry.age_ms(now) > max_age_ms:
+            return None
+        return entry
+
+    def aged(self, team_id: str, url: str, now: datetime, min_age_ms: int) -> CacheEntry | None:
+        """An entry at least `min_age_ms` old, for a cache-only (`minAge`) scrape."""
+        entry = self.get(team_id, url)
+        if entry is None or entry.age_ms(now) < min_age_ms:
+            return None
+        return entry

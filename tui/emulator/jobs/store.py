@@ -1,0 +1,285 @@
+"""The job store: every scrape, crawl, batch scrape and agent job of every team.
+
+Routes and the seed/traffic generators create jobs through the same methods
+(`create_scrape`, `start_crawl`, `create_batch`, `create_agent_job`,
+`failing_scrape`), so seeded history is made of genuine jobs whose failures
+come from the synthetic sites, and every creation is recorded once in the
+team's activity and usage.
+
+Billing: a scrape costs what its fetch cost (1 credit, 5 through the enhanced
+proxy, 5/1 for a lockdown hit/miss, nothing when it produced nothing). A crawl
+or batch is billed when it starts, for every page it will scrape; its status
+shows `creditsUsed` growing as pages complete. A map costs 1 credit.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
+from tui.emulator.core.billing import Billing
+from tui.emulator.core.clock import Clock, isoformat_z
+from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Caller
+from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
+from tui.emulator.jobs.crawl_progress import Timeline, page_interval
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
+from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
+from tui.emulator.jobs.scrape_engine import (
+    BASE_CREDITS,
+    LOCKDOWN_HIT_CREDITS,
+    LOCKDOWN_MISS_CREDITS,
+    EffectiveOptions,
+    Failure,
+    FailureKind,
+    build_document,
+    fetch_page,
+)
+from tui.emulator.jobs.webhooks import WebhookDispatcher
+from tui.emulator.sites.site import SiteSource, split_url
+from tui.emulator.sites.site_map import map_links
+
+NO_LLM_MESSAGE = (
+    "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded but never run here."
+)
+
+
+@dataclass(frozen=True)
+class _ScrapeOutcome:
+    document: dict[str, Any] | None
+    failure: Failure | None
+    credits: int
+    cache_state: str
+
+
+class JobStore:
+    """All jobs, by id, plus the scrape cache they share."""
+
+    def __init__(self, *, sites: SiteSource, clock: Clock, new_id: NewId, billing: Billing,
+                 webhooks: WebhookDispatcher) -> None:
+        self._sites = sites
+        self._clock = clock
+        self._new_id = new_id
+        self._billing = billing
+        self._webhooks = webhooks
+        self.cache = ScrapeCache()
+        self._jobs: dict[str, Job] = {}
+
+    # -- lookup ------------------------------------------------------------------
+
+    def get(self, job_id: str) -> Job | None:
+        """Any job by id, whoever owns it (routes check the team)."""
+        return self._jobs.get(job_id.lower())
+
+    def for_team(self, team_id: str) -> list[Job]:
+        """The team's jobs, newest first."""
+        return [job for job in reversed(self._jobs.values()) if job.team_id == team_id]
+
+    def active_crawls(self, team_id: str) -> list[CrawlJob]:
+        """The team's crawls that are still scraping, oldest first."""
+        now = self._clock.now()
+        return [job for job in self._jobs.values()
+                if isinstance(job, CrawlJob) and job.team_id == team_id and job.status(now) == "scraping"]
+
+    # -- scrape ------------------------------------------------------------------
+
+    def create_scrape(self, caller: Caller, request: ScrapeRequest, *, at: datetime | None = None,
+                      record: bool = True) -> ScrapeJob:
+        """Scrape one URL (through the team's cache when the options allow) and record the call."""
+        now = at or self._clock.now()
+        opts = EffectiveOptions.of(request)
+        if opts.lockdown or opts.min_age_ms is not None:
+            outcome = self._cache_only(caller.team.id, request.url, opts, now)
+        else:
+            outcome = self._cached_or_fresh(caller.team.id, request, opts, now)
+        job_id = self._new_id()
+        document = outcome.document
+        if document is not None:
+            document["metadata"].update({"scrapeId": job_id, "cacheState": outcome.cache_state,
+                                         "creditsUsed": outcome.credits})
+        job = ScrapeJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, url=request.url, request=request,
+                        created_at=now, document=document, failure=outcome.failure, credits=outcome.credits,
+                        cache_state=outcome.cache_state)
+        self._jobs[job_id] = job
+        if record:
+            self._record(caller, "scrape", request.url, job_id, outcome.credits, at)
+        return job
+
+    def _cache_only(self, team_id: str, url: str, opts: EffectiveOptions, now: datetime) -> _ScrapeOutcome:
+        """`lockdown` or `minAge`: serve from the cache or fail; never contact the target."""
+        if opts.lockdown:
+            entry = self.cache.fresh(team_id, url, now, opts.max_age_ms)
+            if entry is not None:
+                return _ScrapeOutcome(self._from_cache(url, opts, entry), None, LOCKDOWN_HIT_CREDITS, "hit")
+            failure = Failure(FailureKind.LOCKDOWN_MISS, "Lockdown mode found no cached copy of this URL, and "
+                              "lockdown never contacts the target.", url)
+            return _ScrapeOutcome(None, failure, LOCKDOWN_MISS_CREDITS, "miss")
+        min_age = opts.min_age_ms or 1
+        entry = self.cache.aged(team_id, url, now, min_age)
+        if entry is not None:
+            return _ScrapeOutcome(self._from_cache(url, opts, entry), None, BASE_CREDITS, "hit")
+        failure = Failure(FailureKind.NO_CACHED_DATA, f"No cached data at least {min_age} ms old is available for "
+                          "this URL, and minAge never triggers a fresh scrape.", url, {"min_age_ms": min_age})
+        return _ScrapeOutcome(None, failure, 0, "miss")
+
+    def _cached_or_fresh(self, team_id: str, request: ScrapeRequest, opts: EffectiveOptions,
+                         now: datetime) -> _ScrapeOutcome:
+        """A normal scrape: a cached copy younger than `maxAge`, else a fresh fetch (cached when allowed)."""
+        entry = self.cache.fresh(team_id, request.url, now, opts.max_age_ms)
+        if entry is not None:
+            return _ScrapeOutcome(self._from_cache(request.url, opts, entry), None, BASE_CREDITS, "hit")
+        result = fetch_page(self._sites, request.url, request)
+        if result.document is not None and result.failure is None and opts.store_in_cache:
+            self.cache.put(team_id, request.url, result.document, now)
+        document = copy.deepcopy(result.document) if result.document is not None else None
+        return _ScrapeOutcome(document, result.failure, result.credits, "miss")
+
+    def _from_cache(self, url: str, opts: EffectiveOptions, entry: CacheEntry) -> dict[str, Any]:
+        # The site never changes, so the cached page is re-rendered in the formats asked for now.
+        stored = entry.document["metadata"]
+        page = self._sites.site(split_url(stored["url"])[0]).fetch(stored["url"])
+        document = build_document(self._sites, page, url, opts, status=stored["statusCode"], rendered=True,
+                                  proxy_used=stored.get("proxyUsed", "basic"))
+        document["metadata"]["cachedAt"] = isoformat_z(entry.stored_at)
+        return document
+
+    def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
+                       *, at: datetime | None = None) -> ScrapeJob:
+        """A real scrape of `host`'s site that fails for `kind` (for seeded history and tests)."""
+        site = self._sites.site(host)
+        pages = list(site.pages())
+        by_section = {page.section: page.url for page in pages}
+        slow = next(page.url for page in pages if page.section == "reports")
+        recipes: dict[FailureKind, dict[str, Any]] = {
+            FailureKind.TIMEOUT: {"url": slow},
+            FailureKind.TARGET_NOT_FOUND: {"url": f"https://{site.base}/blog/this-post-was-removed"},
+            FailureKind.TARGET_SERVER_ERROR: {"url": by_section["status"]},
+            FailureKind.ANTI_BOT: {"url": f"https://{site.base}/pricing/enterprise", "proxy": "basic"},
+            FailureKind.LOCKDOWN_MISS: {"url": f"https://{site.base}/about", "lockdown": True},
+            FailureKind.NO_CACHED_DATA: {"url": f"https://{site.base}/contact", "minAge": 1},
+            FailureKind.JS_NOT_RENDERED: {"url": f"https://{site.base}/products"},
+        }
+        if kind not in recipes:
+            raise ValueError(f"no single-scrape recipe fails with {kind.value!r}")
+        return self.create_scrape(caller, ScrapeRequest.model_validate(recipes[kind]), at=at)
+
+    # -- crawl -------------------------------------------------------------------
+
+    def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
+                    record: bool = True) -> CrawlJob:
+        """Plan a crawl, record it, bill it and schedule its webhook events."""
+        now = at or self._clock.now()
+        if request.prompt:
+            # Parameters read from the prompt fill in only what the request leaves out.
+            generated = read_prompt(request.url, request.prompt)
+            explicit = request.to_wire()
+            request = CrawlRequest.model_validate({**generated, **explicit})
+        try:
+            plan = plan_crawl(self._sites, request)
+        except InvalidPattern as exc:
+            raise InvalidRequest(f"Invalid request body: {exc}",
+                              [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
+        job_id = self._new_id()
+        timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
+                            fails_at_start=plan.start_failure is not None)
+        job = CrawlJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
+                       status_path=f"/v2/crawl/{job_id}", timeline=timeline,
+                       webhook=webhook_config(request.webhook),
+                       page_ids=[self._new_id() for _ in plan.results],
+                       url=request.url, request=request, plan=plan)
+        if plan.start_failure is None and len(plan.results) <= 1 and plan.filtered_out:
+            job.nothing_matched = Failure(
+                FailureKind.NOTHING_MATCHED,
+                f"Only the start page was crawled: {plan.filtered_out} discovered URLs were refused by the "
+                "crawl's path, depth or host rules.", request.url,
+                {"filtered_out": plan.filtered_out, "include_paths": request.include_paths or [],
+                 "exclude_paths": request.exclude_paths or []})
+        self._jobs[job_id] = job
+        if record:
+            self._record(caller, "crawl", request.url, job_id, plan.credits, at)
+        self._webhooks.schedule_job(job, caller.team)
+        return job
+
+    def cancel(self, job: CrawlJob | BatchJob, at: datetime | None = None) -> None:
+        """Stop a crawl or batch: pages done so far stay, later pages and events never happen."""
+        now = at or self._clock.now()
+        if job.status(now) == "scraping":
+            job.cancelled_at = now
+            self._webhooks.cancel_pending(job.id, after=now)
+
+    # -- batch -------------------------------------------------------------------
+
+    def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
+                     record: bool = True) -> BatchJob:
+        """Start a batch scrape; invalid URLs are dropped or refused per `ignoreInvalidURLs`."""
+        now = at or self._clock.now()
+        invalid = [url for url in request.urls if not is_http_url(url)]
+        if invalid and request.ignore_invalid_urls is False:
+            details = [{"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
+                       for i, url in enumerate(request.urls) if not is_http_url(url)]
+            raise InvalidRequest(f"Invalid request body: {len(invalid)} invalid URL(s): "
+                              + ", ".join(repr(u) for u in invalid[:5]), details)
+        valid = [url for url in request.urls if is_http_url(url)]
+        if not valid:
+            raise InvalidRequest("Invalid request body: none of the given URLs is a valid http(s) URL.",
+                              [{"path": ["urls"], "message": "no valid URL to scrape"}])
+        fetched = [fetch_page(self._sites, url, request) for url in valid]
+        job_id = self._new_id()
+        timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
+        job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
+                       status_path=f"/v2/batch/scrape/{job_id}", timeline=timeline,
+                       webhook=webhook_config(request.webhook), page_ids=[self._new_id() for _ in fetched],
+                       request=request, fetched=fetched, invalid_urls=invalid)
+        self._jobs[job_id] = job
+        if record:
+            self._record(caller, "batch_scrape", valid[0], job_id, sum(r.credits for r in fetched), at)
+        self._webhooks.schedule_job(job, caller.team)
+        return job
+
+    # -- map and agent -------------------------------------------------------------
+
+    def map_site(self, caller: Caller, request: MapRequest) -> list[dict[str, str]]:
+        """The links of a map request, recorded as one `map` call (1 credit)."""
+        try:
+            links = map_links(self._sites, request)
+        except TimeoutError as exc:
+            raise TimedOut(str(exc)) from None
+        self._record(caller, "map", request.url, None, 1, None)
+        return links
+
+    def create_agent_job(self, caller: Caller, prompt: str, urls: list[str] | None = None, *,
+                         endpoint: str = "agent", at: datetime | None = None, record: bool = True) -> AgentJob:
+        """An extract/agent job; it fails at once because no LLM is available here."""
+        if endpoint not in ("agent", "extract"):
+            raise ValueError("endpoint must be 'agent' or 'extract'")
+        now = at or self._clock.now()
+        job_id = self._new_id()
+        failure = Failure(FailureKind.NO_LLM, NO_LLM_MESSAGE, (urls or [""])[0])
+        job = AgentJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
+                       prompt=prompt, urls=list(urls or []), failure=failure, endpoint=endpoint)
+        self._jobs[job_id] = job
+        if record:
+            self._record(caller, endpoint, job.url or prompt[:200], job_id, 0, at)
+        return job
+
+
+    # -- bookkeeping -------------------------------------------------------------
+
+    def _record(self, caller: Caller, endpoint: str, target: str, job_id: str | None, credits: int,
+                at: datetime | None) -> None:
+        # Seeded history happens in the past (`at`): it is recorded at its own time.
+        self._billing.record_call(caller, endpoint, target, job_id=job_id, credits=credits, at=at)
+
+    def owned(self, job_id: str, team_id: str, kinds: tuple[str, ...]) -> Job:
+        """The job `job_id` of one of `kinds` (`NotFound` otherwise; `Forbidden` when another team's)."""
+        job = self.get(job_id)
+        if job is None or job.kind not in kinds:
+            raise NotFound("Job not found.")
+        if job.team_id != team_id:
+            raise Forbidden("You are not allowed to access this resource.")
+        return job

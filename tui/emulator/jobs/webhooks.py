@@ -1,0 +1,225 @@
+"""Webhook deliveries: real HTTP POSTs to the receiver a job names.
+
+Every event a job will send is put on a due-queue when the job starts, each
+with the emulator time at which it happens (`crawl.started` at once, a page
+event when that page is scraped, `completed` when the job ends). `run_due()`
+sends whatever is due now; the served emulator calls it twice a second from a
+background loop, tests call it after moving a `ManualClock`.
+
+Delivery rules (observed behaviour of the service):
+- body `{success, type, id, webhookId, data, metadata?, error?}`, serialised once,
+  so every attempt sends the same bytes and the same `webhookId`;
+- `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, body)>` when the team has a secret;
+- 10 s timeout per attempt; any 2xx acknowledges; otherwise retries 1, 5 and
+  15 minutes (emulator time) after the failed attempt, then the delivery is given up.
+
+Events sent: those named in the webhook's `events` filter (`started`, `page`,
+`completed`, `failed`); without a filter only `started`, the one event the
+contract defines, is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import httpx
+
+from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.ids import NewId
+from tui.emulator.core.teams import Team, TeamDirectory
+
+if TYPE_CHECKING:
+    from tui.emulator.jobs.model import BatchJob, CrawlJob
+
+log = logging.getLogger(__name__)
+
+RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15))
+ATTEMPT_TIMEOUT = 10.0
+LOOP_INTERVAL = 0.5
+DEFAULT_EVENTS = ("started",)
+
+DeliveryState = Literal["pending", "delivered", "failed", "cancelled"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One POST of a delivery: when (emulator time), and the receiver's status or the error."""
+
+    at: datetime
+    status_code: int | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+@dataclass
+class Delivery:
+    """One event for one receiver, with its attempts so far."""
+
+    webhook_id: str
+    job_id: str
+    team_id: str
+    event: str
+    url: str
+    headers: dict[str, str]
+    body: bytes
+    due_at: datetime
+    attempts: list[Attempt] = field(default_factory=list)
+    state: DeliveryState = "pending"
+    in_flight: bool = False
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return json.loads(self.body)
+
+
+class WebhookDispatcher:
+    """The due-queue of webhook deliveries and the HTTP client that sends them."""
+
+    def __init__(self, *, clock: Clock, new_id: NewId, teams: TeamDirectory,
+                 transport: httpx.AsyncBaseTransport | None = None, attempt_timeout: float = ATTEMPT_TIMEOUT) -> None:
+        self._clock = clock
+        self._new_id = new_id
+        # Read at each attempt: the secret a team has when the event is sent signs it.
+        self._teams = teams
+        self.log: list[Delivery] = []
+        self._pending: list[Delivery] = []
+        self._transport = transport
+        # Seconds per attempt; read when the HTTP client is (re)built.
+        self.attempt_timeout = attempt_timeout
+        self._client: httpx.AsyncClient | None = None
+
+    # -- scheduling ----------------------------------------------------------------
+
+    def schedule_job(self, job: CrawlJob | BatchJob, team: Team) -> list[Delivery]:
+        """Queue every event of `job` that its webhook asks for, each at the time it happens."""
+        config = job.webhook
+        if config is None:
+            return []
+        prefix = "crawl" if job.kind == "crawl" else "batch_scrape"
+        wanted = set(config.events or DEFAULT_EVENTS)
+        queued = []
+
+        def add(suffix: str, due: datetime, data: list[Any], error: str | None = None) -> None:
+            if suffix in wanted:
+                queued.append(self.enqueue(team, job.id, f"{prefix}.{suffix}", config.url, due, data,
+                                           metadata=config.metadata, headers=config.headers, error=error))
+
+        add("started", job.created_at, [])
+        timeline = job.timeline
+        if timeline.fails_at_start:
+            failure = getattr(job, "failure", None)
+            add("failed", timeline.ends_at, [], error=failure.message if failure else "The job failed.")
+            return queued
+        if "page" in wanted:
+            for index, (page_id, result) in enumerate(zip(job.page_ids, job.results(), strict=True)):
+                if result.document is not None:
+                    document = {**result.document, "metadata": {**result.document["metadata"], "scrapeId": page_id}}
+                    add("page", timeline.page_done_at(index), [document])
+        add("completed", timeline.ends_at, [])
+        return queued
+
+    def enqueue(self, team: Team, job_id: str, event: str, url: str, due_at: datetime, data: list[Any], *,
+                metadata: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                error: str | None = None) -> Delivery:
+        """Queue one event; its body (and so its webhookId) is fixed now, for every attempt."""
+        webhook_id = self._new_id()
+        payload: dict[str, Any] = {"success": error is None, "type": event, "id": job_id,
+                                   "webhookId": webhook_id, "data": data}
+        if metadata is not None:
+            payload["metadata"] = metadata
+        if error is not None:
+            payload["error"] = error
+        delivery = Delivery(webhook_id=webhook_id, job_id=job_id, team_id=team.id, event=event, url=url,
+                            headers=dict(headers or {}), body=json.dumps(payload, separators=(",", ":")).encode(),
+                            due_at=due_at)
+        self.log.append(delivery)
+        self._pending.append(delivery)
+        return delivery
+
+    def cancel_pending(self, job_id: str, *, after: datetime) -> None:
+        """Drop events of `job_id` that would happen after `after` and were never attempted."""
+        for delivery in list(self._pending):
+            if delivery.job_id == job_id and delivery.due_at > after and not delivery.attempts:
+                delivery.state = "cancelled"
+                self._pending.remove(delivery)
+
+    def deliveries_for(self, job_id: str) -> list[Delivery]:
+        """Every delivery of one job, in the order they were queued."""
+        return [delivery for delivery in self.log if delivery.job_id == job_id]
+
+    # -- sending -------------------------------------------------------------------
+
+    async def run_due(self) -> list[Delivery]:
+        """Attempt every delivery due now; returns the deliveries attempted."""
+        now = self._clock.now()
+        due = sorted((d for d in self._pending if not d.in_flight and d.due_at <= now), key=lambda d: d.due_at)
+        if not due:
+            return []
+        by_job: dict[str, list[Delivery]] = defaultdict(list)
+        for delivery in due:
+            delivery.in_flight = True
+            by_job[delivery.job_id].append(delivery)
+
+        async def send_in_order(deliveries: list[Delivery]) -> None:
+            # One job's events reach the receiver in the order they happened.
+            for delivery in deliveries:
+                await self._attempt(delivery)
+
+        await asyncio.gather(*(send_in_order(batch) for batch in by_job.values()))
+        return due
+
+    async def _attempt(self, delivery: Delivery) -> None:
+        at = self._clock.now()
+        headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1", **delivery.headers}
+        team = self._teams.get(delivery.team_id)
+        if team is not None and team.webhook_secret:
+            headers[SIGNATURE_HEADER] = sign(delivery.body, team.webhook_secret)
+        try:
+            response = await self._http().post(delivery.url, content=delivery.body, headers=headers)
+            attempt = Attempt(at, response.status_code)
+        except httpx.TimeoutException:
+            attempt = Attempt(at, None, f"no answer within {self.attempt_timeout:g} s")
+        except httpx.HTTPError as exc:
+            attempt = Attempt(at, None, f"{type(exc).__name__}: {exc}")
+        delivery.attempts.append(attempt)
+        delivery.in_flight = False
+        if attempt.ok:
+            delivery.state = "delivered"
+        elif len(delivery.attempts) <= len(RETRY_DELAYS):
+            delivery.due_at = at + RETRY_DELAYS[len(delivery.attempts) - 1]
+            return
+        else:
+            delivery.state = "failed"
+        if delivery in self._pending:
+            self._pending.remove(delivery)
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(transport=self._transport, timeout=self.attempt_timeout,
+                                             follow_redirects=False)
+        return self._client
+
+    async def run_loop(self) -> None:
+        """Deliver due events until cancelled (the served emulator's background loop)."""
+        while True:
+            try:
+                await self.run_due()
+            except Exception:  # a receiver must never stop deliveries to the others
+                log.exception("webhook delivery round failed")
+            await asyncio.sleep(LOOP_INTERVAL)
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
