@@ -9,7 +9,6 @@ SIGTERM from the kernel when the parent dies (Linux), or end of file on stdin.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import gc
 import os
 import signal
@@ -18,18 +17,15 @@ import sys
 import threading
 from collections.abc import Sequence
 
-_PR_SET_PDEATHSIG = 1
+from tui.emulator.browser.process import signal_when_parent_dies
+
 KEY_VARIABLE = "WDS_EMBEDDED_EMULATOR_KEY"
 """Where the child finds its API key (not in its arguments: the process list is public)."""
 
 
 def die_with_parent(parent: int) -> None:
     """Get SIGTERM when `parent` dies (Linux), and end now if it already has."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
+    signal_when_parent_dies(signal.SIGTERM)  # SIGTERM, not SIGKILL: the browsers are closed on the way out
     if os.getppid() != parent:  # the parent ended before the request took effect
         raise SystemExit(0)
 
@@ -67,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     from tui.emulator.browser.chromium import browser_backend_from_environment
     from tui.emulator.server import serve
-    from tui.emulator.state import Emulator
+    from tui.emulator.service import Emulator
 
     emulator = Emulator.from_keys(
         {"local": [key]}, seed=args.seed, live=True, browser_backend=browser_backend_from_environment()

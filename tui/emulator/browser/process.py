@@ -46,6 +46,13 @@ def _load_prctl() -> Callable[..., int] | None:
 _prctl = _load_prctl()
 
 
+def signal_when_parent_dies(sig: signal.Signals) -> bool:
+    """Ask the kernel to send `sig` to this process when its parent dies; False where it cannot (not Linux)."""
+    if _prctl is None:
+        return False
+    return _prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+
+
 def _die_with_parent_preexec() -> Callable[[], None] | None:
     """A `preexec_fn` that makes the child die with this process (Linux), else None."""
     if _prctl is None:
