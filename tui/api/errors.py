@@ -185,7 +185,6 @@ class APIStatusError(APIError):
     """
 
     title = "The service refused the request"
-    status_code_meaning: ClassVar[int | None] = None
 
     def __init__(
         self,
