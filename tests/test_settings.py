@@ -139,3 +139,15 @@ def test_the_environment_beats_the_file_whatever_the_case_of_its_names(tmp_path,
     monkeypatch.setenv("wds_api_key", other)
     settings, _ = load_settings(config_path=path)
     assert settings.api_key.get_secret_value() == other
+
+
+def test_an_empty_environment_variable_counts_as_unset(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("WDS_TIMEOUT", "")
+    assert load_settings()[0].timeout == 30
+    path = write_config(tmp_path, "timeout = 5\n")
+    assert load_settings(config_path=path)[0].timeout == 5
+
+
+def test_a_directory_given_as_the_config_file_is_refused(tmp_path) -> None:
+    with pytest.raises(SettingsError, match="Cannot read the config file .*directory"):
+        load_settings(config_path=tmp_path)

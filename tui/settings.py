@@ -3,24 +3,35 @@
 One `Settings` object, built once at start-up (posting's `config.py` is the
 model) and handed down; nothing deeper in the app reads the environment.
 The API key is a `SecretStr`: it is never printed whole and never logged.
+
+The layering is pydantic-settings' own: `settings_customise_sources` orders
+flags (init arguments) > environment > the TOML file (`TomlConfigSettingsSource`)
+> defaults. The file source adds what the dashboard needs on top: the
+`[service]` table, a warning for unknown keys, and errors that say what to change.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import tomllib
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
+from tui.api.base_client import check_api_key, check_base_url
 from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
-from tui.api.client import check_api_key, check_base_url
 from tui.api.validation import validation_summary
 
 APP_NAME = "wds-tui"
@@ -31,6 +42,20 @@ class SettingsError(Exception):
     """The configuration cannot be used; the message says what to change."""
 
 
+@dataclass
+class _ConfigFile:
+    """The file one `load_settings` call reads, and the warnings its reading gives."""
+
+    path: Path
+    warnings: list[str] = field(default_factory=list)
+
+
+# The file of the `load_settings` call under way: `settings_customise_sources` is a
+# classmethod without arguments of its own, so the path reaches it this way.
+# None (a `Settings(...)` made directly): no file is read.
+_config_file: ContextVar[_ConfigFile | None] = ContextVar("wds_config_file", default=None)
+
+
 def default_config_path() -> Path:
     """`config.toml` in the platform's user config dir (XDG on Linux)."""
     return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
@@ -39,7 +64,8 @@ def default_config_path() -> Path:
 class Settings(BaseSettings):
     """The resolved configuration of one run."""
 
-    model_config = SettingsConfigDict(env_prefix="WDS_", extra="ignore")
+    # env_ignore_empty: `WDS_BASE_URL=` counts as unset, so the file's value stands.
+    model_config = SettingsConfigDict(env_prefix="WDS_", extra="ignore", env_ignore_empty=True)
 
     base_url: str | None = Field(None, description="The service's base address, without /v2")
     api_key: SecretStr | None = Field(None, description="The team's API key")
@@ -72,9 +98,12 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Flags (init) beat the environment; the file is read by load_settings
-        # and passed in as the lowest layer, so no .env or secrets dir is consulted.
-        return (init_settings, env_settings)
+        # Flags (init) > environment (any case of its names) > the TOML file;
+        # no .env file or secrets dir is consulted.
+        config_file = _config_file.get()
+        if config_file is None:
+            return (init_settings, env_settings)
+        return (init_settings, env_settings, ConfigFileSource(settings_cls, config_file))
 
     @property
     def uses_embedded_emulator(self) -> bool:
@@ -95,33 +124,58 @@ class Settings(BaseSettings):
         )
 
 
-def _read_config_file(path: Path, warnings: list[str]) -> dict[str, Any]:
+class ConfigFileSource(TomlConfigSettingsSource):
+    """The TOML config file, read by pydantic-settings' TOML source.
+
+    On top of it: the keys may sit at the top level or in a `[service]` table;
+    unknown keys are ignored with a warning; a file that cannot be read or is
+    not TOML raises `SettingsError` naming the file.
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], config_file: _ConfigFile) -> None:
+        self._config_file = config_file
+        self._fields = frozenset(settings_cls.model_fields)  # the base reads the file before it sets settings_cls
+        super().__init__(settings_cls, toml_file=config_file.path)
+
+    def _read_file(self, file_path: Path) -> dict[str, Any]:
+        import tomllib  # only when there is a file: start-up without one skips it
+
+        path = self._config_file.path
+        try:
+            data = super()._read_file(file_path)
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"The config file {path} is not valid TOML: {exc}") from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SettingsError(f"Cannot read the config file {path}: {exc}") from exc
+        section = data.get("service", data)
+        if not isinstance(section, dict):
+            raise SettingsError(f"The config file {path}: [service] must be a table")
+        known = self._fields
+        unknown = sorted(set(section) - known - {"service"})
+        if unknown:
+            self._config_file.warnings.append(
+                f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}"
+            )
+        return {key: section[key] for key in known if key in section}
+
+
+def _check_config_file(path: Path, warnings: list[str]) -> None:
+    """Refuse a config file that is there but cannot be read; warn when others can read it."""
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        return {}
+        return
     except OSError as exc:
         raise SettingsError(f"Cannot read the config file {path}: {exc.strerror}") from exc
+    if stat.S_ISDIR(mode):
+        # The TOML source would skip it silently; a directory here is a mistake to report.
+        raise SettingsError(f"Cannot read the config file {path}: it is a directory")
     if mode & (stat.S_IRGRP | stat.S_IROTH):
         # As ssh does for keys: a secret in a file others can read is a leak waiting to happen.
         warnings.append(
             f"The config file {path} is readable by other users and may hold your API key; "
             f"run: chmod 600 {path}"
         )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"The config file {path} is not valid TOML: {exc}") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"Cannot read the config file {path}: {exc}") from exc
-    section = data.get("service", data)
-    if not isinstance(section, dict):
-        raise SettingsError(f"The config file {path}: [service] must be a table")
-    known = set(Settings.model_fields)
-    unknown = sorted(set(section) - known - {"service"})
-    if unknown:
-        warnings.append(f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}")
-    return {key: section[key] for key in known if key in section}
 
 
 def load_settings(
@@ -132,21 +186,20 @@ def load_settings(
     Returns the settings and the warnings to show the user. Raises
     `SettingsError` with a message naming the bad value and its source.
     """
-    warnings: list[str] = []
     path = config_path or Path(os.environ.get(CONFIG_ENV) or default_config_path())
     if config_path is not None and not config_path.exists():
         raise SettingsError(f"The config file {config_path} does not exist")
-    from_file = _read_config_file(path, warnings)
+    config_file = _ConfigFile(path)
+    _check_config_file(path, config_file.warnings)
     flags = {key: value for key, value in overrides.items() if value is not None}
-    # Case-insensitive, as pydantic-settings reads the environment.
-    in_env = {key.upper() for key, value in os.environ.items() if value}
-    env_set = {name for name in Settings.model_fields if f"WDS_{name.upper()}" in in_env}
-    # The file is the lowest layer: only what neither a flag nor the environment set.
-    layered = {k: v for k, v in from_file.items() if k not in flags and k not in env_set}
+    token = _config_file.set(config_file)
     try:
-        settings = Settings(**layered, **flags)
+        settings = Settings(**flags)
     except ValidationError as exc:
         raise SettingsError(f"Invalid configuration: {validation_summary(exc)}") from exc
+    finally:
+        _config_file.reset(token)
+    warnings = config_file.warnings
     if settings.base_url:
         parts = urlsplit(settings.base_url)
         if parts.scheme == "http" and not is_loopback(parts.hostname or ""):

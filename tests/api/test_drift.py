@@ -47,14 +47,15 @@ async def test_unknown_fields_are_kept(client: WdsClient, recorder: Recorder) ->
         "id": JOB_ID,
         "url": "https://a.test",
         "zeroDataRetention": True,
-        "options": {"scrapeOptions": {"blockAds": False}, "maxDepth": 3},
+        "options": {"scrapeOptions": {"blockAds": False}, "maxDepth": 3, "crawlerVersion": "v7"},
     }
     recorder.queue.append(json_response(200, {"success": True, "crawls": [crawl], "serverVersion": "2.9"}))
     active = await client.crawl.active()
     assert active.model_extra == {"serverVersion": "2.9"}
     record = active.crawls[0]
     assert record.model_extra == {"zeroDataRetention": True}
-    assert record.options.model_extra == {"maxDepth": 3}
+    assert record.options.model_extra == {"crawlerVersion": "v7"}
+    assert record.options.max_depth == 3  # a crawl option the model declares is typed, not extra
     assert record.options.scrape_options.model_extra == {"blockAds": False}
 
 

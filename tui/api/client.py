@@ -7,348 +7,88 @@ client as attributes, one module per resource (after anthropic-sdk-python):
         page = await client.team.activity(endpoint="crawl", limit=20)
         session = await client.browser.create(ttl=600)
         links = await client.map("https://example.com", limit=100)
+        job = await client.jobs.get("crawl", page.data[0].id)
 
-Every method validates its arguments with the request models of
-`tui.api.requests` before anything is sent, returns a pydantic model, and
-raises only `tui.api.errors` exceptions. Retries follow `tui.api.retries`.
-
-The API key is held as a `SecretStr`, sent only in the `Authorization`
-header, and never appears in `repr()`, logs or exception messages (a server
-that echoes it back has it masked).
+This module is the facade only: the wire (connection pool, retries, errors)
+is `tui.api.base_client.BaseClient`, which the resources depend on, so they
+never import this module back. Every method validates its arguments with the
+request models of `tui.api.requests` before anything is sent, returns a
+pydantic model, and raises only `tui.api.errors` exceptions.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import ssl
-import time
-from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
-from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from functools import cached_property
 
-import httpx
-from pydantic import BaseModel, SecretStr
-
-from tui import __version__
-from tui.api.errors import APIConnectionError, APITimeoutError, InvalidResponseError, RateLimitError
-from tui.api.loopback import is_loopback
-from tui.api.redact import mask_key
+from tui.api.base_client import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_RETRY_WAIT,
+    DEFAULT_TIMEOUT,
+    BaseClient,
+    check_api_key,
+    check_base_url,
+)
 from tui.api.resources.batch import BatchResource
 from tui.api.resources.browser import BrowserResource
 from tui.api.resources.crawl import CrawlResource
 from tui.api.resources.extract import ExtractResource
+from tui.api.resources.jobs import JobsResource
 from tui.api.resources.map import MapResource
 from tui.api.resources.scrape import ScrapeResource
 from tui.api.resources.support import SupportResource
 from tui.api.resources.team import TeamResource
-from tui.api.responses import excerpt, parse_model, read_json, status_error
-from tui.api.retries import RetryPolicy
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
-Sleep = Callable[[float], Awaitable[Any]]
-
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
-DEFAULT_MAX_RETRIES = 2
-DEFAULT_MAX_RETRY_WAIT = 60.0
-# Idle connections are kept this long. A dashboard polls every 5-60 s; with
-# httpx's 5 s default nearly every poll opened a new connection (0.6-1 ms of
-# CPU each here). A connection the server closed meanwhile is noticed and
-# replaced before use, and a GET that meets a close mid-flight is retried.
-KEEPALIVE_SECONDS = 75.0
-
-log = logging.getLogger("tui.api")
 
 
-def check_base_url(base_url: str) -> str:
-    """The base URL as the client uses it; ValueError with the reason when it cannot be one."""
-    parts = urlsplit(base_url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {base_url!r}")
-    if parts.query or parts.fragment:
-        raise ValueError(f"base_url must not carry a query or fragment: {base_url!r}")
-    return base_url.strip().rstrip("/")
+class WdsClient(BaseClient):
+    """Async client of the web-data service; `BaseClient` lists the arguments.
 
-
-def check_api_key(api_key: str | SecretStr) -> SecretStr:
-    """The key as the client sends it; ValueError (never quoting the key) when it cannot be one."""
-    raw = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
-    value = raw.strip()  # a trailing newline from a key file is not part of the key
-    if not value:
-        raise ValueError("api_key is empty")
-    if any(ch.isspace() or not ch.isprintable() for ch in value):
-        # the key itself is not quoted: the message may end up on screen
-        raise ValueError("api_key contains whitespace or control characters; check how it was copied")
-    return SecretStr(value)
-
-
-def _as_timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
-    if isinstance(timeout, httpx.Timeout):
-        return timeout
-    if timeout is None:
-        return httpx.Timeout(None)
-    # A number is the answer budget; connecting keeps its own short limit, so an
-    # unreachable host is reported in seconds, not after the whole budget.
-    return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
-
-
-def _connection_pool(base_url: str, timeout: httpx.Timeout) -> httpx.AsyncClient:
-    """The `httpx.AsyncClient` made when none is passed in.
-
-    A service on this machine over plain HTTP (the embedded emulator, a local
-    one) is reached directly: proxies from the environment are not consulted,
-    since NO_PROXY rarely lists 127.0.0.1, and no CA bundle is loaded, since no
-    TLS is ever spoken there (the context given has no CAs, so it would fail
-    closed if it were). Loading the bundle is 25-40 ms of every start.
-    """
-    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_SECONDS)
-    parts = urlsplit(base_url)
-    if parts.scheme == "http" and is_loopback(parts.hostname or ""):
-        no_tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        return httpx.AsyncClient(timeout=timeout, limits=limits, trust_env=False, verify=no_tls)
-    return httpx.AsyncClient(timeout=timeout, limits=limits)
-
-
-class WdsClient:
-    """Async client of the web-data service.
-
-    Args:
-        base_url: the service's address, e.g. `http://127.0.0.1:8000` (paths
-            carry the `/v2` prefix themselves).
-        api_key: the team's API key (str or `SecretStr`).
-        http_client: an `httpx.AsyncClient` to send through (tests pass one
-            with a mock transport). It is not closed by `aclose()`; the client
-            made when none is given is.
-        timeout: default timeout of a call (None: wait for ever; a float sets
-            every phase; an `httpx.Timeout` sets each). Calls that legitimately run long
-            (support ask, execute, interact, scrape) extend the read timeout by
-            their own budget.
-        max_retries: retries after the first attempt; see `tui.api.retries`.
-        max_retry_wait: the longest server-requested 429 wait that is sat
-            through; a longer one raises `RateLimitError` at once.
-        sleep: the coroutine used to wait between retries (tests inject one
-            that records instead of sleeping).
-
-    Resources: `team`, `support`, `browser`, `scrape`, `batch`, `map`
-    (callable: `await client.map(url)`), `crawl`, `extract`.
+    Resources, each made on first use: `team`, `support`, `browser`, `scrape`,
+    `batch`, `map` (callable: `await client.map(url)`), `crawl`, `extract`, and
+    `jobs` (`await client.jobs.get(kind, job_id)`: the job of an activity entry).
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | SecretStr,
-        *,
-        http_client: httpx.AsyncClient | None = None,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
-        sleep: Sleep | None = None,
-    ) -> None:
-        self._base_url = check_base_url(base_url)
-        self._api_key = check_api_key(api_key)
-        self.timeout = _as_timeout(timeout)
-        self.retry_policy = RetryPolicy(max_retries=max_retries, max_wait=max_retry_wait)
-        self._sleep: Sleep = sleep or asyncio.sleep
-        self._owns_http_client = http_client is None
-        self._http = http_client if http_client is not None else _connection_pool(self._base_url, self.timeout)
+    @cached_property
+    def team(self) -> TeamResource:
+        return TeamResource(self)
 
-        self.team = TeamResource(self)
-        self.support = SupportResource(self)
-        self.browser = BrowserResource(self)
-        self.scrape = ScrapeResource(self)
-        self.batch = BatchResource(self)
-        self.map = MapResource(self)
-        self.crawl = CrawlResource(self)
-        self.extract = ExtractResource(self)
+    @cached_property
+    def support(self) -> SupportResource:
+        return SupportResource(self)
 
-    # -- lifecycle ---------------------------------------------------------------
+    @cached_property
+    def browser(self) -> BrowserResource:
+        return BrowserResource(self)
 
-    async def __aenter__(self) -> WdsClient:
-        return self
+    @cached_property
+    def scrape(self) -> ScrapeResource:
+        return ScrapeResource(self)
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
+    @cached_property
+    def batch(self) -> BatchResource:
+        return BatchResource(self)
 
-    async def aclose(self) -> None:
-        """Close the connection pool (only when this client created it)."""
-        if self._owns_http_client:
-            await self._http.aclose()
+    @cached_property
+    def map(self) -> MapResource:
+        return MapResource(self)
 
-    @property
-    def is_closed(self) -> bool:
-        """True once the underlying connection pool is closed."""
-        return self._http.is_closed
+    @cached_property
+    def crawl(self) -> CrawlResource:
+        return CrawlResource(self)
 
-    def with_options(
-        self,
-        *,
-        timeout: float | httpx.Timeout | None = None,
-        max_retries: int | None = None,
-    ) -> WdsClient:
-        """A client sharing this one's connection pool with other defaults.
+    @cached_property
+    def extract(self) -> ExtractResource:
+        return ExtractResource(self)
 
-        Closing the copy does not close the pool; close the original.
-        """
-        return WdsClient(
-            self._base_url,
-            self._api_key,
-            http_client=self._http,
-            timeout=self.timeout if timeout is None else timeout,
-            max_retries=self.retry_policy.max_retries if max_retries is None else max_retries,
-            max_retry_wait=self.retry_policy.max_wait,
-            sleep=self._sleep,
-        )
-
-    # -- identity ----------------------------------------------------------------
-
-    @property
-    def base_url(self) -> str:
-        """The service's address, without a trailing slash."""
-        return self._base_url
-
-    @property
-    def api_key_hint(self) -> str:
-        """The API key masked for display (`…` + its last four characters)."""
-        return mask_key(self._api_key.get_secret_value())
-
-    def __repr__(self) -> str:
-        return f"WdsClient(base_url={self._base_url!r}, api_key={self.api_key_hint!r})"
-
-    def _scrub(self, text: str) -> str:
-        """`text` with the API key masked, for anything that may be shown or logged."""
-        key = self._api_key.get_secret_value()
-        return text.replace(key, self.api_key_hint) if key in text else text
-
-    # -- requests ----------------------------------------------------------------
-
-    def _headers(self) -> dict[str, str]:
-        return {
-            "Authorization": f"Bearer {self._api_key.get_secret_value()}",
-            "Accept": "application/json",
-            "User-Agent": f"wds-tui/{__version__}",
-        }
-
-    def _timeout_for(self, extra_read: float | None) -> httpx.Timeout:
-        """The default timeout, with the read timeout stretched to a call's own budget."""
-        if extra_read is None or self.timeout.read is None or self.timeout.read >= extra_read:
-            return self.timeout
-        return httpx.Timeout(
-            connect=self.timeout.connect,
-            read=extra_read,
-            write=self.timeout.write,
-            pool=self.timeout.pool,
-        )
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        model: type[ModelT],
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        read_timeout: float | None = None,
-        partial_model: type[BaseModel] | None = None,
-    ) -> ModelT:
-        """Send one call (with retries) and return its body as `model`.
-
-        The building block of every resource method; `path` starts with `/v2/`.
-        `read_timeout` extends the read timeout for calls that run long;
-        `partial_model` reads the body of a 504 (support ask's partial envelope).
-        """
-        response = await self._send(method, path, params=params, json=json, timeout=self._timeout_for(read_timeout))
-        if not response.is_success:
-            raise status_error(response, self._scrub, partial_model=partial_model)
-        data = read_json(response, self._scrub)
-        return parse_model(model, data, response, self._scrub)
-
-    async def _send(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None,
-        json: Any,
-        timeout: httpx.Timeout,
-    ) -> httpx.Response:
-        """Send with the retry policy; return the final response (2xx or not)."""
-        policy = self.retry_policy
-        url = self._base_url + path
-        retry = 0
-        while True:
-            request = self._http.build_request(
-                method, url, params=params, json=json, headers=self._headers(), timeout=timeout
-            )
-            started = time.monotonic()
-            try:
-                response = await self._http.send(request)
-            except httpx.DecodingError as exc:
-                raise InvalidResponseError(
-                    f"the server's answer to {method} {path} could not be decoded: {exc}",
-                    status=0,
-                    content_type="",
-                    excerpt="",
-                    method=method,
-                    url=url,
-                ) from exc
-            except httpx.TransportError as exc:
-                if retry < policy.max_retries and policy.can_retry_error(method, exc):
-                    wait = policy.backoff(retry)
-                    log.info("%s %s failed (%s); retry %d in %.2f s", method, path, type(exc).__name__, retry + 1, wait)
-                    await self._sleep(wait)
-                    retry += 1
-                    continue
-                raise self._transport_error(method, path, url, exc, timeout) from exc
-            elapsed_ms = (time.monotonic() - started) * 1000
-            log.debug("%s %s -> %d in %.0f ms", method, path, response.status_code, elapsed_ms)
-            if response.is_success or retry >= policy.max_retries:
-                return response
-            if not policy.can_retry_status(method, response.status_code):
-                return response
-            delay = self._wait_before_retry(response, retry)
-            if delay is None:
-                return response
-            log.info("%s %s answered %d; retry %d in %.2f s", method, path, response.status_code, retry + 1, delay)
-            await self._sleep(delay)
-            retry += 1
-
-    def _wait_before_retry(self, response: httpx.Response, retry: int) -> float | None:
-        """Seconds to wait before retrying `response`, or None to give up now."""
-        if response.status_code == 429:
-            error = status_error(response, self._scrub)
-            asked = error.retry_after if isinstance(error, RateLimitError) else None
-            if asked is not None:
-                return asked if asked <= self.retry_policy.max_wait else None
-        return self.retry_policy.backoff(retry)
-
-    def _transport_error(
-        self, method: str, path: str, url: str, exc: httpx.TransportError, timeout: httpx.Timeout
-    ) -> APIConnectionError:
-        reason = self._scrub(str(exc)) or type(exc).__name__
-        if isinstance(exc, httpx.TimeoutException):
-            phase = {
-                httpx.ConnectTimeout: ("connecting", timeout.connect),
-                httpx.ReadTimeout: ("waiting for the answer", timeout.read),
-                httpx.WriteTimeout: ("sending the request", timeout.write),
-                httpx.PoolTimeout: ("waiting for a free connection", timeout.pool),
-            }.get(type(exc), ("waiting", timeout.read))
-            limit = f" after {phase[1]:g} s" if phase[1] is not None else ""
-            return APITimeoutError(
-                f"{method} {path} to {self._base_url} timed out {phase[0]}{limit}",
-                method=method,
-                url=url,
-            )
-        return APIConnectionError(
-            f"cannot reach {self._base_url} ({method} {path}): {excerpt(reason, 160)}",
-            method=method,
-            url=url,
-        )
+    @cached_property
+    def jobs(self) -> JobsResource:
+        return JobsResource(self)
 
 
-__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_MAX_RETRY_WAIT", "DEFAULT_TIMEOUT", "WdsClient"]
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_RETRY_WAIT",
+    "DEFAULT_TIMEOUT",
+    "WdsClient",
+    "check_api_key",
+    "check_base_url",
+]

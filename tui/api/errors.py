@@ -6,6 +6,7 @@ errors with a subclass per status meaning) and on harlequin's `exception.py`
 
     WdsError
     ├── RequestValidationError        bad arguments, raised before anything is sent
+    │   └── NoRetrievalError          a job kind the contract gives no retrieval endpoint
     ├── WebhookError
     │   ├── WebhookSignatureError     missing, malformed or wrong signature
     │   └── WebhookPayloadError       a delivery whose body is not a JSON event
@@ -27,6 +28,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # only for annotations: errors.py stays importable without httpx
+    from collections.abc import Sequence
+
     import httpx
 
     from tui.api.models.support import SupportAskPartial
@@ -46,6 +49,7 @@ __all__ = [
     "InternalServerError",
     "InvalidResponseError",
     "LockdownCacheMissError",
+    "NoRetrievalError",
     "NoCachedDataError",
     "NotFoundError",
     "PermissionDeniedError",
@@ -98,6 +102,26 @@ class RequestValidationError(WdsError, ValueError):
     def fields(self) -> list[str]:
         """Wire names of the offending fields, e.g. `["activityTtl"]`."""
         return [str(issue["path"]) for issue in self.issues if issue.get("path")]
+
+
+class NoRetrievalError(RequestValidationError):
+    """A job of this kind cannot be fetched: the contract maps no retrieval endpoint to it.
+
+    `kind` is the activity entry's `endpoint` (`map`, `search`, ...);
+    `retrievable` the kinds that can be fetched. The message says both.
+    """
+
+    title = "No retrieval endpoint"
+
+    def __init__(self, kind: str, retrievable: Sequence[str]) -> None:
+        kinds = ", ".join(f"`{name}`" for name in retrievable)
+        message = (
+            f"`{kind}` calls have no retrieval endpoint in the contract, so this entry "
+            f"cannot be opened. Only {kinds} entries can."
+        )
+        super().__init__(message, request_name="kind", issues=[{"path": "kind", "message": message}])
+        self.kind = kind
+        self.retrievable = tuple(retrievable)
 
 
 class WebhookError(WdsError):
@@ -185,7 +209,6 @@ class APIStatusError(APIError):
     """
 
     title = "The service refused the request"
-    status_code_meaning: ClassVar[int | None] = None
 
     def __init__(
         self,

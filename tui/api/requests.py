@@ -1,5 +1,6 @@
-"""Request models: every constraint of the contract, in one place.
+"""Request models: the contract's request bodies and queries, with their constraints.
 
+The numbers come from `tui.api.limits` (laid out like the contract's tables).
 The client builds these before sending, so a bad value fails locally with a
 message naming the field and its limit; the emulator validates incoming bodies
 with the very same models, so both sides agree on the limits by construction.
@@ -22,6 +23,54 @@ from pydantic import (
     model_validator,
 )
 from pydantic.alias_generators import to_camel
+
+# Every number comes from `tui.api.limits`. The names the emulator, panes and
+# screens import from here today are re-exported until they import from limits.
+from tui.api.limits import (  # noqa: F401  (re-exported)
+    ACTION_WAIT_MS_MIN,
+    ACTIVITY_LIMIT_DEFAULT,
+    ACTIVITY_LIMIT_MAX,
+    ACTIVITY_LIMIT_MIN,
+    ACTIVITY_TTL_DEFAULT,
+    ACTIVITY_TTL_MAX,
+    ACTIVITY_TTL_MIN,
+    BATCH_TIMEOUT_DEFAULT,
+    BATCH_TIMEOUT_MAX,
+    BATCH_TIMEOUT_MIN,
+    BATCH_URLS_MIN,
+    CODE_MAX,
+    CODE_MIN,
+    CRAWL_DELAY_MIN,
+    CRAWL_LIMIT_MIN,
+    CRAWL_MAX_DEPTH_MIN,
+    CRAWL_PREVIEW_PROMPT_MAX,
+    CRAWL_PREVIEW_PROMPT_MIN,
+    EXEC_TIMEOUT_MAX,
+    EXEC_TIMEOUT_MIN,
+    EXECUTE_TIMEOUT_DEFAULT,
+    INTERACT_TIMEOUT_DEFAULT,
+    LOCATION_COUNTRY_DEFAULT,
+    LOCATION_COUNTRY_LENGTH,
+    MAP_LIMIT_DEFAULT,
+    MAP_LIMIT_MAX,
+    MAP_LIMIT_MIN,
+    MAP_TIMEOUT_MIN,
+    MAX_AGE_DEFAULT,
+    MAX_AGE_MIN,
+    MAX_CONCURRENCY_MIN,
+    MIN_AGE_MIN,
+    PROFILE_NAME_MAX,
+    PROFILE_NAME_MIN,
+    PROMPT_MAX,
+    PROMPT_MIN,
+    SUPPORT_QUESTION_MAX,
+    SUPPORT_QUESTION_MIN,
+    SUPPORT_RATIONALE_MAX,
+    SUPPORT_RATIONALE_MIN,
+    TTL_MAX,
+    TTL_MIN,
+    WAIT_FOR_MIN,
+)
 
 ActivityEndpoint = Literal[
     "scrape",
@@ -58,25 +107,6 @@ FormatKind = Literal[
     "highlights",
 ]
 WebhookEventFilter = Literal["started", "page", "completed", "failed"]
-
-# Limits of the contract, named so that messages and the UI can quote them.
-SUPPORT_QUESTION_MAX = 8000
-SUPPORT_RATIONALE_MAX = 2000
-CRAWL_PREVIEW_PROMPT_MAX = 10000
-TTL_MIN, TTL_MAX = 30, 3600
-ACTIVITY_TTL_MIN, ACTIVITY_TTL_MAX = 10, 3600
-ACTIVITY_TTL_DEFAULT = 300
-PROFILE_NAME_MAX = 128
-CODE_MAX = 100_000
-PROMPT_MAX = 10_000
-EXEC_TIMEOUT_MIN, EXEC_TIMEOUT_MAX = 1, 300
-INTERACT_TIMEOUT_DEFAULT = 30
-BATCH_TIMEOUT_MIN, BATCH_TIMEOUT_MAX = 1000, 300_000
-BATCH_TIMEOUT_DEFAULT = 60_000
-MAX_AGE_DEFAULT = 172_800_000
-MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX = 5000, 100_000
-ACTIVITY_LIMIT_MIN, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_DEFAULT = 1, 100, 50
-
 
 def is_http_url(value: str) -> bool:
     """True for an absolute http(s) URL with a host, the only URLs the service scrapes."""
@@ -125,12 +155,12 @@ class ActivityQuery(WireModel):
 
 
 class DocsSearchRequest(WireModel):
-    question: str = Field(min_length=1, max_length=SUPPORT_QUESTION_MAX)
+    question: str = Field(min_length=SUPPORT_QUESTION_MIN, max_length=SUPPORT_QUESTION_MAX)
 
 
 class SupportAskRequest(WireModel):
-    question: str = Field(min_length=1, max_length=SUPPORT_QUESTION_MAX)
-    rationale: str | None = Field(None, min_length=1, max_length=SUPPORT_RATIONALE_MAX)
+    question: str = Field(min_length=SUPPORT_QUESTION_MIN, max_length=SUPPORT_QUESTION_MAX)
+    rationale: str | None = Field(None, min_length=SUPPORT_RATIONALE_MIN, max_length=SUPPORT_RATIONALE_MAX)
     job_id: str | None = Field(None, alias="jobId")
     context: dict[str, Any] | None = None
 
@@ -139,7 +169,7 @@ class SupportAskRequest(WireModel):
 
 
 class BrowserProfile(WireModel):
-    name: str = Field(min_length=1, max_length=PROFILE_NAME_MAX)
+    name: str = Field(min_length=PROFILE_NAME_MIN, max_length=PROFILE_NAME_MAX)
     save_changes: StrictBool = True
 
 
@@ -155,14 +185,14 @@ class BrowserListQuery(WireModel):
 
 
 class ExecuteRequest(WireModel):
-    code: str = Field(min_length=1, max_length=CODE_MAX)
+    code: str = Field(min_length=CODE_MIN, max_length=CODE_MAX)
     language: Language = "node"
     timeout: int | None = Field(None, ge=EXEC_TIMEOUT_MIN, le=EXEC_TIMEOUT_MAX)
 
 
 class InteractRequest(WireModel):
-    code: str | None = Field(None, min_length=1, max_length=CODE_MAX)
-    prompt: str | None = Field(None, min_length=1, max_length=PROMPT_MAX)
+    code: str | None = Field(None, min_length=CODE_MIN, max_length=CODE_MAX)
+    prompt: str | None = Field(None, min_length=PROMPT_MIN, max_length=PROMPT_MAX)
     language: Language | None = None
     timeout: float | None = Field(None, ge=EXEC_TIMEOUT_MIN, le=EXEC_TIMEOUT_MAX)
     origin: str | None = None
@@ -189,7 +219,9 @@ class FormatObject(WireModel):
 
 
 class Location(WireModel):
-    country: str = Field("US", min_length=2, max_length=2)
+    country: str = Field(
+        LOCATION_COUNTRY_DEFAULT, min_length=LOCATION_COUNTRY_LENGTH, max_length=LOCATION_COUNTRY_LENGTH
+    )
     languages: list[str] | None = None
 
 
@@ -199,13 +231,13 @@ class Action(WireModel):
     model_config = ConfigDict(extra="allow")
 
     type: str = Field(min_length=1)
-    milliseconds: int | None = Field(None, ge=0)
+    milliseconds: int | None = Field(None, ge=ACTION_WAIT_MS_MIN)
 
 
 class ScrapeProfile(WireModel):
     model_config = ConfigDict(extra="allow")
 
-    name: str = Field(min_length=1, max_length=PROFILE_NAME_MAX)
+    name: str = Field(min_length=PROFILE_NAME_MIN, max_length=PROFILE_NAME_MAX)
     save_changes: StrictBool | None = None
 
 
@@ -215,10 +247,10 @@ class ScrapeOptions(WireModel):
     only_clean_content: StrictBool | None = None
     include_tags: list[str] | None = None
     exclude_tags: list[str] | None = None
-    max_age: int | None = Field(None, ge=0)
-    min_age: int | None = Field(None, ge=1)
+    max_age: int | None = Field(None, ge=MAX_AGE_MIN)
+    min_age: int | None = Field(None, ge=MIN_AGE_MIN)
     headers: dict[str, str] | None = None
-    wait_for: int | None = Field(None, ge=0)
+    wait_for: int | None = Field(None, ge=WAIT_FOR_MIN)
     mobile: StrictBool | None = None
     skip_tls_verification: StrictBool | None = None
     timeout: int | None = Field(None, ge=BATCH_TIMEOUT_MIN, le=BATCH_TIMEOUT_MAX)
@@ -248,9 +280,9 @@ class ScrapeRequest(ScrapeOptions):
 class BatchScrapeRequest(ScrapeOptions):
     # URLs stay plain strings: invalid ones are the server's to drop (or refuse)
     # according to ignoreInvalidURLs, as the contract describes.
-    urls: list[str] = Field(min_length=1)
+    urls: list[str] = Field(min_length=BATCH_URLS_MIN)
     webhook: HttpUrl | WebhookConfig | None = None
-    max_concurrency: int | None = Field(None, ge=1)
+    max_concurrency: int | None = Field(None, ge=MAX_CONCURRENCY_MIN)
     ignore_invalid_urls: StrictBool | None = Field(None, alias="ignoreInvalidURLs")
 
 
@@ -264,25 +296,24 @@ class MapRequest(WireModel):
     include_subdomains: StrictBool | None = None
     ignore_query_parameters: StrictBool | None = None
     ignore_cache: StrictBool | None = None
-    limit: int | None = Field(None, ge=1, le=MAP_LIMIT_MAX)
-    timeout: int | None = Field(None, ge=1)
+    limit: int | None = Field(None, ge=MAP_LIMIT_MIN, le=MAP_LIMIT_MAX)
+    timeout: int | None = Field(None, ge=MAP_TIMEOUT_MIN)
     location: Location | None = None
 
 
 class CrawlParamsPreviewRequest(WireModel):
     url: HttpUrl
-    # The contract gives only the maximum; a required prompt that is empty
-    # asks for nothing, so one character is the minimum here.
-    prompt: str = Field(min_length=1, max_length=CRAWL_PREVIEW_PROMPT_MAX)
+    # The contract gives only the maximum; the minimum is ours (see limits).
+    prompt: str = Field(min_length=CRAWL_PREVIEW_PROMPT_MIN, max_length=CRAWL_PREVIEW_PROMPT_MAX)
 
 
 class CrawlRequest(WireModel):
     url: HttpUrl
-    prompt: str | None = Field(None, min_length=1, max_length=CRAWL_PREVIEW_PROMPT_MAX)
+    prompt: str | None = Field(None, min_length=CRAWL_PREVIEW_PROMPT_MIN, max_length=CRAWL_PREVIEW_PROMPT_MAX)
     include_paths: list[str] | None = None
     exclude_paths: list[str] | None = None
-    max_depth: int | None = Field(None, ge=0)
-    max_discovery_depth: int | None = Field(None, ge=0)
+    max_depth: int | None = Field(None, ge=CRAWL_MAX_DEPTH_MIN)
+    max_discovery_depth: int | None = Field(None, ge=CRAWL_MAX_DEPTH_MIN)
     crawl_entire_domain: StrictBool | None = None
     allow_external_links: StrictBool | None = None
     allow_subdomains: StrictBool | None = None
@@ -291,8 +322,8 @@ class CrawlRequest(WireModel):
     ignore_robots_txt: StrictBool | None = None
     robots_user_agent: str | None = None
     deduplicate_similar_urls: StrictBool | None = Field(None, alias="deduplicateSimilarURLs")
-    delay: float | None = Field(None, ge=0)
-    limit: int | None = Field(None, ge=1)
+    delay: float | None = Field(None, ge=CRAWL_DELAY_MIN)
+    limit: int | None = Field(None, ge=CRAWL_LIMIT_MIN)
     webhook: HttpUrl | WebhookConfig | None = None
     scrape_options: ScrapeOptions | None = None
 

@@ -9,10 +9,14 @@ from pydantic import Field
 from tui.api.models.common import JobStatus, Timestamp, WdsModel
 
 
-class CrawlParams(WdsModel):
-    """Crawl parameters the service derived from a natural-language prompt."""
+class CrawlOptionFields(WdsModel):
+    """The crawl parameters of the contract's "Crawl parameters" table, less `url`.
 
-    url: str | None = None
+    A params preview returns them; an active crawl's `options` echo the ones
+    the crawl was started with. Each reads its camelCase wire name or its
+    snake_case name, since the service is not consistent about which it sends.
+    """
+
     include_paths: list[str] | None = None
     exclude_paths: list[str] | None = None
     max_depth: int | None = None
@@ -24,9 +28,16 @@ class CrawlParams(WdsModel):
     ignore_query_parameters: bool | None = None
     ignore_robots_txt: bool | None = None
     robots_user_agent: str | None = None
+    # "URLs", not to_camel's "Urls": the wire's spelling, as in the request model
     deduplicate_similar_urls: bool | None = Field(None, alias="deduplicateSimilarURLs")
     delay: float | None = None
     limit: int | None = None
+
+
+class CrawlParams(CrawlOptionFields):
+    """Crawl parameters the service derived from a natural-language prompt."""
+
+    url: str | None = None
 
 
 class CrawlParamsPreview(WdsModel):
@@ -58,8 +69,13 @@ class ScrapeOptionsEcho(WdsModel):
     profile: ProfileEcho | None = None
 
 
-class ActiveCrawlOptions(WdsModel):
-    """Options of an active crawl; only `scrape_options` is in the contract."""
+class ActiveCrawlOptions(CrawlOptionFields):
+    """Options of an active crawl: the crawl parameters it was started with and its scrape options.
+
+    Only `scrape_options` is in the contract ("other members of `options`: not
+    shown"); the crawl parameters are what the service echoes from the start
+    request. Anything else stays in `model_extra`.
+    """
 
     scrape_options: ScrapeOptionsEcho | None = None
 

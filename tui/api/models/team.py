@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from pydantic import AliasChoices, Field
 
+from tui.api.limits import TOKENS_PER_CREDIT
 from tui.api.models.common import Timestamp, WdsModel
 from tui.api.pagination import CursorPage
-
-TOKENS_PER_CREDIT = 15
-"""The contract's conversion: one credit equals 15 tokens."""
 
 
 class TokenUsagePeriod(WdsModel):

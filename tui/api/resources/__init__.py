@@ -4,6 +4,7 @@ from tui.api.resources.batch import BatchResource
 from tui.api.resources.browser import BrowserResource
 from tui.api.resources.crawl import CrawlResource
 from tui.api.resources.extract import ExtractResource
+from tui.api.resources.jobs import JobsResource
 from tui.api.resources.map import MapResource
 from tui.api.resources.scrape import ScrapeResource
 from tui.api.resources.support import SupportResource
@@ -14,6 +15,7 @@ __all__ = [
     "BrowserResource",
     "CrawlResource",
     "ExtractResource",
+    "JobsResource",
     "MapResource",
     "ScrapeResource",
     "SupportResource",

@@ -13,7 +13,7 @@ from tui.api.errors import RequestValidationError
 from tui.api.validation import validation_details
 
 if TYPE_CHECKING:
-    from tui.api.client import WdsClient
+    from tui.api.base_client import BaseClient
 
 RequestT = TypeVar("RequestT", bound=BaseModel)
 
@@ -23,9 +23,13 @@ READ_MARGIN = 15.0
 
 
 class Resource:
-    """A group of endpoints; reaches the service through its `WdsClient`."""
+    """A group of endpoints; reaches the service through the client's transport.
 
-    def __init__(self, client: WdsClient) -> None:
+    It depends on `BaseClient` only (never on the `WdsClient` facade that
+    holds the resources), so resources and client import in one direction.
+    """
+
+    def __init__(self, client: BaseClient) -> None:
         self._client = client
 
     def __repr__(self) -> str:

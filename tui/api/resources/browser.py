@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.limits import EXECUTE_TIMEOUT_DEFAULT
 from tui.api.models.browser import BrowserSessionCreated, BrowserSessionDeleted, BrowserSessionList, ExecuteResult
 from tui.api.requests import (
     BrowserCreateRequest,
@@ -14,9 +15,6 @@ from tui.api.requests import (
     Language,
 )
 from tui.api.resources._base import READ_MARGIN, Resource, build_request, session_id_segment
-
-EXECUTE_TIMEOUT_DEFAULT = 30
-"""Seconds the service lets code run when `timeout` is not given."""
 
 
 class BrowserResource(Resource):

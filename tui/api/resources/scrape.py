@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.limits import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
 from tui.api.models.scrape import InteractionStopped, InteractResult, ScrapeResult
-from tui.api.requests import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT, InteractRequest, Language, ScrapeRequest
+from tui.api.requests import InteractRequest, Language, ScrapeRequest
 from tui.api.resources._base import READ_MARGIN, Resource, build_request, job_id_segment
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.limits import ASK_BUDGET_SECONDS
 from tui.api.models.support import DocsSearchAnswer, SupportAnswer, SupportAskPartial
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
 from tui.api.resources._base import READ_MARGIN, Resource, build_request
-
-ASK_BUDGET_SECONDS = 60.0
-"""The agent's hard budget; after it the service answers 504 with a partial envelope."""
 
 
 class SupportResource(Resource):

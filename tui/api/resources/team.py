@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tui.api.limits import ACTIVITY_LIMIT_MAX
 from tui.api.models.team import ActivityEntry, ActivityPage, TokenUsageHistory
 from tui.api.pagination import AsyncCursorPager
-from tui.api.requests import ACTIVITY_LIMIT_MAX, ActivityEndpoint, ActivityQuery, TokenUsageQuery
+from tui.api.requests import ActivityEndpoint, ActivityQuery, TokenUsageQuery
 from tui.api.resources._base import Resource, build_request
 
 
