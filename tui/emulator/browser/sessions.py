@@ -20,6 +20,7 @@ import contextlib
 import logging
 from datetime import datetime
 
+from tui.api.limits import ACTIVITY_TTL_DEFAULT, TTL_DEFAULT_CANDIDATES
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
     BrowserBackend,
@@ -48,8 +49,8 @@ from tui.emulator.core.teams import Caller, TeamDirectory
 
 log = logging.getLogger(__name__)
 
-SESSION_TTL_DEFAULT = 600
-ACTIVITY_TTL_DEFAULT = 300
+# The contract states two defaults for ttl (600 and 300); the emulator takes the first.
+SESSION_TTL_DEFAULT = TTL_DEFAULT_CANDIDATES[0]
 REAPER_INTERVAL_SECONDS = 1.0
 START_URL_TIMEOUT_SECONDS = 30.0
 

@@ -26,14 +26,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX
+from tui.api.limits import ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX, ACTIVITY_WINDOW_HOURS
+from tui.api.requests import ACTIVITY_ENDPOINTS
 from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.core.errors import InvalidRequest
 
 # One list of kinds and one set of limits, shared with the client.
 ENDPOINT_KINDS = ACTIVITY_ENDPOINTS
 API_VERSION = "v2"
-WINDOW = timedelta(hours=24)
+WINDOW = timedelta(hours=ACTIVITY_WINDOW_HOURS)
 MAX_LIMIT = ACTIVITY_LIMIT_MAX
 DEFAULT_LIMIT = ACTIVITY_LIMIT_DEFAULT
 

@@ -23,13 +23,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.api.requests import (
-    INTERACT_TIMEOUT_DEFAULT,
-    BrowserCreateRequest,
-    BrowserListQuery,
-    ExecuteRequest,
-    InteractRequest,
-)
+from tui.api.limits import EXECUTE_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
+from tui.api.requests import BrowserCreateRequest, BrowserListQuery, ExecuteRequest, InteractRequest
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.browser.sessions import SESSION_DESTROYED, SESSION_NOT_FOUND, BrowserSessionManager
 from tui.emulator.core.billing import Billing
@@ -50,7 +45,6 @@ from tui.emulator.jobs.store import JobStore
 
 REPLAY_UNAVAILABLE = "Replay context unavailable for this scrape job; rerun the scrape and retry."
 
-EXECUTE_TIMEOUT_DEFAULT = 30
 NO_AI_MODEL = (
     "AI agent execution failed: the emulator has no AI model configured, so `prompt` cannot run. "
     "Send `code` instead."

@@ -16,7 +16,8 @@ from tui.api.requests import ActivityQuery, TokenUsageQuery
 from tui.emulator.core.activity import ActivityLog
 from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.http.parsing import caller, ok, parse_query
-from tui.emulator.core.usage import TOKENS_PER_CREDIT, UsageLedger, month_end, month_start
+from tui.api.limits import TOKENS_PER_CREDIT
+from tui.emulator.core.usage import UsageLedger, month_end, month_start
 
 
 def routes(activity: ActivityLog, usage: UsageLedger, clock: Clock) -> list[BaseRoute]:

@@ -15,20 +15,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tui.api.requests import (
-    BATCH_TIMEOUT_DEFAULT,
-    MAX_AGE_DEFAULT,
-    FormatObject,
-    ScrapeOptions,
-)
+from tui.api.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
+from tui.api.requests import FormatObject, ScrapeOptions
 from tui.emulator.sites.site import Page, SiteSource, split_url
 from tui.emulator.sites.content import render_html, render_markdown, render_raw_html
 
-ENHANCED_PROXY_CREDITS = 5
-BASE_CREDITS = 1
-LOCKDOWN_HIT_CREDITS = 5
-LOCKDOWN_MISS_CREDITS = 1
-LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000
+BASE_CREDITS = 1  # a plain scrape
 NEEDS_LLM = frozenset({"summary", "json", "question", "highlights", "branding", "changeTracking"})
 NOT_RENDERED_HERE = frozenset({"screenshot", "audio"})
 
@@ -89,7 +81,7 @@ class EffectiveOptions:
         action_wait = sum(a.milliseconds or 0 for a in opts.actions or [] if a.type == "wait")
         sensitive = bool(opts.actions) or bool(opts.headers)
         lockdown = bool(opts.lockdown)
-        default_age = LOCKDOWN_MAX_AGE_MS if lockdown else MAX_AGE_DEFAULT
+        default_age = LOCKDOWN_MAX_AGE_DEFAULT if lockdown else MAX_AGE_DEFAULT
         return cls(
             formats=tuple(dict.fromkeys(kinds)),
             only_main_content=True if opts.only_main_content is None else opts.only_main_content,

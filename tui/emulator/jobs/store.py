@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from tui.api.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
 from tui.emulator.core.billing import Billing
 from tui.emulator.core.clock import Clock, isoformat_z
@@ -32,8 +33,6 @@ from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
 from tui.emulator.jobs.scrape_engine import (
     BASE_CREDITS,
-    LOCKDOWN_HIT_CREDITS,
-    LOCKDOWN_MISS_CREDITS,
     EffectiveOptions,
     Failure,
     FailureKind,

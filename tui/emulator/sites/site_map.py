@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from tui.api.requests import MAP_LIMIT_DEFAULT, MapRequest
+from tui.api.limits import MAP_LIMIT_DEFAULT
+from tui.api.requests import MapRequest
 from tui.emulator.sites.site import SiteSource, same_host, split_url
 from tui.emulator.core.text_search import BM25Index
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from tui.api.limits import ASK_BUDGET_SECONDS
 from tui.api.requests import DocsSearchRequest, SupportAskRequest
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
@@ -24,8 +25,6 @@ from tui.emulator.jobs.store import JobStore
 from tui.emulator.sites.site import SiteSource
 from tui.emulator.support.ask import Diagnostician, Draft
 from tui.emulator.support.docs_search import search_docs
-
-ASK_BUDGET_SECONDS = 60.0
 
 
 class BudgetExceeded(Exception):
