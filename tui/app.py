@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
 from textual.widgets import Footer, Input, TextArea
+from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
 from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
-from tui.console_history import ConsoleHistories, ConsoleTarget
+from tui.failures import report_worker_failure
+from tui.navigation import Intent, Navigator, NewSession
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
@@ -29,6 +31,9 @@ from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
 from tui.screens.connection import ConnectionProblemScreen
 from tui.widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from tui.screens.session_form import SessionCreated
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ class WdsApp(App[None]):
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
-        self.console_histories = ConsoleHistories()
+        self.navigator = Navigator(client, clock=clock)
         self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -112,22 +117,16 @@ class WdsApp(App[None]):
     def panes(self) -> list[Pane]:
         return list(self.query(Pane).results())
 
-    # --- the execute console, opened from a session or a scrape job -------------
+    # --- navigation: panes and screens ask, the app pushes -------------------------
 
-    def open_console(self, target: ConsoleTarget) -> None:
-        """Push the console for `target`; its runs and draft outlive the screen."""
-        from tui.screens.console import ConsoleScreen  # imported on first use: start-up time
+    @on(Intent)
+    def _navigate(self, intent: Intent) -> None:
+        callback = self._session_created if isinstance(intent, NewSession) else None
+        self.push_screen(self.navigator.screen_for(intent), callback)
 
-        history = self.console_histories.for_target(target)
-        self.push_screen(ConsoleScreen(self.client, target, clock=self.clock, history=history))
-
-    @on(SessionsPane.ConsoleRequested)
-    def _session_console(self, message: SessionsPane.ConsoleRequested) -> None:
-        self.open_console(ConsoleTarget.for_session(message.session))
-
-    @on(ActivityPane.InteractRequested)
-    def _interact_console(self, message: ActivityPane.InteractRequested) -> None:
-        self.open_console(ConsoleTarget.for_interact(message.job_id))
+    def _session_created(self, created: SessionCreated | None) -> None:
+        if created is not None:
+            self.query_one(SessionsPane).session_created(created)
 
     # --- connection state, fed by the panes -----------------------------------
 
@@ -159,6 +158,14 @@ class WdsApp(App[None]):
 
     def _problem_solved(self, _: None) -> None:
         self._problem_screen = None
+
+    # --- the one sink for unexpected failures ---------------------------------------
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Any worker that ended in error (forwarded here by its view): say so and log it."""
+        if event.state is WorkerState.ERROR:
+            report_worker_failure(self, event.worker)
 
     # --- zoom: one pane fills the screen ------------------------------------------
 

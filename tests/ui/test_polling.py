@@ -6,9 +6,17 @@ import asyncio
 
 import httpx
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, seeded_emulator, settle, wait_until
+from tests.ui.conftest import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    frozen_clock,
+    seeded_emulator,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
-from tui.clock import frozen_clock
 from tui.panes.activity import ActivityPane
 from tui.panes.crawls import CrawlsPane
 

@@ -21,6 +21,7 @@ from tui.api.client import WdsClient
 from tui.app import WdsApp
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator, Team
+from tui.navigation import OpenConsole
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen
@@ -247,11 +248,11 @@ async def test_enter_asks_for_the_console_of_an_active_session_only(app: WdsApp,
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, SessionsPane)
-        requested: list[SessionsPane.ConsoleRequested] = []
+        requested: list[OpenConsole] = []
         original = pane.post_message
 
         def post_message(message: Message) -> bool:
-            if isinstance(message, SessionsPane.ConsoleRequested):
+            if isinstance(message, OpenConsole):
                 requested.append(message)
             return original(message)
 

@@ -7,8 +7,8 @@ API layer can use it without Textual.
 
 The next fetch starts only after the previous one has finished and the
 interval has passed (dolphie's habit: no pile-up when the service is slow).
-A failed fetch is handed to `fail` and the loop goes on; `fail` may raise to
-end it. Whoever runs `run()` in a task restarts by cancelling that task and
+A failed fetch (or a failure to deliver its answer) is handed to `fail` and
+the loop goes on; `fail` may raise to end it. Whoever runs `run()` in a task restarts by cancelling that task and
 running it again, which also cancels a fetch in flight: an answer to an older
 question can then never overwrite a newer one.
 """
@@ -31,7 +31,8 @@ class PollLoop(Generic[T]):
 
     `deliver(answer, same)` gets each answer, `same` being True when it equals
     the previous answer (most polls of an idle service: nothing to redraw).
-    `fail(error)` gets each exception a fetch raised, cancellation apart.
+    `fail(error)` gets each exception that fetching or delivering raised,
+    cancellation apart.
     """
 
     def __init__(
@@ -82,9 +83,9 @@ class PollLoop(Generic[T]):
         """One fetch, its answer delivered or its failure handed to `fail`."""
         try:
             answer = await self.fetch()
+            self.deliver(answer, self._answered and answer == self.last)
         except Exception as error:  # noqa: BLE001 - every failure goes to `fail`, which decides
             self.fail(error)
             return
-        same = self._answered and answer == self.last
+        # Only once delivered: an answer whose showing failed is shown again next time.
         self.last, self._answered = answer, True
-        self.deliver(answer, same)

@@ -15,8 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from tui.api.models import ActiveCrawl, ActiveCrawlOptions
-from tui.panes.base import Pane
 from tui.formatting import bare_url, local_time, short_id
+from tui.navigation import OpenCrawl
+from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable
 
 
@@ -77,8 +78,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         Binding("enter", "open_selected", "Crawl status", show=False),
     ]
 
-    STATUS_POLL_SECONDS = 2.0
-
     def compose(self) -> ComposeResult:
         yield CrawlTable("id", "url", "started", "options", id="crawls-table")
         empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
@@ -116,15 +115,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         return True
 
     def open_crawl(self, crawl_id: str) -> None:
-        """Push the live status screen of one crawl."""
-        from tui.screens.crawl_status import CrawlStatusScreen  # imported on first use: start-up time
+        """Ask for the live status screen of one crawl."""
         crawl = self.crawl_by_id(crawl_id)
-        self.app.push_screen(
-            CrawlStatusScreen(
-                self.client,
-                crawl_id,
-                url=crawl.url if crawl is not None else None,
-                clock=self.clock,
-                interval=self.STATUS_POLL_SECONDS,
-            )
-        )
+        self.post_message(OpenCrawl(crawl_id, crawl.url if crawl is not None else None))

@@ -22,7 +22,9 @@ from textual.widgets import Footer, Label, LoadingIndicator, Static, TabbedConte
 
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
+from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
+from tui.navigation import OpenInteract
 from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import JsonTree
 
@@ -45,10 +47,6 @@ RETRIEVALS: dict[str, Retrieval] = {
 }
 """The contract's table "Retrieval endpoints for an entry's job ID"."""
 
-INTERACT = "interact"
-"""What the screen is dismissed with when the user asks to interact with a scrape."""
-
-
 def retrieval_for(endpoint: str) -> Retrieval | None:
     """The retrieval of an activity entry's kind, or None when the contract has none."""
     return RETRIEVALS.get(endpoint)
@@ -63,8 +61,8 @@ def no_retrieval_notice(endpoint: str) -> str:
     )
 
 
-class JobDetailScreen(Screen[str | None]):
-    """A job's document and JSON; dismissed with "interact" to open the scrape console."""
+class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
+    """A job's document and JSON; for a scrape, i opens the console on its browser instead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
@@ -147,6 +145,11 @@ class JobDetailScreen(Screen[str | None]):
             notice.update(f"{exc.title}: {exc.message} (r to retry)")
             self._clear_loading()
             return
+        except Exception as exc:  # a bug of ours: said here, and notified and logged by the app's sink
+            notice.set_class(True, "-error")
+            notice.update(f"Unexpected error: {type(exc).__name__}: {exc} (r to retry)")
+            self._clear_loading()
+            raise
         self.job = job
         notice.set_class(False, "-error")
         notice.display = False
@@ -185,4 +188,6 @@ class JobDetailScreen(Screen[str | None]):
             widget.focus()
 
     def action_interact(self) -> None:
-        self.dismiss(INTERACT)
+        """Leave the document for the console on the scrape's browser (the app opens it)."""
+        self.dismiss(None)
+        self.app.post_message(OpenInteract(self.job_id))  # to the app itself: this screen is closing

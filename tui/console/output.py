@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.console_history import RunHistory, RunRecord
+from tui.console.history import RunHistory, RunRecord
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("failure", "call failed"),
