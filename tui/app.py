@@ -7,6 +7,7 @@ in-process emulator and the CLI builds it on whatever is configured.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -15,7 +16,8 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
-from textual.widgets import Footer, Input, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -29,10 +31,10 @@ from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
-from tui.screens.connection import ConnectionProblemScreen
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
 
 
@@ -58,6 +60,15 @@ class Intervals:
     def every(cls, seconds: float) -> Intervals:
         """The same interval for every pane (`--refresh`)."""
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
+
+
+def takes_text(widget: Widget | None) -> bool:
+    """Whether keys typed go into `widget` as text (an Input or a TextArea)."""
+    if isinstance(widget, Input):
+        return True
+    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 class WdsApp(App[None]):
@@ -153,6 +164,8 @@ class WdsApp(App[None]):
         # A refused key or an unreachable service is not a pane's problem: say so full-screen,
         # once, however many panes fail at the same moment.
         if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
+            from tui.screens.connection import ConnectionProblemScreen  # imported on first use: start-up time
+
             self._problem_screen = ConnectionProblemScreen(self.client, self.service.host, error)
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 
@@ -212,7 +225,7 @@ class WdsApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "focus_pane":
             # Only where the panes are, and never instead of typing a digit.
-            return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input | TextArea)
+            return self.screen is self.screen_stack[0] and not takes_text(self.focused)
         return True
 
     def action_focus_pane(self, pane_id: str) -> None:
