@@ -3,6 +3,10 @@
 The app is built from a client and a little description of the service
 (harlequin's habit: the backend is passed in), so tests build it on an
 in-process emulator and the CLI builds it on whatever is configured.
+
+It is the one place that pushes screens (panes and screens post intents, see
+`tui.navigation`) and the one sink for unexpected failures (every worker that
+ends in error is notified and logged, see `tui.failures`).
 """
 
 from __future__ import annotations
@@ -123,10 +127,6 @@ class WdsApp(App[None]):
                 self.client, interval=self.intervals.sessions, clock=self.clock, id="sessions"
             )
         yield Footer()
-
-    @property
-    def panes(self) -> list[Pane]:
-        return list(self.query(Pane).results())
 
     # --- navigation: panes and screens ask, the app pushes -------------------------
 

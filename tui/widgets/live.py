@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tui.api.errors import WdsError
 from tui.api.polling import PollLoop
@@ -58,8 +58,6 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
     paused: bool = False
     _fetch_due: bool = False
     _poll_loop: PollLoop[T] | None = None
-
-    POLL_NAME: ClassVar[str] = ""
 
     # --- to implement ---------------------------------------------------------
 
@@ -123,7 +121,7 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         node: Any = self
         return node.run_worker(
             loop.run(at_once=at_once),
-            name=self.POLL_NAME or f"{type(self).__name__} polling",
+            name="polling",
             group=POLL_GROUP,
             exclusive=True,
             exit_on_error=False,
