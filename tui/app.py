@@ -29,7 +29,8 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.navigation import Intent, Navigator, NewSession
+from tui.intents import Intent, NewSession
+from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane

@@ -1,10 +1,4 @@
-"""Where a person can go, as intents: panes and screens ask, the app alone pushes screens.
-
-An intent is a small message (toolong's habit: a dataclass) saying what the
-user asked to see, not how to show it. It bubbles up to the app, which hands
-it to its `Navigator`: the one place that knows which screen answers which
-intent. No pane builds a screen, and no screen hands a value back for a pane
-to forward.
+"""Which screen answers which intent (`tui.intents`): the app hands every intent to its `Navigator`.
 
 Screens are imported when first opened, not with the dashboard: its first
 frame needs none of them.
@@ -12,62 +6,19 @@ frame needs none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from textual.message import Message
-
 from tui.clock import Clock, system_clock
+from tui.intents import Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
-    from tui.api.models.browser import BrowserSession
     from tui.console.history import ConsoleHistories
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
-
-
-class Intent(Message):
-    """Base of the messages that ask the app to show something."""
-
-
-@dataclass(eq=False)
-class OpenJob(Intent):
-    """Show one job of the activity list (`endpoint` is its activity kind)."""
-
-    endpoint: str
-    job_id: str
-    target: str | None = None
-
-
-@dataclass(eq=False)
-class OpenCrawl(Intent):
-    """Follow one crawl live."""
-
-    crawl_id: str
-    url: str | None = None
-
-
-@dataclass(eq=False)
-class OpenConsole(Intent):
-    """Open the execute console on a browser session."""
-
-    session: BrowserSession
-
-
-@dataclass(eq=False)
-class OpenInteract(Intent):
-    """Open the console on the browser of a scrape job (`/v2/scrape/{id}/interact`)."""
-
-    job_id: str
-
-
-@dataclass(eq=False)
-class NewSession(Intent):
-    """Open the form that starts a browser session."""
 
 
 class Navigator:

@@ -37,7 +37,8 @@ from tui.clock import Clock
 from tui.emulator.app import create_app
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator
-from tui.navigation import Intent, Navigator
+from tui.intents import Intent
+from tui.navigation import Navigator
 from tui.panes.base import Pane
 from tui.widgets.live import POLL_GROUP
 

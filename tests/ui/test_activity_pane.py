@@ -10,7 +10,8 @@ from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport
 from tui.api.client import WdsClient
 from tui.api.models import ActivityEntry
 from tui.emulator.state import Caller, Emulator
-from tui.navigation import Navigator, OpenInteract
+from tui.intents import OpenInteract
+from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane, ActivityTable, entry_row, keyed_entries
 from tui.panes.base import PaneStatus
 from tui.screens.job_detail import JobDetailScreen

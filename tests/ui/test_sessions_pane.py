@@ -21,7 +21,7 @@ from tui.api.client import WdsClient
 from tui.app import WdsApp
 from tui.emulator.clock import ManualClock
 from tui.emulator.state import Emulator, Team
-from tui.navigation import OpenConsole
+from tui.intents import OpenConsole
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen

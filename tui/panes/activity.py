@@ -25,7 +25,7 @@ from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.clock import Clock, system_clock
 from tui.formatting import bare_url, clip, local_time, short_id
-from tui.navigation import OpenInteract, OpenJob
+from tui.intents import OpenInteract, OpenJob
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable
 

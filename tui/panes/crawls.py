@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Static
 
 from tui.api.models import ActiveCrawl, ActiveCrawlOptions
 from tui.formatting import bare_url, local_time, short_id
-from tui.navigation import OpenCrawl
+from tui.intents import OpenCrawl
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable
 

@@ -33,7 +33,7 @@ from tui.api.errors import WdsError
 from tui.api.models.browser import BrowserSession, SessionStatus
 from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserStatus
 from tui.formatting import NO_VALUE, clip, clock_time, short_id
-from tui.navigation import NewSession, OpenConsole
+from tui.intents import NewSession, OpenConsole
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
 

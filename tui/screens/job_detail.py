@@ -24,7 +24,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
-from tui.navigation import OpenInteract
+from tui.intents import OpenInteract
 from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import JsonTree
 
