@@ -18,13 +18,13 @@ from textual.widgets import TextArea
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import ServiceInfo, WdsApp
-from tui.console_history import ConsoleTarget
+from tui.console.history import ConsoleTarget
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import running
 from tui.emulator.service import Emulator
 from tui.panes.base import Pane
-from tui.screens.console import ConsoleScreen
-from tui.widgets.cdp_status import CdpStatusPanel
+from tui.console.screen import ConsoleScreen
+from tui.console.cdp_panel import CdpStatusPanel
 
 HERE = Path(__file__).resolve().parent
 KEY = "wds-" + "5c" * 16

@@ -3,32 +3,44 @@
 The app is built from a client and a little description of the service
 (harlequin's habit: the backend is passed in), so tests build it on an
 in-process emulator and the CLI builds it on whatever is configured.
+
+It is the one place that pushes screens (panes and screens post intents, see
+`tui.navigation`) and the one sink for unexpected failures (every worker that
+ends in error is notified and logged, see `tui.failures`).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
-from textual.widgets import Footer, Input, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, Input
+from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
 from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
-from tui.console_history import ConsoleHistories, ConsoleTarget
+from tui.failures import report_worker_failure
+from tui.intents import Intent, NewSession
+from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
-from tui.screens.connection import ConnectionProblemScreen
 from tui.widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from tui.screens.connection import ConnectionProblemScreen
+    from tui.screens.session_form import SessionCreated
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,15 @@ class Intervals:
     def every(cls, seconds: float) -> Intervals:
         """The same interval for every pane (`--refresh`)."""
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
+
+
+def takes_text(widget: Widget | None) -> bool:
+    """Whether keys typed go into `widget` as text (an Input or a TextArea)."""
+    if isinstance(widget, Input):
+        return True
+    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 class WdsApp(App[None]):
@@ -87,7 +108,7 @@ class WdsApp(App[None]):
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
-        self.console_histories = ConsoleHistories()
+        self.navigator = Navigator(client, clock=clock)
         self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -108,26 +129,16 @@ class WdsApp(App[None]):
             )
         yield Footer()
 
-    @property
-    def panes(self) -> list[Pane]:
-        return list(self.query(Pane).results())
+    # --- navigation: panes and screens ask, the app pushes -------------------------
 
-    # --- the execute console, opened from a session or a scrape job -------------
+    @on(Intent)
+    def _navigate(self, intent: Intent) -> None:
+        callback = self._session_created if isinstance(intent, NewSession) else None
+        self.push_screen(self.navigator.screen_for(intent), callback)
 
-    def open_console(self, target: ConsoleTarget) -> None:
-        """Push the console for `target`; its runs and draft outlive the screen."""
-        from tui.screens.console import ConsoleScreen  # imported on first use: start-up time
-
-        history = self.console_histories.for_target(target)
-        self.push_screen(ConsoleScreen(self.client, target, clock=self.clock, history=history))
-
-    @on(SessionsPane.ConsoleRequested)
-    def _session_console(self, message: SessionsPane.ConsoleRequested) -> None:
-        self.open_console(ConsoleTarget.for_session(message.session))
-
-    @on(ActivityPane.InteractRequested)
-    def _interact_console(self, message: ActivityPane.InteractRequested) -> None:
-        self.open_console(ConsoleTarget.for_interact(message.job_id))
+    def _session_created(self, created: SessionCreated | None) -> None:
+        if created is not None:
+            self.query_one(SessionsPane).session_created(created)
 
     # --- connection state, fed by the panes -----------------------------------
 
@@ -154,11 +165,21 @@ class WdsApp(App[None]):
         # A refused key or an unreachable service is not a pane's problem: say so full-screen,
         # once, however many panes fail at the same moment.
         if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
+            from tui.screens.connection import ConnectionProblemScreen  # imported on first use: start-up time
+
             self._problem_screen = ConnectionProblemScreen(self.client, self.service.host, error)
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 
     def _problem_solved(self, _: None) -> None:
         self._problem_screen = None
+
+    # --- the one sink for unexpected failures ---------------------------------------
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Any worker that ended in error (forwarded here by its view): say so and log it."""
+        if event.state is WorkerState.ERROR:
+            report_worker_failure(self, event.worker)
 
     # --- zoom: one pane fills the screen ------------------------------------------
 
@@ -205,7 +226,7 @@ class WdsApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "focus_pane":
             # Only where the panes are, and never instead of typing a digit.
-            return self.screen is self.screen_stack[0] and not isinstance(self.focused, Input | TextArea)
+            return self.screen is self.screen_stack[0] and not takes_text(self.focused)
         return True
 
     def action_focus_pane(self, pane_id: str) -> None:

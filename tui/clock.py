@@ -1,4 +1,4 @@
-"""The dashboard's notion of "now", injectable so snapshot tests can freeze it."""
+"""The dashboard's notion of "now", injectable so snapshot tests can freeze it (see tests/ui/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,3 @@ Clock = Callable[[], datetime]
 def system_clock() -> datetime:
     """The current time, timezone-aware, in UTC."""
     return datetime.now(UTC)
-
-
-def frozen_clock(at: datetime) -> Clock:
-    """A clock that always answers `at` (for deterministic pictures)."""
-    return lambda: at

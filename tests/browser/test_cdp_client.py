@@ -14,8 +14,8 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from tests.browser.conftest import FakeSessions, Serve, proxied_session
-from tui.api.cdp import (
-    CdpClient,
+from tui.api.cdp import CdpClient
+from tui.api.cdp_types import (
     CdpCommandError,
     CdpDisconnectedError,
     CdpSessionDestroyedError,

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from textual import on
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -32,11 +33,14 @@ from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.clock import Clock, frozen_clock
-from tui.emulator.http.app import create_app
+from tui.clock import Clock
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.panes.base import POLL_GROUP, Pane
+from tui.intents import Intent
+from tui.navigation import Navigator
+from tui.panes.base import Pane
+from tui.widgets.live import POLL_GROUP
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
@@ -59,6 +63,11 @@ def utc_local_time() -> Iterator[None]:
     else:
         os.environ["TZ"] = old
     time.tzset()
+
+
+def frozen_clock(at: datetime) -> Clock:
+    """A clock that always answers `at` (for deterministic pictures)."""
+    return lambda: at
 
 
 class SwitchableTransport(httpx.AsyncBaseTransport):
@@ -116,15 +125,27 @@ class PaneHost(App[None]):
     """One widget alone (a pane, or a placeholder to push screens on), styled by the dashboard's stylesheet.
 
     `content` is called in `compose`, so the widget is built inside the running
-    app as the dashboard builds its panes.
+    app as the dashboard builds its panes. With a `navigator`, the host opens
+    the screens the widget asks for, as the dashboard does; every intent it
+    sees is kept in `intents`.
     """
 
     CSS_PATH = Path(tui.__file__).parent / "app.tcss"
 
-    def __init__(self, content: Callable[[], Widget], *, footer: bool = True) -> None:
+    def __init__(
+        self, content: Callable[[], Widget], *, footer: bool = True, navigator: Navigator | None = None
+    ) -> None:
         super().__init__()
         self._content = content
         self._footer = footer
+        self.navigator = navigator
+        self.intents: list[Intent] = []
+
+    @on(Intent)
+    def _navigate(self, intent: Intent) -> None:
+        self.intents.append(intent)
+        if self.navigator is not None:
+            self.push_screen(self.navigator.screen_for(intent))
 
     def compose(self) -> ComposeResult:
         yield self._content()

@@ -6,12 +6,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, wait_until
+from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.api.models import ActivityEntry
-from tui.clock import frozen_clock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
+from tui.intents import OpenInteract
+from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane, ActivityTable, entry_row, keyed_entries
 from tui.panes.base import PaneStatus
 from tui.screens.job_detail import JobDetailScreen
@@ -21,15 +22,18 @@ from tui.widgets.document_view import DocumentView
 
 
 class ActivityHost(PaneHost):
-    """The activity pane alone, noting the interact requests it sends up."""
+    """The activity pane alone, opening what it asks for as the dashboard does, noting interact requests."""
 
     def __init__(self, client: WdsClient) -> None:
         # A long interval: the tests trigger refreshes themselves.
-        super().__init__(lambda: ActivityPane(client, interval=3600, clock=frozen_clock(NOW), id="activity"))
-        self.interact_requests: list[str] = []
+        super().__init__(
+            lambda: ActivityPane(client, interval=3600, clock=frozen_clock(NOW), id="activity"),
+            navigator=Navigator(client, clock=frozen_clock(NOW)),
+        )
 
-    def on_activity_pane_interact_requested(self, message: ActivityPane.InteractRequested) -> None:
-        self.interact_requests.append(message.job_id)
+    @property
+    def interact_requests(self) -> list[str]:
+        return [intent.job_id for intent in self.intents if isinstance(intent, OpenInteract)]
 
 
 async def settled(pilot: Pilot[None], pane: ActivityPane) -> list[str]:

@@ -13,7 +13,7 @@ from tui.panes.base import Pane
 from tui.panes.sessions import SessionsPane
 from tui.screens import connection
 from tui.screens.connection import ConnectionProblemScreen
-from tui.screens.console import ConsoleScreen
+from tui.console.screen import ConsoleScreen
 
 
 class Outage(httpx.AsyncBaseTransport):

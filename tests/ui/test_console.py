@@ -32,16 +32,17 @@ from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
 from tui.api.client import WdsClient
 from tui.api.requests import ScrapeRequest
-from tui.console_history import ConsoleHistories, ConsoleTarget, RunHistory, RunSpec
+from tui.console.history import ConsoleHistories, ConsoleTarget, RunHistory, RunSpec
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.console import ConsoleScreen, highlighting_available
-from tui.widgets.cdp_status import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
+from tui.console.highlighting import highlighting_available
+from tui.console.screen import ConsoleScreen
+from tui.console.cdp_panel import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
 from tui.widgets.live_table import LiveTable
-from tui.widgets.run_output import RunOutput
+from tui.console.output import RunOutput
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 NODE_CODE = "console.log('hello')\n6 * 7"

@@ -7,12 +7,12 @@ import uuid
 import pytest
 from textual.widgets import Label, ProgressBar, Static
 
-from tests.ui.conftest import LOCAL_NOW, NOW, PaneHost, SwitchableTransport, seeded_emulator, wait_until
+from tests.ui.conftest import LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.api.models import ActiveCrawl
-from tui.clock import frozen_clock
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
+from tui.navigation import Navigator
 from tui.panes.base import PaneStatus
 from tui.panes.crawls import CrawlsPane, CrawlTable, options_summary
 from tui.screens.crawl_status import CrawlStatusScreen
@@ -26,15 +26,14 @@ def emulator(clock: ManualClock) -> Emulator:
 
 
 def crawls_pane(client: WdsClient) -> CrawlsPane:
-    """The crawls pane as the tests host it: refreshed by hand, its status screen following quickly."""
-    pane = CrawlsPane(client, interval=3600, clock=frozen_clock(NOW), id="crawls")
-    pane.STATUS_POLL_SECONDS = 0.05
-    return pane
+    """The crawls pane as the tests host it: refreshed by hand."""
+    return CrawlsPane(client, interval=3600, clock=frozen_clock(NOW), id="crawls")
 
 
 def crawls_host(client: WdsClient) -> PaneHost:
-    """The crawls pane alone, styled by the dashboard's stylesheet."""
-    return PaneHost(lambda: crawls_pane(client))
+    """The crawls pane alone, styled by the dashboard's stylesheet; the status screens it opens follow quickly."""
+    navigator = Navigator(client, clock=frozen_clock(NOW), crawl_poll_seconds=0.05)
+    return PaneHost(lambda: crawls_pane(client), navigator=navigator)
 
 
 def text_of(widget: Static) -> str:
@@ -184,7 +183,7 @@ async def test_status_screen_keeps_data_when_a_poll_fails(
         transport.failing = True
         error = screen.query_one("#crawl-error", Static)
         await wait_until(pilot, lambda: bool(error.display), "the error line")
-        assert "Service unavailable" in text_of(error) and f"showing data from {LOCAL_NOW}" in text_of(error)
+        assert "Service unavailable" in text_of(error) and f"stale since {LOCAL_NOW}" in text_of(error)
         assert screen.query_one("#crawl-pages", LiveTable).row_keys == shown
         transport.failing = False  # polling carries on, and recovers
         await wait_until(pilot, lambda: not error.display, "recovery")

@@ -13,7 +13,8 @@ from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
-from tui.screens.job_detail import RETRIEVALS, JobDetailScreen
+from tui.api.resources.jobs import RETRIEVALS
+from tui.screens.job_detail import JobDetailScreen
 from tui.widgets.document_view import DocumentView
 from tui.widgets.json_tree import STRING_PREVIEW, JsonTree
 

@@ -1,4 +1,4 @@
-"""The panes' polling loop: refresh now, poll on the interval, pause, and never a stale page over a newer one."""
+"""The polling loop (`PollLoop`, hosted in each pane): refresh now, poll on the interval, pause, and never a stale page over a newer one."""
 
 from __future__ import annotations
 
@@ -6,9 +6,18 @@ import asyncio
 
 import httpx
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, seeded_emulator, settle, wait_until
+from tests.ui.conftest import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    frozen_clock,
+    seeded_emulator,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
-from tui.clock import frozen_clock
+from tui.api.polling import PollLoop
 from tui.panes.activity import ActivityPane
 from tui.panes.crawls import CrawlsPane
 
@@ -90,3 +99,43 @@ async def test_a_late_answer_never_replaces_the_page_asked_for_since() -> None:
         assert pane.page_number == 1 and pane.data.number == 1
         assert [entry.id for entry in pane.data.page.entries] == first
         assert str(pane.border_subtitle).startswith("page 1 ·")
+
+
+# --- the loop itself (tui.api.polling), without Textual -------------------------------------
+
+
+async def test_the_loop_says_same_answers_keeps_going_after_failures_and_stops_when_told() -> None:
+    answers = iter([1, 1, RuntimeError("bug"), 2, 2])
+    seen: list[tuple[int, bool]] = []
+    failures: list[str] = []
+
+    async def fetch() -> int:
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def deliver(answer: int, same: bool) -> None:
+        seen.append((answer, same))
+        if len(seen) == 4:
+            loop.stop()
+
+    loop = PollLoop(fetch, deliver=deliver, fail=lambda error: failures.append(str(error)), interval=0)
+    await asyncio.wait_for(loop.run(), 5)
+    assert seen == [(1, False), (1, True), (2, False), (2, True)]
+    assert failures == ["bug"] and loop.stopped
+
+
+async def test_the_loop_skips_a_timed_fetch_that_is_not_due_but_not_the_first() -> None:
+    fetched = 0
+
+    async def fetch() -> int:
+        nonlocal fetched
+        fetched += 1
+        return fetched
+
+    loop = PollLoop(fetch, deliver=lambda *_: None, fail=lambda _: None, interval=0.01, due=lambda: False)
+    task = asyncio.create_task(loop.run())
+    await asyncio.sleep(0.1)
+    task.cancel()
+    assert fetched == 1  # asked for at once; nobody watching since

@@ -18,10 +18,12 @@ from textual.widgets import Button, Input, Static
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
+from tui.api.errors import BadRequestError
 from tui.app import WdsApp
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Team
 from tui.emulator.service import Emulator
+from tui.intents import OpenConsole
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.session_form import SessionFormScreen
@@ -156,7 +158,7 @@ async def test_escape_closes_the_form_without_creating(app: WdsApp, emulator: Em
         ("no browser", "Service unavailable", "no Chromium here"),
     ],
 )
-async def test_a_refused_create_says_why_and_reopens_the_form_prefilled(
+async def test_a_refused_create_says_why_and_the_form_stays_as_typed(
     app: WdsApp, emulator: Emulator, backend: RecordingBackend, refusal: str, title: str, reason: str
 ) -> None:
     team = the_team(emulator)
@@ -174,11 +176,36 @@ async def test_a_refused_create_says_why_and_reopens_the_form_prefilled(
         [note] = [n for n in notes if n.get("severity") == "error"]
         assert note["title"] == title and reason in note["message"]
         form = app.screen
-        assert isinstance(form, SessionFormScreen), "the form comes back after a refusal"
+        assert isinstance(form, SessionFormScreen), "the form stays open after a refusal"
         assert form.query_one("#ttl", Input).value == "120"
         assert form.query_one("#activity-ttl", Input).value == "45"
         problem = form.query_one("#form-problem", Static)
         assert problem.display and title in str(problem.render())
+        assert team_sessions(emulator) == []
+
+
+async def test_a_400_naming_a_field_marks_that_field_and_the_form_keeps_everything(
+    app: WdsApp, emulator: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    issue = {"path": "activityTtl", "message": "activityTtl: must be at most the session's ttl"}
+
+    async def refuse(**_: Any) -> Any:
+        raise BadRequestError("Invalid request body.", status=400, code="BAD_REQUEST", details=[issue])
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot, SessionsPane)
+        monkeypatch.setattr(app.client.browser, "create", refuse)
+        await pilot.press("c", "1", "2", "0", "tab", "6", "0", "0")
+        form = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+
+        assert app.screen is form, "the form stays open on refusal"
+        line = form.query_one("#activity-ttl-error", Static)
+        assert line.display and issue["message"] in str(line.render())
+        assert form.query_one("#activity-ttl", Input).has_class("-invalid")
+        assert not form.query_one("#form-problem", Static).display
+        assert [form.query_one(f"#{name}", Input).value for name in ("ttl", "activity-ttl")] == ["120", "600"]
         assert team_sessions(emulator) == []
 
 
@@ -248,11 +275,11 @@ async def test_enter_asks_for_the_console_of_an_active_session_only(app: WdsApp,
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, SessionsPane)
-        requested: list[SessionsPane.ConsoleRequested] = []
+        requested: list[OpenConsole] = []
         original = pane.post_message
 
         def post_message(message: Message) -> bool:
-            if isinstance(message, SessionsPane.ConsoleRequested):
+            if isinstance(message, OpenConsole):
                 requested.append(message)
             return original(message)
 

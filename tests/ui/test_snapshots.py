@@ -13,12 +13,13 @@ from textual.widgets import Input, TextArea
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.console_history import ConsoleTarget
+from tui.console.history import ConsoleTarget
 from tui.panes.base import Pane
 from tui.panes.sessions import SessionsPane
 from tui.screens.connection import ConnectionProblemScreen
-from tui.screens.console import ConsoleScreen
+from tui.console.screen import ConsoleScreen
 from tui.screens.job_detail import JobDetailScreen
+from tui.screens.session_form import SessionFormScreen
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -121,7 +122,8 @@ def test_job_detail_of_a_scrape(snap_compare, size) -> None:
 def test_session_form_with_a_value_out_of_range(snap_compare, size) -> None:
     async def bad_ttl(pilot: Pilot) -> None:
         await all_panes_loaded(pilot)
-        pilot.app.query_one(SessionsPane).open_form(None, None)
+        pilot.app.query_one(SessionsPane).action_create()
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SessionFormScreen), "the form")
         await pilot.pause()
         ttl = pilot.app.screen.query_one("#ttl", Input)
         ttl.value = "5"

@@ -21,143 +21,51 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from tui.api.backoff import Backoff
-from tui.api.errors import WdsError
+from tui.api.cdp_types import (
+    BrowserVersion,
+    CdpCommandError,
+    CdpDisconnectedError,
+    CdpError,
+    CdpEvent,
+    CdpSessionDestroyedError,
+    CdpTimeoutError,
+    ClientUpdate,
+    ConnectionState,
+    PagesChanged,
+    PageTarget,
+    StateChanged,
+    Subscription,
+)
+from tui.api.polling import PollLoop
+
+__all__ = [  # the client, and what callers name with it (kept importable from here)
+    "BrowserVersion",
+    "CdpClient",
+    "CdpCommandError",
+    "CdpDisconnectedError",
+    "CdpError",
+    "CdpEvent",
+    "CdpSessionDestroyedError",
+    "CdpTimeoutError",
+    "ClientUpdate",
+    "ConnectionState",
+    "PageTarget",
+    "PagesChanged",
+    "StateChanged",
+    "Subscription",
+]
 
 DESTROYED_CLOSE_CODE = 4410  # the emulator's "session destroyed" close code
 _GONE_STATUSES = frozenset({403, 404, 410})
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # screenshots arrive as base64 in one message
-
-
-class ConnectionState(StrEnum):
-    CONNECTING = "connecting"
-    CONNECTED = "connected"
-    RECONNECTING = "reconnecting"
-    CLOSED = "closed"
-    DESTROYED = "destroyed"
-
-    @property
-    def final(self) -> bool:
-        return self in (ConnectionState.CLOSED, ConnectionState.DESTROYED)
-
-
-@dataclass(frozen=True)
-class BrowserVersion:
-    """`Browser.getVersion`: product is e.g. `Chrome/156.0.8078.79`."""
-
-    product: str
-    protocol_version: str
-    revision: str
-    user_agent: str
-    js_version: str
-
-    @classmethod
-    def from_result(cls, result: dict[str, Any]) -> BrowserVersion:
-        return cls(
-            product=str(result.get("product", "")),
-            protocol_version=str(result.get("protocolVersion", "")),
-            revision=str(result.get("revision", "")),
-            user_agent=str(result.get("userAgent", "")),
-            js_version=str(result.get("jsVersion", "")),
-        )
-
-
-@dataclass(frozen=True)
-class PageTarget:
-    """A page of the session (CDP targets of `type == "page"` only)."""
-
-    target_id: str
-    url: str
-    title: str
-    loading: bool = False
-
-
-@dataclass(frozen=True)
-class CdpEvent:
-    """A protocol event as Chromium sent it."""
-
-    method: str
-    params: dict[str, Any]
-    session_id: str | None = None
-
-
-@dataclass(frozen=True)
-class StateChanged:
-    state: ConnectionState
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class PagesChanged:
-    pages: tuple[PageTarget, ...]
-
-
-ClientUpdate = CdpEvent | StateChanged | PagesChanged
-
-
-class CdpError(WdsError):
-    """Base of the CDP client's errors."""
-
-    title = "Browser connection error"
-
-
-class CdpCommandError(CdpError):
-    """Chromium answered a command with an error."""
-
-    title = "Browser command failed"
-
-    def __init__(self, method: str, code: int, message: str, data: Any = None) -> None:
-        super().__init__(f"{method} failed: {message} ({code})")
-        self.method, self.code, self.data = method, code, data
-
-
-class CdpTimeoutError(CdpError):
-    title = "Browser did not answer"
-
-
-class CdpDisconnectedError(CdpError):
-    title = "Browser not connected"
-
-
-class CdpSessionDestroyedError(CdpDisconnectedError):
-    title = "Browser session ended"
-
-
-class Subscription:
-    """An async iterator over a client's updates; ends after the final state."""
-
-    def __init__(self, client: CdpClient, maxsize: int) -> None:
-        self._client = client
-        self._queue: asyncio.Queue[ClientUpdate] = asyncio.Queue(maxsize)
-
-    def put(self, update: ClientUpdate) -> None:
-        if self._queue.full():  # a slow reader loses the oldest updates, never blocks the client
-            self._queue.get_nowait()
-        self._queue.put_nowait(update)
-
-    def close(self) -> None:
-        self._client.remove_listener(self.put)
-
-    def __aiter__(self) -> AsyncIterator[ClientUpdate]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[ClientUpdate]:
-        try:
-            while True:
-                update = await self._queue.get()
-                yield update
-                if isinstance(update, StateChanged) and update.state.final:
-                    return
-        finally:
-            self.close()
 
 
 class CdpClient:
@@ -293,7 +201,7 @@ class CdpClient:
 
     def updates(self, maxsize: int = 1000) -> Subscription:
         """An async iterator over updates from now on; ends after `closed`/`destroyed`."""
-        subscription = Subscription(self, maxsize)
+        subscription = Subscription(self.remove_listener, maxsize)
         if self.state.final:  # nothing more will come: end at once instead of waiting forever
             subscription.put(StateChanged(self.state, self.state_reason))
         else:
@@ -446,17 +354,17 @@ class CdpClient:
         with contextlib.suppress(CdpCommandError, CdpTimeoutError):
             await self.version()
         await self.send("Target.setDiscoverTargets", {"discover": True})
-        while True:
-            try:
-                started = time.perf_counter()
-                result = await self.send("Target.getTargets")
-                self.latency_ms = (time.perf_counter() - started) * 1000
-                self._upsert_targets(result.get("targetInfos", []), complete=True)
-                if self.track_loading:
-                    await self._refresh_loading()
-            except (CdpCommandError, CdpTimeoutError):
-                pass  # a slow or failing poll is retried on the next tick
-            await asyncio.sleep(self.poll_interval)
+        pages = PollLoop(self._poll_pages, deliver=_ignore, fail=_page_poll_failed, interval=self.poll_interval)
+        await pages.run()
+
+    async def _poll_pages(self) -> None:
+        """One look at the page targets (and the round trip it took), and at what is still loading."""
+        started = time.perf_counter()
+        result = await self.send("Target.getTargets")
+        self.latency_ms = (time.perf_counter() - started) * 1000
+        self._upsert_targets(result.get("targetInfos", []), complete=True)
+        if self.track_loading:
+            await self._refresh_loading()
 
     async def _refresh_loading(self) -> None:
         """Read each page's `document.readyState` through a flat session attached to it."""
@@ -478,3 +386,13 @@ class CdpClient:
                 continue  # the page went away meanwhile
             if target_id in self._pages and self._pages[target_id].loading != loading:
                 self._replace_pages({**self._pages, target_id: replace(self._pages[target_id], loading=loading)})
+
+
+def _ignore(_answer: object, _same: bool) -> None:
+    """The page poll applies what it finds itself (`_upsert_targets` tells listeners of changes)."""
+
+
+def _page_poll_failed(error: Exception) -> None:
+    if isinstance(error, CdpCommandError | CdpTimeoutError):
+        return  # a slow or failing poll is retried on the next tick
+    raise error  # disconnected (or a bug): the connection loop decides what comes next

@@ -17,7 +17,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widgets import DataTable, Select, Static
 
 from tui.api.client import WdsClient
@@ -25,8 +24,9 @@ from tui.api.errors import BadRequestError
 from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.clock import Clock, system_clock
-from tui.panes.base import Pane
 from tui.formatting import bare_url, clip, local_time, short_id
+from tui.intents import OpenInteract, OpenJob
+from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable
 
 ALL = "all"
@@ -92,13 +92,6 @@ class ActivityPane(Pane[ShownPage]):
     ActivityPane #activity-endpoint { width: 18; margin-right: 1; }
     ActivityPane #activity-size { width: 12; }
     """
-
-    class InteractRequested(Message):
-        """The user asked to interact with the browser of a scrape job."""
-
-        def __init__(self, job_id: str) -> None:
-            super().__init__()
-            self.job_id = job_id
 
     def __init__(
         self,
@@ -282,7 +275,7 @@ class ActivityPane(Pane[ShownPage]):
     def action_interact(self) -> None:
         entry = self.selected_entry()
         if entry is not None and entry.endpoint == "scrape":
-            self.post_message(self.InteractRequested(entry.id))
+            self.post_message(OpenInteract(entry.id))
 
     # --- opening an entry ------------------------------------------------------------------
 
@@ -299,11 +292,5 @@ class ActivityPane(Pane[ShownPage]):
             self.open_entry(entry)
 
     def open_entry(self, entry: ActivityEntry) -> None:
-        """Show the entry's job (or why it has none); "interact" on the screen comes back here."""
-        from tui.screens.job_detail import INTERACT, JobDetailScreen  # imported on first use: start-up time
-
-        def closed(result: str | None) -> None:
-            if result == INTERACT:
-                self.post_message(self.InteractRequested(entry.id))
-
-        self.app.push_screen(JobDetailScreen(self.client, entry.endpoint, entry.id, target=entry.target), closed)
+        """Ask for the entry's job (the screen says so when its kind has none to retrieve)."""
+        self.post_message(OpenJob(entry.endpoint, entry.id, entry.target))

@@ -1,25 +1,17 @@
-"""The behaviour every dashboard pane shares: polling, staleness, pause, maximise.
+"""The behaviour every dashboard pane shares: a border and a status line on live data, pause, zoom.
 
-A pane polls in one long-lived exclusive async worker: fetch, show, sleep
-the interval, again. The next fetch starts only after the previous one has
-finished (dolphie's habit: no pile-up when the service is slow), and only
-while a person can see the pane and it is not paused. Anything that must
-fetch at once (r, unpause, another page or filter) restarts the worker: the
-exclusive worker cancels a fetch in flight, so an answer to an older question
-can never overwrite a newer one. One worker per pane rather than one per fetch:
-an idle dashboard then costs a request and a sleep per poll, not a new worker,
-task, timer and state-change messages each time. When a fetch fails, the last
-good data stays on screen with a "stale since" mark and the reason.
+The polling itself (one long-lived worker per pane, fetching only while the
+pane can be seen and is not paused, the last good data kept and marked stale
+on failure) is `tui.widgets.live.LiveData`'s, shared with the screens that
+follow a job. Here: what a pane adds to it, and the messages the app reads
+(news, failures, zoom).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from datetime import datetime
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -30,12 +22,10 @@ from textual.widgets import DataTable, Static
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.clock import Clock, system_clock
+from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
 
 T = TypeVar("T")
-POLL_GROUP = "pane-poll"
-"""The worker group of the panes' polling loops (they run for as long as the pane)."""
-log = logging.getLogger(__name__)
 
 
 class PaneStatus(Static):
@@ -48,11 +38,11 @@ class PaneStatus(Static):
     """
 
 
-class Pane(Vertical, Generic[T], can_focus=False):
+class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     """A bordered, self-refreshing view of one endpoint.
 
     Subclasses implement `fetch` (call the API, return models) and `show`
-    (put them on screen). Everything about timing and failure lives here.
+    (put them on screen); timing and failure are `LiveData`'s.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -64,8 +54,6 @@ class Pane(Vertical, Generic[T], can_focus=False):
     TITLE: ClassVar[str] = "Pane"
 
     paused: reactive[bool] = reactive(False)
-    stale_since: reactive[datetime | None] = reactive(None)
-    failure: reactive[str | None] = reactive(None)
 
     def __init__(
         self,
@@ -79,88 +67,22 @@ class Pane(Vertical, Generic[T], can_focus=False):
         self.client = client
         self.interval = interval
         self.clock = clock
-        self.data: T | None = None
-        self.last_success: datetime | None = None
-        # Set by refresh_data, cleared when that fetch's answer (or failure) is shown.
-        self._fetch_due = False
         self.border_title = self.TITLE
 
     def compose_status(self) -> ComposeResult:
         yield PaneStatus(id=f"{self.id or 'pane'}-status", classes="pane-status")
 
-    # --- to implement -------------------------------------------------------
-
-    async def fetch(self) -> T:
-        """Call the service; raise a WdsError on failure."""
-        raise NotImplementedError
-
-    def show(self, data: T) -> bool:
-        """Put fresh data on screen; return True if anything visible changed."""
-        raise NotImplementedError
-
-    def show_again(self, data: T) -> bool:
-        """The same answer as last time (most polls): by default nothing to redraw.
-
-        A pane whose picture also depends on something else (the clock, where
-        the reader asked to go) overrides this.
-        """
-        return False
-
-    # --- timing -------------------------------------------------------------
+    # --- live data ------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.refresh_data()
 
-    @property
-    def can_be_seen(self) -> bool:
-        """Fetch only while the pane is on the active screen and displayed."""
-        return self.screen.is_active and self.display and self.region.area > 0
+    def fetched(self, changed: bool, recovering: bool) -> None:
+        self.post_message(self.Refreshed(self, changed))
 
-    @property
-    def fetching(self) -> bool:
-        """Whether a fetch asked for by `refresh_data` has not been shown yet."""
-        return self._fetch_due
-
-    def refresh_data(self) -> None:
-        """Fetch now, then go on polling every `interval` seconds."""
-        self._fetch_due = True
-        self._poll()
-
-    @work(exclusive=True, exit_on_error=False, group=POLL_GROUP)
-    async def _poll(self) -> None:
-        await self._fetch_once()  # asked for: even when paused or not laid out yet
-        while True:
-            await asyncio.sleep(self.interval)
-            if not self.paused and self.can_be_seen:  # no request while nobody watches
-                await self._fetch_once()
-
-    async def _fetch_once(self) -> None:
-        """Fetch, and show the result or keep the old data marked stale."""
-        recovering = self.last_success is None or self.stale_since is not None
-        try:
-            data = await self.fetch()
-            same = self.data is not None and data == self.data
-            self.data = data  # before show(): panes read it while drawing
-            changed = self.show_again(data) if same else self.show(data)
-        except WdsError as exc:
-            self._mark_stale(exc)
-        except Exception as exc:  # a bug of ours: say so in the pane rather than fail silently
-            log.exception("pane %s failed to refresh", self.TITLE)
-            self._mark_stale(WdsError(f"{type(exc).__name__}: {exc} (a bug in wds-tui; please report it)"))
-        else:
-            self.last_success = self.clock()
-            self.stale_since = None
-            self.failure = None
-            if changed or recovering:  # a poll that brings nothing new has nothing to say
-                self.post_message(self.Refreshed(self, changed))
-        # Not in a `finally`: a fetch cancelled by a newer refresh_data is still due.
-        self._fetch_due = False
-
-    def _mark_stale(self, exc: WdsError) -> None:
-        if self.stale_since is None:
-            self.stale_since = self.last_success or self.clock()
-        self.failure = f"{exc.title}: {exc.message}" if exc.message else exc.title
-        self.post_message(self.FetchFailed(self, exc))
+    def fetch_failed(self, error: WdsError) -> None:
+        self.mark_stale(error)
+        self.post_message(self.FetchFailed(self, error))
 
     def show_empty(self, table: LiveTable, note: Static, empty: bool) -> bool:
         """Shrink `table` to its headers and show `note` when there are no rows.
@@ -178,10 +100,7 @@ class Pane(Vertical, Generic[T], can_focus=False):
     def watch_paused(self) -> None:
         self._update_status()
 
-    def watch_stale_since(self) -> None:
-        self._update_status()
-
-    def watch_failure(self) -> None:
+    def show_status(self) -> None:
         self._update_status()
 
     def _update_status(self) -> None:
@@ -194,8 +113,9 @@ class Pane(Vertical, Generic[T], can_focus=False):
         parts = []
         if self.paused:
             parts.append("⏸ paused (p to resume)")
-        if self.stale_since is not None:
-            parts.append(f"⚠ stale since {self.stale_since.astimezone():%H:%M:%S}: {self.failure}")
+        stale = self.stale_text()
+        if stale is not None:
+            parts.append(stale)
         status.update(" · ".join(parts))
         status.display = bool(parts)
 
@@ -222,9 +142,7 @@ class Pane(Vertical, Generic[T], can_focus=False):
         self.refresh_data()
 
     def action_toggle_pause(self) -> None:
-        self.paused = not self.paused
-        if not self.paused:
-            self.refresh_data()
+        self.toggle_pause()
 
     def action_toggle_maximize(self) -> None:
         """Ask to fill the screen, or to go back to its place: whoever lays the panes out decides."""
@@ -239,6 +157,7 @@ class Pane(Vertical, Generic[T], can_focus=False):
 
     # --- messages -----------------------------------------------------------
 
+    @dataclass(eq=False)
     class Refreshed(Message):
         """A fetch brought news: a change on screen, or the first good answer (ever, or since a failure).
 
@@ -246,22 +165,18 @@ class Pane(Vertical, Generic[T], can_focus=False):
         same data as before sends nothing.
         """
 
-        def __init__(self, pane: Pane[Any], changed: bool) -> None:
-            super().__init__()
-            self.pane = pane
-            self.changed = changed
+        pane: Pane[Any]
+        changed: bool
 
+    @dataclass(eq=False)
     class ZoomToggled(Message):
         """The user asked for `pane` to fill the screen, or to stop filling it."""
 
-        def __init__(self, pane: Pane[Any]) -> None:
-            super().__init__()
-            self.pane = pane
+        pane: Pane[Any]
 
+    @dataclass(eq=False)
     class FetchFailed(Message):
         """A fetch failed; the pane kept its last data."""
 
-        def __init__(self, pane: Pane[Any], error: WdsError) -> None:
-            super().__init__()
-            self.pane = pane
-            self.error = error
+        pane: Pane[Any]
+        error: WdsError

@@ -6,7 +6,6 @@ crawl's live status screen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from textual import on
@@ -15,17 +14,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from tui.api.models import ActiveCrawl, ActiveCrawlOptions
-from tui.panes.base import Pane
 from tui.formatting import bare_url, local_time, short_id
+from tui.intents import OpenCrawl
+from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable
-
-
-def _option(options: Mapping[str, Any], *names: str) -> Any:
-    """An option by its wire name or its Python name (the service is not consistent)."""
-    for name in names:
-        if options.get(name) is not None:
-            return options[name]
-    return None
 
 
 def _format_name(fmt: Any) -> str:
@@ -36,20 +28,15 @@ def _format_name(fmt: Any) -> str:
 
 def options_summary(options: ActiveCrawlOptions) -> str:
     """The options that shape a crawl, compactly: `limit 50 · depth 2 · +/blog · -/tag · markdown`."""
-    extra = options.model_extra or {}
     parts: list[str] = []
-    limit = _option(extra, "limit")
-    if limit is not None:
-        parts.append(f"limit {limit}")
-    depth = _option(extra, "maxDepth", "max_depth")
-    if depth is not None:
-        parts.append(f"depth {depth}")
-    include = _option(extra, "includePaths", "include_paths")
-    if include:
-        parts.append("+" + ",".join(map(str, include)))
-    exclude = _option(extra, "excludePaths", "exclude_paths")
-    if exclude:
-        parts.append("-" + ",".join(map(str, exclude)))
+    if options.limit is not None:
+        parts.append(f"limit {options.limit}")
+    if options.max_depth is not None:
+        parts.append(f"depth {options.max_depth}")
+    if options.include_paths:
+        parts.append("+" + ",".join(options.include_paths))
+    if options.exclude_paths:
+        parts.append("-" + ",".join(options.exclude_paths))
     formats = options.scrape_options.formats if options.scrape_options is not None else None
     if formats:
         parts.append(",".join(_format_name(fmt) for fmt in formats))
@@ -76,8 +63,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Crawl status", show=False),
     ]
-
-    STATUS_POLL_SECONDS = 2.0
 
     def compose(self) -> ComposeResult:
         yield CrawlTable("id", "url", "started", "options", id="crawls-table")
@@ -116,15 +101,6 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         return True
 
     def open_crawl(self, crawl_id: str) -> None:
-        """Push the live status screen of one crawl."""
-        from tui.screens.crawl_status import CrawlStatusScreen  # imported on first use: start-up time
+        """Ask for the live status screen of one crawl."""
         crawl = self.crawl_by_id(crawl_id)
-        self.app.push_screen(
-            CrawlStatusScreen(
-                self.client,
-                crawl_id,
-                url=crawl.url if crawl is not None else None,
-                clock=self.clock,
-                interval=self.STATUS_POLL_SECONDS,
-            )
-        )
+        self.post_message(OpenCrawl(crawl_id, crawl.url if crawl is not None else None))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from textual import on, work
@@ -30,11 +30,15 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from tui.api.errors import WdsError
-from tui.api.models.browser import BrowserSession, BrowserSessionCreated, SessionStatus
-from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserCreateRequest, BrowserStatus
+from tui.api.models.browser import BrowserSession, SessionStatus
+from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserStatus
 from tui.formatting import NO_VALUE, clip, clock_time, short_id
+from tui.intents import NewSession, OpenConsole
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
+
+if TYPE_CHECKING:
+    from tui.screens.session_form import SessionCreated
 
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
 
@@ -105,12 +109,11 @@ class StatusFilterBar(Static):
     StatusFilterBar { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
+    @dataclass(eq=False)
     class Picked(Message):
         """The user clicked a status."""
 
-        def __init__(self, status: str) -> None:
-            super().__init__()
-            self.status = status
+        status: str
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -152,13 +155,6 @@ class SessionsPane(Pane[SessionsView]):
     ]
 
     status_filter: reactive[str] = reactive("all", init=False)
-
-    class ConsoleRequested(Message):
-        """Open the execute console on `session` (the app routes this to the console screen)."""
-
-        def __init__(self, session: BrowserSession) -> None:
-            super().__init__()
-            self.session = session
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -266,34 +262,18 @@ class SessionsPane(Pane[SessionsView]):
     # --- create -----------------------------------------------------------------------
 
     def action_create(self) -> None:
-        """Open the form for a new session."""
-        self.open_form()
+        """Ask for the form that starts a new session (the form sends the request)."""
+        self.post_message(NewSession())
 
-    def open_form(self, initial: BrowserCreateRequest | None = None, problem: str | None = None) -> None:
-        """Show the create form (prefilled after a refused attempt)."""
-        from tui.screens.session_form import SessionFormScreen  # imported on first use: start-up time
-        self.app.push_screen(SessionFormScreen(initial, problem), self._form_closed)
-
-    def _form_closed(self, request: BrowserCreateRequest | None) -> None:
-        if request is not None:
-            self.create_session(request)
-
-    @work(group="sessions-create", exit_on_error=False)
-    async def create_session(self, request: BrowserCreateRequest) -> None:
-        """Create the session; on refusal say why and give the form back as it was."""
-        try:
-            created = await self.client.browser.create(request=request)
-        except WdsError as exc:
-            self.notify(exc.message, title=exc.title, severity="error", timeout=10)
-            self.open_form(request, problem=f"{exc.title}: {exc.message}")
-            return
-        self.known[created.id] = self._lifetime(created, request)
-        self._select_next = created.id
-        self.notify(f"session {short_id(created.id)} started", title="Browser session")
+    def session_created(self, created: SessionCreated) -> None:
+        """A session this app started: remember when it ends, select it, say so."""
+        self.known[created.session.id] = self._lifetime(created)
+        self._select_next = created.session.id
+        self.notify(f"session {short_id(created.session.id)} started", title="Browser session")
         self.refresh_data()
 
-    def _lifetime(self, created: BrowserSessionCreated, request: BrowserCreateRequest) -> KnownLifetime:
-        expires = created.expires_at
+    def _lifetime(self, created: SessionCreated) -> KnownLifetime:
+        expires, request = created.session.expires_at, created.request
         if expires is None and request.ttl is not None:
             expires = self.clock() + timedelta(seconds=request.ttl)
         return KnownLifetime(expires, request.activity_ttl or ACTIVITY_TTL_DEFAULT)
@@ -355,7 +335,7 @@ class SessionsPane(Pane[SessionsView]):
         self.notify(copy_notice(what, url), title="Clipboard")
 
     def action_open_console(self) -> None:
-        """Ask the app to open the execute console on the selected session."""
+        """Ask the app for the execute console on the selected session."""
         session = self.selected_session()
         if session is not None and session.is_active:
-            self.post_message(self.ConsoleRequested(session))
+            self.post_message(OpenConsole(session))

@@ -1,30 +1,31 @@
 """A full screen for a service that cannot be used: why, what to do, and retrying.
 
-It keeps trying in the background and gets out of the way by itself as soon as
-the service answers again, so a restarted server or a fixed VPN needs no
-keystroke.
+It keeps trying in the background (the live-data loop of `tui.widgets.live`:
+the next try only after the last one ended, so a slow answer is never cut
+short) and gets out of the way by itself as soon as the service answers again,
+so a restarted server or a fixed VPN needs no keystroke.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from tui.api.client import WdsClient
 from tui.advice import advice_for
 from tui.api.errors import WdsError
+from tui.clock import system_clock
+from tui.widgets.live import LiveData
 
 RETRY_SECONDS = 5.0
 
 
-class ConnectionProblemScreen(Screen[None]):
+class ConnectionProblemScreen(Screen[None], LiveData[object]):
     """Shown while the service is unreachable or refuses the key."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -50,7 +51,8 @@ class ConnectionProblemScreen(Screen[None]):
         self.attempts = 0
         # One try, no retries: this screen is the retry loop.
         self._probe_client = client.with_options(max_retries=0)
-        self._next: Timer | None = None
+        self.interval = RETRY_SECONDS
+        self.clock = system_clock
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="problem"):
@@ -62,13 +64,7 @@ class ConnectionProblemScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_retry_state()
-        self._schedule()
-
-    def _schedule(self) -> None:
-        # The next try starts only after this one ended, so a slow answer is never cut short.
-        if self._next is not None:
-            self._next.stop()
-        self._next = self.set_timer(RETRY_SECONDS, self.probe)
+        self.start_polling(at_once=False)
 
     def _show_retry_state(self) -> None:
         self.query_one("#problem-retry", Static).update(
@@ -78,27 +74,30 @@ class ConnectionProblemScreen(Screen[None]):
         )
 
     def action_retry_now(self) -> None:
-        self.probe()
+        self.refresh_data()
 
-    @work(exclusive=True, exit_on_error=False)
-    async def probe(self) -> None:
-        """One cheap call; success means the dashboard can go back to work."""
+    # --- live data: one cheap call per try --------------------------------------------
+
+    async def fetch(self) -> object:
         self.attempts += 1
-        if self._next is not None:
-            self._next.stop()
-        try:
-            await self._probe_client.crawl.active()
-        except WdsError as exc:
-            if type(exc) is not type(self.error) or exc.message != self.error.message:
-                self.error = exc
-                self.query_one("#problem-title", Static).update(exc.title)
-                self.query_one("#problem-cause", Static).update(exc.message or "")
-                self.query_one("#problem-advice", Static).update(advice_for(exc, self.host))
-            self._show_retry_state()
-            self._schedule()
-            return
+        return await self._probe_client.crawl.active()
+
+    def show(self, data: object) -> bool:
+        """The service answers: the dashboard can go back to work."""
+        self.stop_polling()
         # The panes live on the screen below this one; they fetch at once instead of at their next tick.
         panes = list(self.app.screen_stack[0].query("Pane"))
         self.dismiss()
         for pane in panes:
             pane.refresh_data()  # type: ignore[attr-defined]
+        return True
+
+    show_again = show
+
+    def fetch_failed(self, error: WdsError) -> None:
+        if type(error) is not type(self.error) or error.message != self.error.message:
+            self.error = error
+            self.query_one("#problem-title", Static).update(error.title)
+            self.query_one("#problem-cause", Static).update(error.message or "")
+            self.query_one("#problem-advice", Static).update(advice_for(error, self.host))
+        self._show_retry_state()

@@ -1,22 +1,20 @@
 """The status of one crawl (`GET /v2/crawl/{id}`), followed live until it finishes.
 
-The next fetch is scheduled only after the previous one has finished (no
-pile-up when the service is slow), and polling stops for good once the crawl
-is completed, failed or cancelled. A failed fetch keeps what is on screen and
-says why under the title.
+Polled like a pane (`tui.widgets.live.LiveData`): the next fetch only after
+the previous one has finished, none while another screen covers this one, and
+none once the crawl is completed, failed or cancelled (r asks again). A
+failed fetch keeps what is on screen, marked stale with the reason under the
+title.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
@@ -24,6 +22,7 @@ from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
+from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
 
 DEFAULT_POLL_SECONDS = 2.0
@@ -43,7 +42,7 @@ def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
     return rows
 
 
-class CrawlStatusScreen(Screen[None]):
+class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
     """Progress, status, credits and pages of one crawl."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -82,9 +81,6 @@ class CrawlStatusScreen(Screen[None]):
         self.url = url
         self.clock = clock
         self.interval = interval
-        self.status: CrawlStatus | None = None
-        self._timer: Timer | None = None
-        self._last_success: datetime | None = None
 
     def compose(self) -> ComposeResult:
         title = f"Crawl {short_id(self.crawl_id)}" + (f" · {self.url}" if self.url else "")
@@ -110,44 +106,54 @@ class CrawlStatusScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.load()
+        self.refresh_data()
 
-    # --- fetching -----------------------------------------------------------------
+    @property
+    def status(self) -> CrawlStatus | None:
+        """The crawl as last fetched."""
+        return self.data
 
-    @work(exclusive=True, exit_on_error=False)
-    async def load(self) -> None:
-        """Fetch the crawl's status once; schedule the next fetch while it runs."""
-        try:
-            status = await self.client.crawl.get(self.crawl_id)
-        except NotFoundError as exc:
+    # --- live data ------------------------------------------------------------------
+
+    async def fetch(self) -> CrawlStatus:
+        return await self.client.crawl.get(self.crawl_id)
+
+    def show(self, data: CrawlStatus) -> bool:
+        self._show(data)
+        if data.is_finished:
+            self.stop_polling()
+        return True
+
+    def show_again(self, data: CrawlStatus) -> bool:
+        if data.is_finished:  # the last answer was already finished: reloaded with r
+            self.stop_polling()
+        return False
+
+    def fetched(self, changed: bool, recovering: bool) -> None:
+        if recovering:
+            self.query_one("#crawl-error", Static).display = False
+
+    def fetch_failed(self, error: WdsError) -> None:
+        if isinstance(error, NotFoundError):
             # The job is gone (unknown or expired): asking again will not bring it back.
+            self.stop_polling()
             self._show_error(
-                f"Crawl {short_id(self.crawl_id)} was not found on the service ({exc.message}). "
+                f"Crawl {short_id(self.crawl_id)} was not found on the service ({error.message}). "
                 "It may have expired; r tries again."
             )
             return
-        except WdsError as exc:
-            since = f"; showing data from {local_time(self._last_success, '%H:%M:%S')}" if self.status else ""
-            self._show_error(f"{exc.title}: {exc.message}{since}")
-            self._schedule()
-            return
-        self._last_success = self.clock()
-        self.status = status
-        self.query_one("#crawl-error", Static).display = False
-        self._show(status)
-        if not status.is_finished:
-            self._schedule()
+        self.mark_stale(error)
 
-    def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(self.interval, self.load)
+    def show_status(self) -> None:
+        stale = self.stale_text()
+        if stale is not None:
+            self._show_error(stale)
 
     def _show_error(self, message: str) -> None:
         error = self.query_one("#crawl-error", Static)
         error.update(message)
         error.display = True
-        if self.status is None:
+        if self.data is None:
             self.query_one("#crawl-status", Label).update("unknown")
 
     def _show(self, status: CrawlStatus) -> None:
@@ -176,4 +182,4 @@ class CrawlStatusScreen(Screen[None]):
         self.dismiss(None)
 
     def action_reload(self) -> None:
-        self.load()
+        self.refresh_data()

@@ -2,24 +2,29 @@
 
 The values are validated with `BrowserCreateRequest`, the same model the client
 and the emulator use, so the limits quoted under a field are the contract's.
-Nothing typed is ever cleared: on a validation error the form stays as it is
-with the message under the offending field, and when the service refuses the
-request the pane reopens the form prefilled with the request (see
-`SessionsPane`), with the service's reason at the top.
+The form sends the create request itself. Nothing typed is ever cleared: on
+a validation error, ours or the service's 400, the form stays as it is with
+the message under the offending field; when the service refuses for another
+reason (429, 503...) the form stays open too, with the reason at the top.
+Only a created session closes it, handing the app a `SessionCreated`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
+from tui.api.client import WdsClient
+from tui.api.errors import APIStatusError, RequestValidationError, WdsError
+from tui.api.models.browser import BrowserSessionCreated
 from tui.api.requests import (
     ACTIVITY_TTL_DEFAULT,
     ACTIVITY_TTL_MAX,
@@ -30,6 +35,7 @@ from tui.api.requests import (
     BrowserCreateRequest,
 )
 from tui.api.validation import validation_details
+from tui.failures import ForwardsWorkerFailures
 
 TTL_FORM_DEFAULT = 600
 """Prefilled ttl: the contract's default is ambiguous (600 or 300), so the form always sends one."""
@@ -46,11 +52,28 @@ _FIELD_OF_PATH = {
 _FIELDS = ("ttl", "activity-ttl", "stream-web-view", "profile-name", "save-changes")
 
 
-class SessionFormScreen(ModalScreen[BrowserCreateRequest | None]):
-    """Ask for a new session's settings; dismisses with a valid request, or None on cancel.
+@dataclass(frozen=True)
+class SessionCreated:
+    """What the form closes with: the service's answer and the request that got it."""
 
-    `initial` prefills the form (the request that the service just refused);
-    `problem` is shown at the top (why the previous attempt failed).
+    session: BrowserSessionCreated
+    request: BrowserCreateRequest
+
+
+def refused_fields(error: WdsError) -> list[dict[str, Any]]:
+    """The per-field issues of a refusal (`{"path", "message"}`), when it names fields."""
+    if isinstance(error, RequestValidationError):
+        return error.issues
+    details = error.details if isinstance(error, APIStatusError) else None
+    if isinstance(details, list):
+        return [issue for issue in details if isinstance(issue, dict) and issue.get("path")]
+    return []
+
+
+class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | None]):
+    """Ask for a new session's settings and create it; dismisses with the session, or None on cancel.
+
+    `initial` prefills the form.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -79,10 +102,11 @@ class SessionFormScreen(ModalScreen[BrowserCreateRequest | None]):
     SessionFormScreen #form-buttons Button { margin-left: 2; }
     """
 
-    def __init__(self, initial: BrowserCreateRequest | None = None, problem: str | None = None) -> None:
+    def __init__(self, client: WdsClient, initial: BrowserCreateRequest | None = None) -> None:
         super().__init__()
+        self.client = client
         self.initial = initial
-        self.problem = problem
+        self.sending = False
 
     # --- layout ---------------------------------------------------------------
 
@@ -94,8 +118,8 @@ class SessionFormScreen(ModalScreen[BrowserCreateRequest | None]):
         profile = initial.profile if initial else None
         with VerticalScroll(id="session-form"):
             yield Static("New browser session", id="form-title")
-            problem = Static(self.problem or "", id="form-problem", markup=False)
-            problem.display = bool(self.problem)
+            problem = Static("", id="form-problem", markup=False)
+            problem.display = False
             yield problem
             yield from self._field(
                 "ttl", f"ttl, s ({TTL_MIN}-{TTL_MAX})", ttl, "total lifetime in seconds", numeric=True
@@ -166,28 +190,29 @@ class SessionFormScreen(ModalScreen[BrowserCreateRequest | None]):
     def build_request(self) -> BrowserCreateRequest | None:
         """The request, or None after putting each problem under its field."""
         values = self.wire_values()
-        for field_id in _FIELDS:
-            self._show_error(field_id, [])
-        problems: dict[str, list[str]] = {}
+        issues: list[dict[str, Any]] = []
         if values["ttl"] is None:
-            problems["ttl"] = [f"ttl: required, {TTL_MIN} to {TTL_MAX} seconds"]
+            issues.append({"path": "ttl", "message": f"ttl: required, {TTL_MIN} to {TTL_MAX} seconds"})
         try:
             request = BrowserCreateRequest.model_validate(values)
         except ValidationError as exc:
-            for issue in validation_details(exc):
-                field_id = _FIELD_OF_PATH.get(str(issue["path"]), "form-problem")
-                problems.setdefault(field_id, []).append(str(issue["message"]))
+            issues.extend(validation_details(exc))
             request = None
-        for field_id, messages in problems.items():
-            if field_id == "form-problem":  # an issue of no single field
-                self._show_problem("\n".join(messages))
-            else:
-                self._show_error(field_id, messages)
+        self.show_issues(issues)
+        return None if issues else request
+
+    def show_issues(self, issues: list[dict[str, Any]]) -> None:
+        """Put each issue under its field (one of no single field at the top), clearing the others."""
+        problems: dict[str, list[str]] = {}
+        for issue in issues:
+            field_id = _FIELD_OF_PATH.get(str(issue["path"]), "form-problem")
+            problems.setdefault(field_id, []).append(str(issue["message"]))
+        for field_id in _FIELDS:
+            self._show_error(field_id, problems.get(field_id, []))
+        self._show_problem("\n".join(problems.get("form-problem", [])))
         if problems:
             first = next((field_id for field_id in _FIELDS if field_id in problems), "ttl")
             self.query_one(f"#{first}").focus()
-            return None
-        return request
 
     def _show_problem(self, text: str) -> None:
         problem = self.query_one("#form-problem", Static)
@@ -220,10 +245,31 @@ class SessionFormScreen(ModalScreen[BrowserCreateRequest | None]):
 
     @on(Button.Pressed, "#form-submit")
     def action_submit(self) -> None:
-        """Send the form back to the pane if every value is within its limits."""
+        """Create the session if every value is within its limits."""
+        if self.sending:
+            return  # one request at a time: a second Enter must not start a second session
         request = self.build_request()
         if request is not None:
-            self.dismiss(request)
+            self.sending = True
+            self.create(request)
+
+    @work(exclusive=True, exit_on_error=False, group="session-create")
+    async def create(self, request: BrowserCreateRequest) -> None:
+        """Send the request; on refusal stay open with what was typed and say why."""
+        try:
+            created = await self.client.browser.create(request=request)
+        except WdsError as exc:
+            self.notify(exc.message, title=exc.title, severity="error", timeout=10)
+            issues = refused_fields(exc)
+            if issues:
+                self.show_issues(issues)
+            else:
+                self.show_issues([])
+                self._show_problem(f"{exc.title}: {exc.message}")
+            return
+        finally:
+            self.sending = False
+        self.dismiss(SessionCreated(created, request))
 
     @on(Button.Pressed, "#form-cancel")
     def action_cancel(self) -> None:

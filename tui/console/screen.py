@@ -15,7 +15,6 @@ screen closes, so opening the console again brings it back.
 from __future__ import annotations
 
 import asyncio
-import importlib.metadata
 import time
 from collections.abc import Callable
 from typing import ClassVar
@@ -28,7 +27,6 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static, TextArea
-from textual.widgets.text_area import LanguageDoesNotExist
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -38,7 +36,7 @@ from tui.api.models.scrape import InteractResult
 from tui.api.requests import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN, ExecuteRequest, InteractRequest, Language
 from tui.api.validation import validation_details
 from tui.clock import Clock, system_clock
-from tui.console_history import (
+from tui.console.history import (
     EXAMPLES,
     LANGUAGES,
     CallFailure,
@@ -51,44 +49,20 @@ from tui.console_history import (
     RunSpec,
     parse_timeout,
     request_for,
-    short_id,
 )
+from tui.console.cdp_panel import CdpStatusPanel
+from tui.console.highlighting import highlight
+from tui.console.output import RunList, RunOutput, stop_notice
+from tui.failures import ForwardsWorkerFailures
+from tui.formatting import short_id
 from tui.screens.confirm import ConfirmScreen
-from tui.widgets.cdp_status import CdpStatusPanel
-from tui.widgets.run_output import RunList, RunOutput, stop_notice
-
-HIGHLIGHT_LANGUAGES: dict[Language, str] = {"node": "javascript", "python": "python", "bash": "bash"}
-"""The tree-sitter grammar that highlights each execute language."""
-
-
-
-def highlighting_available() -> bool:
-    """True when tree-sitter is installed in a version Textual 8.2's TextArea can use.
-
-    Highlighting needs Textual's `syntax` extra (tree-sitter and its grammars).
-    tree-sitter 0.26 crashes the interpreter (a segfault on the first edit of a
-    highlighted document, with Textual 8.2.8), which would take the typed code
-    with it: plain text is the safe fallback there.
-    """
-    try:
-        version = importlib.metadata.version("tree-sitter")
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    try:
-        major, minor = (int(part) for part in version.split(".")[:2])
-    except ValueError:
-        return False
-    return (major, minor) < (0, 26)
-
-
-HIGHLIGHTING = highlighting_available()
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"
 NOTHING_TO_RUN = "Nothing to run: the editor is empty (the grey code in it is only an example)."
 
 
-class ConsoleScreen(Screen[None]):
+class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     """Run code (or, in interact mode, a prompt) in a browser and show each part of the answer.
 
     `target` is a `ConsoleTarget`, or a session from `client.browser.list()` /
@@ -308,6 +282,7 @@ class ConsoleScreen(Screen[None]):
         """A bug rather than a refused call: still say so in place (and free the Run key)."""
         if event.state is not WorkerState.ERROR or event.worker.group not in (RUN_GROUP, STOP_GROUP):
             return
+        event.prevent_default()  # said here, in place: not for the app's failure sink
         error = event.worker.error
         failure = CallFailure("Unexpected error", f"{type(error).__name__}: {error}")
         record = self.history.latest
@@ -393,13 +368,7 @@ class ConsoleScreen(Screen[None]):
             self._save_draft()
 
     def _highlight(self, language: Language) -> None:
-        if not HIGHLIGHTING:
-            return  # without tree-sitter, setting a language only rebuilds the document
-        editor = self.query_one("#editor", TextArea)
-        try:
-            editor.language = HIGHLIGHT_LANGUAGES[language]
-        except LanguageDoesNotExist:
-            editor.language = None  # tree-sitter without this grammar: plain text
+        highlight(self.query_one("#editor", TextArea), language)
 
     @on(Input.Changed, "#timeout")
     def _timeout_changed(self, event: Input.Changed) -> None:

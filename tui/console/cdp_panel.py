@@ -8,8 +8,8 @@ events. The socket is closed when the panel goes away.
 
 Idle writes nothing: every line is updated only when its text changes, the
 pages table repaints only changed rows (`LiveTable.sync`), and latency is
-sampled every `LATENCY_SAMPLE_SECONDS` and redrawn only when it moved by a
-visible amount (`latency_moved`), in a fixed-width cell so that redrawing it
+sampled every `LATENCY_SAMPLE_SECONDS` (the one poll loop, `PollLoop`, on
+the figure the client measures) and redrawn only when it moved by a visible amount (`latency_moved`), in a fixed-width cell so that redrawing it
 never triggers a layout of the whole screen.
 """
 
@@ -27,8 +27,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, RichLog, Static
 
-from tui.api.cdp import CdpClient, CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
+from tui.api.cdp import CdpClient
+from tui.api.cdp_types import CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
+from tui.api.polling import PollLoop
+from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip
+from tui.widgets.live import POLL_GROUP
 from tui.widgets.live_table import LiveTable
 
 EVENT_LOG_LINES = 50
@@ -92,7 +96,7 @@ def page_row(page: PageTarget) -> tuple[str, tuple[str, str, str]]:
     return page.target_id, (page.title or "(untitled)", page.url, "loading…" if page.loading else "ready")
 
 
-class CdpStatusPanel(Vertical):
+class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
     """The live CDP status of one session; `connect(url)` when the URL comes later (interact)."""
 
     DEFAULT_CSS = """
@@ -147,7 +151,14 @@ class CdpStatusPanel(Vertical):
             self.connect(self.cdp_url)
         else:
             self._show_state("○ not connected", "-off", self.waiting_note)
-        self.set_interval(LATENCY_SAMPLE_SECONDS, self._sample_latency)
+        sampler = PollLoop(
+            self._read_latency,
+            deliver=self._show_latency,
+            fail=_raise,  # reading a number cannot fail but by a bug: let the app's failure sink say so
+            interval=LATENCY_SAMPLE_SECONDS,
+            due=lambda: self.state is ConnectionState.CONNECTED,
+        )
+        self.run_worker(sampler.run(at_once=False), name="CDP latency", group=POLL_GROUP, exit_on_error=False)
 
     async def on_unmount(self) -> None:
         # The worker is cancelled with the widget; close here too so the socket is
@@ -178,6 +189,15 @@ class CdpStatusPanel(Vertical):
 
     @work(exclusive=True, exit_on_error=False, group="cdp-status")
     async def _watch(self, cdp_url: str) -> None:
+        try:
+            await self._follow(cdp_url)
+        except Exception as error:
+            # A bug of ours: say so here rather than "connecting…" for ever; the app's failure sink
+            # (the worker ends in error) notifies and logs it.
+            self._show_state("✕ stopped by an error", "-bad", f"{type(error).__name__}: {error}")
+            raise
+
+    async def _follow(self, cdp_url: str) -> None:
         await self._close_client()  # a new URL (a new interact session) replaces the old one
         client = self.client = self.client_factory(cdp_url)
         updates = client.updates()  # subscribed before starting, so no early update is missed
@@ -209,8 +229,9 @@ class CdpStatusPanel(Vertical):
             line.append("  " + summarize_params(update.method, update.params))
             self.query_one("#cdp-events", RichLog).write(line)
         self._show_browser()
-        if self._shown_latency is None:
-            self._sample_latency()  # the first figure as soon as there is one, not a sample period later
+        if self._shown_latency is None and self.state is ConnectionState.CONNECTED:
+            # The first figure as soon as there is one, not a sample period later.
+            self._show_latency(self.client.latency_ms if self.client is not None else None, False)
 
     # --- drawing, only when something changed --------------------------------------------
 
@@ -233,10 +254,14 @@ class CdpStatusPanel(Vertical):
             protocol = f" · protocol {version.protocol_version}" if version.protocol_version else ""
             self._set_text("cdp-browser", f"{version.product}{protocol}", layout=False)
 
-    def _sample_latency(self) -> None:
-        if self.client is None or self.client.state is not ConnectionState.CONNECTED:
-            return
-        sample = self.client.latency_ms
+    async def _read_latency(self) -> float | None:
+        return self.client.latency_ms if self.client is not None else None
+
+    def _show_latency(self, sample: float | None, _same: bool) -> None:
         if latency_moved(self._shown_latency, sample):
             self._shown_latency = sample
             self._set_text("cdp-latency", latency_text(sample), layout=False)  # fixed width: no layout
+
+
+def _raise(error: Exception) -> None:
+    raise error

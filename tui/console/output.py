@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.console_history import RunHistory, RunRecord
+from tui.console.history import RunHistory, RunRecord
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("failure", "call failed"),
@@ -109,7 +109,6 @@ class RunOutput(VerticalScroll):
         super().__init__(id=id)
         self.border_title = "Output"
         self._summary = ""
-        self.shown_run: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Nothing run yet. Write code and press ctrl+r.", id="out-summary", markup=False)
@@ -123,14 +122,12 @@ class RunOutput(VerticalScroll):
 
     def show_run(self, record: RunRecord) -> None:
         """Show `record` as it stands now (running, or ended)."""
-        self.shown_run = record.number
         self._set_summary(summary_of(record), record.state)
         self._show_parts(parts_of(record))
         self.scroll_home(animate=False)
 
     def show_notice(self, title: str, message: str, *, failed: bool = False) -> None:
         """Show something that is not a run (e.g. the answer to stopping a session)."""
-        self.shown_run = None
         self._set_summary(title, "failed" if failed else "notice")
         texts: dict[str, str | None] = dict.fromkeys(part for part, _ in PARTS)
         texts["failure" if failed else "output"] = message

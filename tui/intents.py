@@ -1,0 +1,57 @@
+"""What a person asked to see, as messages: panes and screens post them, the app alone pushes screens.
+
+An intent is a small message (toolong's habit: a dataclass) saying what the
+user asked to see, not how to show it. It bubbles up to the app, whose
+`Navigator` (`tui.navigation`) knows which screen answers which intent. No
+pane builds a screen, and no screen hands a value back for a pane to forward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from tui.api.models.browser import BrowserSession
+
+
+class Intent(Message):
+    """Base of the messages that ask the app to show something."""
+
+
+@dataclass(eq=False)
+class OpenJob(Intent):
+    """Show one job of the activity list (`endpoint` is its activity kind)."""
+
+    endpoint: str
+    job_id: str
+    target: str | None = None
+
+
+@dataclass(eq=False)
+class OpenCrawl(Intent):
+    """Follow one crawl live."""
+
+    crawl_id: str
+    url: str | None = None
+
+
+@dataclass(eq=False)
+class OpenConsole(Intent):
+    """Open the execute console on a browser session."""
+
+    session: BrowserSession
+
+
+@dataclass(eq=False)
+class OpenInteract(Intent):
+    """Open the console on the browser of a scrape job (`/v2/scrape/{id}/interact`)."""
+
+    job_id: str
+
+
+@dataclass(eq=False)
+class NewSession(Intent):
+    """Open the form that starts a browser session."""

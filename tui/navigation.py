@@ -1,0 +1,74 @@
+"""Which screen answers which intent (`tui.intents`): the app hands every intent to its `Navigator`.
+
+Screens are imported when first opened, not with the dashboard: its first
+frame needs none of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tui.clock import Clock, system_clock
+from tui.intents import Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from tui.api.client import WdsClient
+    from tui.console.history import ConsoleHistories
+
+CRAWL_STATUS_POLL_SECONDS = 2.0
+"""How often an open crawl status screen asks for news."""
+
+
+class Navigator:
+    """Builds the screen each intent asks for, from the services the app hands it."""
+
+    def __init__(
+        self,
+        client: WdsClient,
+        *,
+        clock: Clock = system_clock,
+        crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
+    ) -> None:
+        self.client = client
+        self.clock = clock
+        self.crawl_poll_seconds = crawl_poll_seconds
+        self._histories: ConsoleHistories | None = None
+
+    @property
+    def console_histories(self) -> ConsoleHistories:
+        """One run history per console target, for the app's lifetime (runs and drafts outlive the screen)."""
+        if self._histories is None:
+            from tui.console.history import ConsoleHistories
+
+            self._histories = ConsoleHistories()
+        return self._histories
+
+    def screen_for(self, intent: Intent) -> Screen[Any]:
+        """The screen that answers `intent`."""
+        if isinstance(intent, OpenJob):
+            from tui.screens.job_detail import JobDetailScreen
+
+            return JobDetailScreen(self.client, intent.endpoint, intent.job_id, target=intent.target)
+        if isinstance(intent, OpenCrawl):
+            from tui.screens.crawl_status import CrawlStatusScreen
+
+            return CrawlStatusScreen(
+                self.client, intent.crawl_id, url=intent.url, clock=self.clock, interval=self.crawl_poll_seconds
+            )
+        if isinstance(intent, OpenConsole | OpenInteract):
+            from tui.console.history import ConsoleTarget
+            from tui.console.screen import ConsoleScreen
+
+            if isinstance(intent, OpenConsole):
+                target = ConsoleTarget.for_session(intent.session)
+            else:
+                target = ConsoleTarget.for_interact(intent.job_id)
+            history = self.console_histories.for_target(target)
+            return ConsoleScreen(self.client, target, clock=self.clock, history=history)
+        if isinstance(intent, NewSession):
+            from tui.screens.session_form import SessionFormScreen
+
+            return SessionFormScreen(self.client)
+        raise TypeError(f"no screen answers {type(intent).__name__}")
