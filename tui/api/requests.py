@@ -24,17 +24,13 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-# Every number comes from `tui.api.limits`. The names the emulator, panes and
-# screens import from here today are re-exported until they import from limits.
-from tui.api.limits import (  # noqa: F401  (re-exported)
+from tui.api.limits import (
     ACTION_WAIT_MS_MIN,
     ACTIVITY_LIMIT_DEFAULT,
     ACTIVITY_LIMIT_MAX,
     ACTIVITY_LIMIT_MIN,
-    ACTIVITY_TTL_DEFAULT,
     ACTIVITY_TTL_MAX,
     ACTIVITY_TTL_MIN,
-    BATCH_TIMEOUT_DEFAULT,
     BATCH_TIMEOUT_MAX,
     BATCH_TIMEOUT_MIN,
     BATCH_URLS_MIN,
@@ -47,15 +43,11 @@ from tui.api.limits import (  # noqa: F401  (re-exported)
     CRAWL_PREVIEW_PROMPT_MIN,
     EXEC_TIMEOUT_MAX,
     EXEC_TIMEOUT_MIN,
-    EXECUTE_TIMEOUT_DEFAULT,
-    INTERACT_TIMEOUT_DEFAULT,
     LOCATION_COUNTRY_DEFAULT,
     LOCATION_COUNTRY_LENGTH,
-    MAP_LIMIT_DEFAULT,
     MAP_LIMIT_MAX,
     MAP_LIMIT_MIN,
     MAP_TIMEOUT_MIN,
-    MAX_AGE_DEFAULT,
     MAX_AGE_MIN,
     MAX_CONCURRENCY_MIN,
     MIN_AGE_MIN,

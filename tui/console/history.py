@@ -20,7 +20,8 @@ from tui.api.errors import APIStatusError, WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.api.models.scrape import InteractResult
 from tui.formatting import short_id
-from tui.api.requests import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN, ExecuteRequest, InteractRequest, Language
+from tui.api.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
+from tui.api.requests import ExecuteRequest, InteractRequest, Language
 
 TargetKind = Literal["session", "interact"]
 RunMode = Literal["code", "prompt"]

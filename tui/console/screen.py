@@ -33,7 +33,8 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated
 from tui.api.models.scrape import InteractResult
-from tui.api.requests import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN, ExecuteRequest, InteractRequest, Language
+from tui.api.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
+from tui.api.requests import ExecuteRequest, InteractRequest, Language
 from tui.api.validation import validation_details
 from tui.clock import Clock, system_clock
 from tui.console.history import (

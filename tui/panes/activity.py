@@ -22,7 +22,8 @@ from textual.widgets import DataTable, Select, Static
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
 from tui.api.models import ActivityEntry, ActivityPage
-from tui.api.requests import ACTIVITY_ENDPOINTS, ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
+from tui.api.limits import ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
+from tui.api.requests import ACTIVITY_ENDPOINTS
 from tui.clock import Clock, system_clock
 from tui.formatting import bare_url, clip, local_time, short_id
 from tui.intents import OpenInteract, OpenJob

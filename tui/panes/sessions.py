@@ -31,7 +31,8 @@ from textual.widgets import DataTable, Static
 
 from tui.api.errors import WdsError
 from tui.api.models.browser import BrowserSession, SessionStatus
-from tui.api.requests import ACTIVITY_TTL_DEFAULT, BrowserStatus
+from tui.api.limits import ACTIVITY_TTL_DEFAULT
+from tui.api.requests import BrowserStatus
 from tui.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.intents import NewSession, OpenConsole
 from tui.panes.base import Pane

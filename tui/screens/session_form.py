@@ -25,15 +25,15 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError, WdsError
 from tui.api.models.browser import BrowserSessionCreated
-from tui.api.requests import (
+from tui.api.limits import (
     ACTIVITY_TTL_DEFAULT,
     ACTIVITY_TTL_MAX,
     ACTIVITY_TTL_MIN,
     PROFILE_NAME_MAX,
     TTL_MAX,
     TTL_MIN,
-    BrowserCreateRequest,
 )
+from tui.api.requests import BrowserCreateRequest
 from tui.api.validation import validation_details
 from tui.failures import ForwardsWorkerFailures
 
