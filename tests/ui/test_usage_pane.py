@@ -20,7 +20,8 @@ from tui.emulator.service import Emulator
 from tui.panes.base import Pane
 from tui.panes.usage import UsagePane
 from tui.widgets.live_table import LiveTable
-from tui.widgets.usage_chart import UsageBars, UsageChart
+from tui.widgets.usage_bars import UsageBars
+from tui.widgets.usage_chart import UsageChart
 
 KEY = "wds-" + "a1" * 16
 KEY_2 = "wds-" + "b2" * 16

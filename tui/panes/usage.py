@@ -21,7 +21,8 @@ from tui.api.models.team import TOKENS_PER_CREDIT, TokenUsagePeriod
 from tui.api.redact import mask_key
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
-from tui.widgets.usage_chart import Series, UsageChart
+from tui.widgets.usage_chart import UsageChart
+from tui.widgets.usage_series import Series
 
 ALL_KEYS = "all keys"
 CHART_MIN_PANE_HEIGHT = 13

@@ -1,0 +1,76 @@
+"""What the usage chart plots (a series per key or in all) and how: colours, fills, round axis ticks.
+
+Shared by the chart's container (`usage_chart`) and its bars (`usage_bars`),
+which is imported only once there is usage to plot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SeriesStyle:
+    """How one series looks: plotext's colour name, Rich's name for the same ANSI colour, a fill."""
+
+    plotext_colour: str
+    rich_colour: str
+    marker: str
+
+
+# ANSI colours only (plotext calls ANSI yellow "orange"), each with a fill of
+# its own so that series stay apart on a monochrome terminal too.
+SERIES_STYLES: tuple[SeriesStyle, ...] = (
+    SeriesStyle("cyan", "cyan", "█"),
+    SeriesStyle("orange", "yellow", "▒"),
+    SeriesStyle("magenta", "magenta", "▓"),
+    SeriesStyle("green", "green", "░"),
+    SeriesStyle("blue+", "bright_blue", "#"),
+    SeriesStyle("red+", "bright_red", "="),
+)
+
+MONTH_LABEL_WIDTH = len("2026-07")
+BAR_GROUP_WIDTH = 0.6
+AXES_WIDTH = 16  # both y axes with their labels, roughly
+
+
+@dataclass(frozen=True)
+class Series:
+    """One bar per month: a name for the legend and a token count per month."""
+
+    name: str
+    tokens: tuple[int, ...]
+
+
+def style_of(index: int) -> SeriesStyle:
+    """The look of the `index`-th series (cycling when there are more series than looks)."""
+    return SERIES_STYLES[index % len(SERIES_STYLES)]
+
+
+def human(value: float) -> str:
+    """A short axis label with at most three significant digits: 950, 667, 1.5k, 12k, 1.2M."""
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1, "")):
+        if abs(value) >= limit:
+            scaled = value / limit
+            digits = 0 if abs(scaled) >= 100 else 1
+            return f"{scaled:.{digits}f}".removesuffix(".0") + suffix
+    return f"{value:.2g}"
+
+
+NICE_FACTORS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
+
+
+def nice_step(raw: float) -> float:
+    """The smallest round number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) >= `raw`."""
+    if raw <= 0:
+        return 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(factor * magnitude for factor in NICE_FACTORS if factor * magnitude >= raw)
+
+
+def axis_ticks(peak: float, most: int) -> list[float]:
+    """Round tick values from 0 to just above `peak`, at most `most` of them."""
+    step = nice_step(peak / (most - 1))
+    count = max(1, math.ceil(peak / step))
+    return [step * i for i in range(count + 1)]
