@@ -13,12 +13,16 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 
 from tui.api.redact import mask_key
 from tui.settings import Settings
+
+if TYPE_CHECKING:
+    from tui.local_emulator import LocalEmulator
 
 
 @dataclass(frozen=True)
@@ -33,20 +37,23 @@ class Connection:
 
 
 @contextmanager
-def connection_for(settings: Settings) -> Iterator[Connection]:
-    """The configured service, or an embedded emulator when none is configured."""
+def connection_for(settings: Settings, started: LocalEmulator | None = None) -> Iterator[Connection]:
+    """The configured service, or an embedded emulator when none is configured.
+
+    `started`: an embedded emulator already started (its owner stops it), used
+    instead of starting one; stopped at once if the settings name a service.
+    """
     if settings.uses_embedded_emulator:
+        if started is not None:
+            yield _embedded_connection(started)
+            return
         from tui.local_emulator import LocalEmulator
 
         with LocalEmulator.start() as emulator:
-            yield Connection(
-                base_url=emulator.base_url,
-                api_key=SecretStr(emulator.api_key),
-                host=urlsplit(emulator.base_url).netloc,
-                masked_key=mask_key(emulator.api_key),
-                embedded=True,
-            )
+            yield _embedded_connection(emulator)
         return
+    if started is not None:
+        started.stop()
     assert settings.base_url is not None and settings.api_key is not None  # load_settings checked
     yield Connection(
         base_url=settings.base_url,
@@ -56,9 +63,22 @@ def connection_for(settings: Settings) -> Iterator[Connection]:
     )
 
 
-def run_dashboard(settings: Settings) -> int:
-    """Run the Textual app until the user quits; the exit status for the CLI."""
-    with connection_for(settings) as connection:
+def _embedded_connection(emulator: LocalEmulator) -> Connection:
+    return Connection(
+        base_url=emulator.base_url,
+        api_key=SecretStr(emulator.api_key),
+        host=urlsplit(emulator.base_url).netloc,
+        masked_key=mask_key(emulator.api_key),
+        embedded=True,
+    )
+
+
+def run_dashboard(settings: Settings, started: LocalEmulator | None = None) -> int:
+    """Run the Textual app until the user quits; the exit status for the CLI.
+
+    `started`: the embedded emulator, if the caller started it already.
+    """
+    with connection_for(settings, started) as connection:
         # Imported only now: the embedded emulator is already building meanwhile.
         from tui.api.client import WdsClient
         from tui.app import Intervals, ServiceInfo, WdsApp

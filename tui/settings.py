@@ -12,7 +12,6 @@ flags (init arguments) > environment > the TOML file (`TomlConfigSettingsSource`
 
 from __future__ import annotations
 
-import os
 import stat
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -20,7 +19,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
@@ -33,9 +31,8 @@ from tui.api.base_client import check_api_key, check_base_url
 from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
 from tui.api.validation import validation_summary
+from tui.config_path import config_file_path
 
-APP_NAME = "wds-tui"
-CONFIG_ENV = "WDS_CONFIG"
 
 
 class SettingsError(Exception):
@@ -54,11 +51,6 @@ class _ConfigFile:
 # classmethod without arguments of its own, so the path reaches it this way.
 # None (a `Settings(...)` made directly): no file is read.
 _config_file: ContextVar[_ConfigFile | None] = ContextVar("wds_config_file", default=None)
-
-
-def default_config_path() -> Path:
-    """`config.toml` in the platform's user config dir (XDG on Linux)."""
-    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
 
 
 class Settings(BaseSettings):
@@ -186,7 +178,7 @@ def load_settings(
     Returns the settings and the warnings to show the user. Raises
     `SettingsError` with a message naming the bad value and its source.
     """
-    path = config_path or Path(os.environ.get(CONFIG_ENV) or default_config_path())
+    path = config_file_path(config_path)
     if config_path is not None and not config_path.exists():
         raise SettingsError(f"The config file {config_path} does not exist")
     config_file = _ConfigFile(path)
