@@ -1,24 +1,19 @@
-"""The emulator's architecture, checked on its source: layers, no import circles, small modules.
+"""The emulator's architecture, checked on its source: its layers.
 
 `LAYERS` is the architecture, lowest first. A module may import its own layer and
 the layers below it, never one above. Imports are read with `ast`, so late
-imports inside functions and `if TYPE_CHECKING:` imports count like any other:
-a circle hidden in a function body is still a circle.
+imports inside functions and `if TYPE_CHECKING:` imports count like any other.
+No import circles and no long modules, here as in the rest of the package:
+tests/test_architecture.py.
 """
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-import tui.emulator
+from tests.import_graph import ImportGraph
 
 PACKAGE = "tui.emulator"
-ROOT = Path(tui.emulator.__file__).parent
-MAX_LINES = 400
 
 # Lowest first. Each entry: (layer, the modules or packages in it, what it is).
 LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -38,40 +33,10 @@ STORES = ("core", "browser", "sites", "jobs", "support", "callers")
 HTTP_LIBRARIES = ("starlette", "uvicorn")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join((PACKAGE, *parts))
-
-
-MODULES: dict[str, Path] = {module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
-
-
-def imported_names(path: Path) -> Iterator[str]:
-    """Every module `path` imports, wherever the import statement is (top level, function, TYPE_CHECKING)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{anchor}.{base}" if base else anchor
-            yield base
-            # `from tui.emulator.http import routes_jobs` imports the module routes_jobs.
-            yield from (f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES)
-
-
-def internal_imports(module: str) -> set[str]:
-    """The modules of `tui.emulator` that `module` imports (packages' empty `__init__` left out)."""
-    found = set()
-    for name in imported_names(MODULES[module]):
-        if name in MODULES and name != module and MODULES[name].name != "__init__.py":
-            found.add(name)
-    return found
+GRAPH = ImportGraph(PACKAGE)
+MODULES = GRAPH.modules
+imported_names = GRAPH.imported_names
+internal_imports = GRAPH.internal_imports
 
 
 def layer_of(module: str) -> int:
@@ -86,7 +51,7 @@ def layer_name(module: str) -> str:
     return LAYERS[layer_of(module)][0]
 
 
-CODE_MODULES = sorted(m for m, path in MODULES.items() if path.name != "__init__.py")
+CODE_MODULES = GRAPH.code_modules
 
 
 def test_every_module_has_a_layer() -> None:
@@ -127,52 +92,7 @@ def test_stores_know_nothing_of_http(module: str) -> None:
     assert not http, f"{module} is domain code but imports {http}: raise a domain error and map it in http/"
 
 
-def test_no_import_circle() -> None:
-    graph = {module: internal_imports(module) for module in CODE_MODULES}
-    circles = [component for component in strongly_connected(graph) if len(component) > 1]
-    assert not circles, f"import circles: {circles}"
-
-
 def test_package_inits_import_nothing() -> None:
     # Importing one module of a subpackage must not drag the rest of it in.
     heavy = [m for m, path in MODULES.items() if path.name == "__init__.py" and any(imported_names(path))]
     assert not heavy, heavy
-
-
-def test_no_module_is_over_400_lines() -> None:
-    long = {m: n for m, path in MODULES.items() if (n := len(path.read_text().splitlines())) > MAX_LINES}
-    assert not long, f"split these modules (over {MAX_LINES} lines): {long}"
-
-
-def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Tarjan's strongly connected components of `graph`."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    components: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in graph.get(node, ()):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            components.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return components
