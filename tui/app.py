@@ -50,6 +50,7 @@ class ServiceInfo:
     host: str
     masked_key: str
     embedded: bool = False
+    emulator_log: Path | None = None  # the embedded emulator's log file
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,9 @@ class WdsApp(App[None]):
         if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
             from tui.screens.connection import ConnectionProblemScreen  # imported on first use: start-up time
 
-            self._problem_screen = ConnectionProblemScreen(self.client, self.service.host, error)
+            self._problem_screen = ConnectionProblemScreen(
+                self.client, self.service.host, error, embedded_log=self.service.emulator_log
+            )
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 
     def _problem_solved(self, _: None) -> None:

@@ -32,7 +32,7 @@ async def run_check(settings: Settings) -> int:
                 )
             except WdsError as exc:
                 print(f"error: {exc.title}: {exc.message}", file=sys.stderr)
-                print(advice_for(exc, connection.host), file=sys.stderr)
+                print(advice_for(exc, connection.host, connection.emulator_log), file=sys.stderr)
                 return 1
     latest = usage.periods[-1] if usage.periods else None
     print("status:  connected, key accepted")

@@ -13,6 +13,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -34,6 +35,7 @@ class Connection:
     host: str
     masked_key: str
     embedded: bool = False
+    emulator_log: Path | None = None
 
 
 @contextmanager
@@ -70,6 +72,7 @@ def _embedded_connection(emulator: LocalEmulator) -> Connection:
         host=urlsplit(emulator.base_url).netloc,
         masked_key=mask_key(emulator.api_key),
         embedded=True,
+        emulator_log=emulator.log_path,
     )
 
 
@@ -85,7 +88,12 @@ def run_dashboard(settings: Settings, started: LocalEmulator | None = None) -> i
 
         client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout)
         intervals = Intervals.every(settings.refresh) if settings.refresh else None
-        service = ServiceInfo(host=connection.host, masked_key=connection.masked_key, embedded=connection.embedded)
+        service = ServiceInfo(
+            host=connection.host,
+            masked_key=connection.masked_key,
+            embedded=connection.embedded,
+            emulator_log=connection.emulator_log,
+        )
         app = WdsApp(client, service, intervals=intervals)
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.cli.main`).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import httpx
 import pytest
 from textual import events
@@ -83,6 +85,23 @@ async def test_an_unreachable_service_gets_a_screen_that_goes_away_when_it_is_ba
         assert "WDS_BASE_URL" in text  # says what to check
         outage.down = False
         await wait_until(pilot, lambda: not isinstance(app.screen, ConnectionProblemScreen), "recovery")
+
+
+async def test_a_silent_embedded_emulator_is_said_to_have_stopped_with_its_log(fast_retry, tmp_path) -> None:
+    emulator = seeded_emulator()
+    outage = Outage(SwitchableTransport(emulator))
+    app = dashboard(emulator, outage)
+    log = tmp_path / "embedded-emulator.log"
+    app.service = replace(app.service, emulator_log=log)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        outage.down = True
+        app.query_one("#crawls", Pane).refresh_data()
+        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen")
+        text = " ".join(screen_text(app).split())
+        assert "embedded emulator" in text and "has stopped" in text
+        assert "WDS_BASE_URL" not in text  # nothing the user configured is to blame
+        assert log.name in text
 
 
 async def test_a_refused_key_says_so_and_never_shows_it() -> None:

@@ -8,6 +8,7 @@ so a restarted server or a fixed VPN needs no keystroke.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -43,10 +44,11 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     ConnectionProblemScreen #problem-retry { color: $text-muted; margin-top: 1; }
     """
 
-    def __init__(self, client: WdsClient, host: str, error: WdsError) -> None:
+    def __init__(self, client: WdsClient, host: str, error: WdsError, *, embedded_log: Path | None = None) -> None:
         super().__init__()
         self.client = client
         self.host = host
+        self.embedded_log = embedded_log  # the service is the embedded emulator: its log
         self.error = error
         self.attempts = 0
         # One try, no retries: this screen is the retry loop.
@@ -58,7 +60,7 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         with Center(), Vertical(id="problem"):
             yield Static(self.error.title, id="problem-title")
             yield Static(self.error.message or "", id="problem-cause", markup=False)
-            yield Static(advice_for(self.error, self.host), id="problem-advice", markup=False)
+            yield Static(advice_for(self.error, self.host, self.embedded_log), id="problem-advice", markup=False)
             yield Static("", id="problem-retry")
         yield Footer()
 
@@ -99,5 +101,5 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
             self.error = error
             self.query_one("#problem-title", Static).update(error.title)
             self.query_one("#problem-cause", Static).update(error.message or "")
-            self.query_one("#problem-advice", Static).update(advice_for(error, self.host))
+            self.query_one("#problem-advice", Static).update(advice_for(error, self.host, self.embedded_log))
         self._show_retry_state()
