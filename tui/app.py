@@ -134,7 +134,7 @@ class WdsApp(App[None]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
-        callback = self._session_created if isinstance(intent, NewSession) else None
+        callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
         self.push_screen(self.navigator.screen_for(intent), callback)
 
     def _session_created(self, created: SessionCreated | None) -> None:

@@ -8,6 +8,7 @@ pane builds a screen, and no screen hands a value back for a pane to forward.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -55,3 +56,12 @@ class OpenInteract(Intent):
 @dataclass(eq=False)
 class NewSession(Intent):
     """Open the form that starts a browser session."""
+
+
+@dataclass(eq=False)
+class Confirm(Intent):
+    """Ask a yes-or-no question before an action that cannot be undone; `on_yes` runs only on yes."""
+
+    question: str
+    confirm_label: str
+    on_yes: Callable[[], object]

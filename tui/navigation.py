@@ -6,10 +6,11 @@ frame needs none of them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -71,4 +72,20 @@ class Navigator:
             from tui.screens.session_form import SessionFormScreen
 
             return SessionFormScreen(self.client)
+        if isinstance(intent, Confirm):
+            from tui.screens.confirm import ConfirmScreen
+
+            return ConfirmScreen(intent.question, intent.confirm_label)
         raise TypeError(f"no screen answers {type(intent).__name__}")
+
+    @staticmethod
+    def when_answered(intent: Intent) -> Callable[[Any], None] | None:
+        """What to do with the screen's answer, for intents that ask a question."""
+        if isinstance(intent, Confirm):
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    intent.on_yes()
+
+            return answered
+        return None

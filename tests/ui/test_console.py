@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import on
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -37,6 +38,8 @@ from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, Exec
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
+from tui.intents import Intent
+from tui.navigation import Navigator
 from tui.screens.confirm import ConfirmScreen
 from tui.console.highlighting import highlighting_available
 from tui.console.screen import ConsoleScreen
@@ -60,14 +63,19 @@ class GatedBackend(RecordingBackend):
 
 
 class ConsoleApp(App[None]):
-    """The smallest host for the screen: it only pushes the console."""
+    """The smallest host for the screen: it pushes the console, and answers its intents as the dashboard does."""
 
     def __init__(self, screen: ConsoleScreen) -> None:
         super().__init__()
         self.console_screen = screen
+        self.navigator = Navigator(screen.client)
 
     def on_mount(self) -> None:
         self.push_screen(self.console_screen)
+
+    @on(Intent)
+    def _navigate(self, intent: Intent) -> None:
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
 
 # --- helpers ---------------------------------------------------------------------------

@@ -56,7 +56,7 @@ from tui.console.highlighting import highlight
 from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
-from tui.screens.confirm import ConfirmScreen
+from tui.intents import Confirm
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"
@@ -216,7 +216,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
             f"Stop the browser session of scrape {short_id(self.target.id)}?\n"
             "Its live page state is lost; later interact calls on this job answer 410."
         )
-        self.app.push_screen(ConfirmScreen(message, confirm_label="Stop"), self._stop_confirmed)
+        self.post_message(Confirm(message, "Stop", self._stop))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -300,10 +300,6 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
 
     def watch_running(self, running: bool) -> None:
         self.query_one("#run-state", Static).update("running…" if running else "")
-
-    def _stop_confirmed(self, confirmed: bool | None) -> None:
-        if confirmed:
-            self._stop()
 
     @work(exclusive=True, exit_on_error=False, group=STOP_GROUP)
     async def _stop(self) -> None:

@@ -34,7 +34,7 @@ from tui.api.models.browser import BrowserSession, SessionStatus
 from tui.api.limits import ACTIVITY_TTL_DEFAULT
 from tui.api.requests import BrowserStatus
 from tui.formatting import NO_VALUE, clip, clock_time, short_id
-from tui.intents import NewSession, OpenConsole
+from tui.intents import Confirm, NewSession, OpenConsole
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
 
@@ -290,13 +290,7 @@ class SessionsPane(Pane[SessionsView]):
             f"Delete browser session {short_id(session.id)}?\n"
             "Its browser is closed now; code running in it stops and its pages are gone."
         )
-        from tui.screens.confirm import ConfirmScreen  # imported on first use: start-up time
-
-        self.app.push_screen(ConfirmScreen(message, "Delete"), partial(self._delete_answered, session.id))
-
-    def _delete_answered(self, session_id: str, confirmed: bool | None) -> None:
-        if confirmed:
-            self.delete_session(session_id)
+        self.post_message(Confirm(message, "Delete", partial(self.delete_session, session.id)))
 
     @work(group="sessions-delete", exit_on_error=False)
     async def delete_session(self, session_id: str) -> None:
