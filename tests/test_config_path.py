@@ -91,6 +91,11 @@ def test_the_dashboard_gets_the_emulator_started_before_its_settings(monkeypatch
     assert events == ["started", "settings", "ran FakeEmulator", "stopped"]
 
 
+def test_a_missing_config_file_given_by_flag_starts_nothing(tmp_path: Path) -> None:
+    assert not names_no_service(None, tmp_path / "typo.toml", {})
+    assert names_no_service(None, None, {"WDS_CONFIG": str(tmp_path / "absent.toml")})
+
+
 def test_nothing_is_started_early_when_a_service_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     from tui import local_emulator
 

@@ -42,7 +42,7 @@ def names_no_service(base_url_flag: str | None, config_flag: Path | None, enviro
     try:
         text = config_file_path(config_flag, environ).read_text(errors="replace")
     except FileNotFoundError:
-        return True
+        return config_flag is None  # a --config that is not there is an error the settings will report
     except OSError:
         return False  # unreadable: let the settings say what is wrong
     return "base_url" not in text
