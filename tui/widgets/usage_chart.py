@@ -49,12 +49,23 @@ class UsageChart(Vertical):
         if data == self._shown:
             return False
         self._shown = data
-        if data[0] or self.query(".usage-bars"):
-            bars = self._bars()
-            bars.display = bool(data[0])  # an empty frame says less than the legend's "no usage"
-            bars.draw(*data)
+        if self.query(".usage-bars"):
+            self._draw_bars()
+        elif data[0]:
+            # The first bars wait for the next frame: importing plotext then delays
+            # the chart alone, not the dashboard's first frame with data.
+            self.call_after_refresh(self._draw_bars)
         self.query_one(".usage-legend", Static).update(self.legend(data[1], bool(data[0])))
         return True
+
+    def _draw_bars(self) -> None:
+        """Draw what `show` was last given (mounting the bars the first time)."""
+        if self._shown is None:
+            return
+        months, series = self._shown
+        bars = self._bars()
+        bars.display = bool(months)  # an empty frame says less than the legend's "no usage"
+        bars.draw(months, series)
 
     def _bars(self) -> UsageBars:
         """The bars widget, mounted above the legend the first time it is needed."""
