@@ -8,9 +8,10 @@ API layer can use it without Textual.
 The next fetch starts only after the previous one has finished and the
 interval has passed (dolphie's habit: no pile-up when the service is slow).
 A failed fetch (or a failure to deliver its answer) is handed to `fail` and
-the loop goes on; `fail` may raise to end it. Whoever runs `run()` in a task restarts by cancelling that task and
-running it again, which also cancels a fetch in flight: an answer to an older
-question can then never overwrite a newer one.
+the loop goes on; `fail` may raise to end it. Whoever runs `run()` in a task
+restarts by cancelling that task and running it again, which also cancels a
+fetch in flight: an answer to an older question can then never overwrite a
+newer one.
 """
 
 from __future__ import annotations
