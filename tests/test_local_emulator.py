@@ -124,3 +124,13 @@ def test_the_log_is_where_the_readme_says(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     assert local_emulator.default_log_path() == tmp_path / ".local/state/wds-tui/log/embedded-emulator.log"
+
+
+def test_what_runs_before_the_child_starts_stays_light() -> None:
+    """The child starts as early as it can: nothing on the way to it imports asyncio, pydantic or Textual."""
+    script = (
+        "import sys\nimport tui.cli, tui.config_path, tui.local_emulator\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('asyncio', 'pydantic', 'textual', 'httpx')))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

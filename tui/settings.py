@@ -34,7 +34,6 @@ from tui.api.validation import validation_summary
 from tui.config_path import config_file_path
 
 
-
 class SettingsError(Exception):
     """The configuration cannot be used; the message says what to change."""
 

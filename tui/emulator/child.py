@@ -17,14 +17,16 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from tui.emulator.browser.process import signal_when_parent_dies
-
 KEY_VARIABLE = "WDS_EMBEDDED_EMULATOR_KEY"
 """Where the child finds its API key (not in its arguments: the process list is public)."""
 
 
 def die_with_parent(parent: int) -> None:
     """Get SIGTERM when `parent` dies (Linux), and end now if it already has."""
+    # Imported here, not at the top: the dashboard imports this module for
+    # KEY_VARIABLE just before it starts the child, and asyncio would delay that.
+    from tui.emulator.browser.process import signal_when_parent_dies
+
     signal_when_parent_dies(signal.SIGTERM)  # SIGTERM, not SIGKILL: the browsers are closed on the way out
     if os.getppid() != parent:  # the parent ended before the request took effect
         raise SystemExit(0)
