@@ -50,3 +50,16 @@ def test_widgets_never_touch_httpx() -> None:
         and any(name.split(".")[0] == "httpx" for name in GRAPH.imported_names(GRAPH.modules[module]))
     ]
     assert not touching, touching
+
+
+def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
+    """The README's start-up promise: the chart's plotext, the console (tree-sitter) and the emulator come later."""
+    import subprocess
+    import sys
+
+    script = "import sys\nimport tui.app, tui.dashboard\nprint(' '.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    loaded = set(done.stdout.split())
+    assert "tui.app" in loaded, done.stderr
+    late = ("plotext", "textual_plotext", "tree_sitter", "tui.console", "tui.emulator", "uvicorn", "starlette")
+    assert not {name for name in loaded if name.split(".")[0] in late or name.startswith(late)}
