@@ -10,7 +10,7 @@ Filter semantics (as the service documents them):
 - `maxDiscoveryDepth`: link hops from the start URL; the start URL and sitemap
   entries are at discovery depth 0.
 - `includePaths` / `excludePaths`: regular expressions searched in the URL's path
-  (the start URL itself is always fetched).
+  (the start URL itself is always fetched), compiled by RE2 (see `safe_regex`).
 - Without `crawlEntireDomain`, only paths under the start URL's path are followed.
 - `allowSubdomains` admits `docs.<host>` and the like, `allowExternalLinks` any host.
 - `ignoreQueryParameters` treats `/a?x=1` as `/a`; robots.txt rules are obeyed
@@ -19,11 +19,13 @@ Filter semantics (as the service documents them):
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from dataclasses import dataclass, field
 
+from typing import Any
+
 from tui.api.requests import CrawlRequest, ScrapeOptions
+from tui.emulator.core.safe_regex import PATTERNS_MAX, UnsafePattern, compile_user_pattern
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
 from tui.emulator.sites.site import SiteSource, base_domain, path_depth, same_host, split_url
 
@@ -33,19 +35,23 @@ DEFAULT_CRAWL_LIMIT = 10_000
 class InvalidPattern(ValueError):
     """An includePaths/excludePaths entry that is not a regular expression."""
 
-    def __init__(self, field_name: str, index: int, pattern: str, reason: str) -> None:
-        super().__init__(f"{field_name}[{index}]: {pattern!r} is not a valid regular expression ({reason})")
+    def __init__(self, field_name: str, index: int, pattern: str, reason: str, message: str | None = None) -> None:
+        super().__init__(message or f"{field_name}[{index}]: {pattern!r} is not a valid regular expression ({reason})")
         self.field_name = field_name
         self.index = index
 
 
-def compile_patterns(field_name: str, patterns: list[str] | None) -> list[re.Pattern[str]]:
-    """Compile a path filter list, naming the bad entry when one does not compile."""
+def compile_patterns(field_name: str, patterns: list[str] | None) -> list[Any]:
+    """Compile a path filter list with RE2, naming the bad entry when one does not compile."""
+    patterns = patterns or []
+    if len(patterns) > PATTERNS_MAX:
+        raise InvalidPattern(field_name, PATTERNS_MAX, patterns[PATTERNS_MAX], "too many",
+                             f"{field_name}: at most {PATTERNS_MAX} patterns are accepted, got {len(patterns)}")
     compiled = []
-    for index, pattern in enumerate(patterns or []):
+    for index, pattern in enumerate(patterns):
         try:
-            compiled.append(re.compile(pattern))
-        except re.error as exc:
+            compiled.append(compile_user_pattern(pattern))
+        except UnsafePattern as exc:
             raise InvalidPattern(field_name, index, pattern, str(exc)) from None
     return compiled
 
@@ -77,8 +83,8 @@ class CrawlPlan:
 class _Rules:
     start_host: str
     start_path: str
-    include: list[re.Pattern[str]]
-    exclude: list[re.Pattern[str]]
+    include: list[Any]  # RE2 patterns
+    exclude: list[Any]
     max_depth: int | None
     max_discovery_depth: int | None
     entire_domain: bool
