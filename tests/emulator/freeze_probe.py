@@ -1,0 +1,79 @@
+"""Measure whether one bad request holds up everyone else on a real uvicorn server.
+
+`activity_latencies_while(base_url, bad)` runs `bad` in a thread and, while it
+is in flight, times `GET /v2/team/activity` over its own keep-alive
+connection. A blocked event loop shows as probes that take as long as the bad
+request (or time out); a free loop answers each in milliseconds.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from tests.emulator.conftest import BETA_KEY, auth
+
+# The issue's bound. The box running the suite is a shared 2-core machine, so a
+# probe is measured over its own warm connection, and the bound is what every
+# probe must meet, not an average.
+ACTIVITY_BOUND_SECONDS = 0.2
+PROBES = 5
+PROBE_GAP_SECONDS = 0.05
+# A probe stuck behind a frozen loop fails at this, instead of hanging the test.
+PROBE_TIMEOUT_SECONDS = 5.0
+
+
+class BadRequest(threading.Thread):
+    """`call()` run in a thread; `result` is what it returned, `error` what it raised."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        super().__init__(daemon=True, name="bad-request")
+        self._call = call
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.started_at = 0.0
+        self.seconds: float | None = None
+
+    def run(self) -> None:
+        self.started_at = time.monotonic()
+        try:
+            self.result = self._call()
+        except BaseException as exc:  # reported to the test
+            self.error = exc
+        self.seconds = time.monotonic() - self.started_at
+
+
+def activity_latencies_while(base_url: str, call: Callable[[], Any], *, lead_seconds: float = 0.15,
+                             join_seconds: float = 30.0) -> tuple[list[float], BadRequest]:
+    """Probe latencies (seconds) measured while `call` runs, and the finished bad request.
+
+    Another team (beta) probes, as the issue's "every team" means. `lead_seconds`
+    gives the bad request time to reach the server before the first probe.
+    """
+    with httpx.Client(base_url=base_url, headers=auth(BETA_KEY), timeout=PROBE_TIMEOUT_SECONDS) as probe:
+        assert probe.get("/v2/team/activity").status_code == 200  # warm connection, warm route
+        bad = BadRequest(call)
+        bad.start()
+        time.sleep(lead_seconds)
+        latencies = []
+        for _ in range(PROBES):
+            started = time.monotonic()
+            try:
+                assert probe.get("/v2/team/activity").status_code == 200
+                latencies.append(time.monotonic() - started)
+            except httpx.TimeoutException:
+                latencies.append(float("inf"))
+            time.sleep(PROBE_GAP_SECONDS)
+        bad.join(join_seconds)
+    return latencies, bad
+
+
+def assert_loop_free(latencies: list[float]) -> None:
+    """Every probe answered within the issue's bound."""
+    slow = [round(1000 * s) for s in latencies if s >= ACTIVITY_BOUND_SECONDS]
+    assert not slow, f"activity took {slow} ms (bound {1000 * ACTIVITY_BOUND_SECONDS:.0f} ms); all: " \
+                     f"{[round(1000 * s, 1) for s in latencies]}"
