@@ -69,6 +69,9 @@ def activity_latencies_while(base_url: str, call: Callable[[], Any], *, lead_sec
                 latencies.append(float("inf"))
             time.sleep(PROBE_GAP_SECONDS)
         bad.join(join_seconds)
+    # Shown with `pytest -s`: the figures the report quotes.
+    print(f"\nactivity probes (ms): {[round(1000 * s, 1) for s in latencies]}; bad request took "
+          f"{bad.seconds if bad.seconds is None else round(bad.seconds, 2)} s")
     return latencies, bad
 
 

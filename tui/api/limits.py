@@ -82,6 +82,8 @@ MAP_LIMIT_MIN = 1  # not stated: a limit of 0 asks for nothing
 MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX = 5000, 100_000
 # | timeout | integer (ms) | no | none | no timeout by default |
 MAP_TIMEOUT_MIN = 1  # not stated: 0 ms could never succeed
+# | search | string | no | | orders results by relevance |
+MAP_SEARCH_MAX = 8000  # not stated: as docs-search's question; ranking costs time per character
 # | ignoreCache | boolean | no | false | bypass sitemap cache (cached up to 7 days) |
 SITEMAP_CACHE_DAYS = 7
 

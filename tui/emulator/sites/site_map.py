@@ -6,6 +6,8 @@ URL (breadth first, within the site's own hosts), then:
 - `includeSubdomains` (default true): keep `docs.<host>`-style hosts;
 - `ignoreQueryParameters` (default true): leave out URLs that carry a query;
 - `search`: order by BM25 relevance of URL, title and description (non-matching URLs follow);
+  at most `MAP_SEARCH_MAX` characters (the contract states no bound; a 200 KB search
+  once held the event loop for seconds), longer answers 400;
 - `limit` (default 5000): at most that many links;
 - `timeout` (ms): a map that would take longer answers 408.
 """
@@ -14,9 +16,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from tui.api.limits import MAP_LIMIT_DEFAULT
+from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_SEARCH_MAX
 from tui.api.requests import MapRequest
 from tui.emulator.sites.site import SiteSource, same_host, split_url
+from tui.emulator.core.errors import InvalidRequest
 from tui.emulator.core.text_search import BM25Index
 
 # What listing one URL costs the emulated mapper, for `timeout`.
@@ -31,7 +34,13 @@ def _in_scope(host: str, start_host: str, include_subdomains: bool) -> bool:
 
 
 def map_links(sites: SiteSource, request: MapRequest) -> list[dict[str, str]]:
-    """The links `POST /v2/map` answers for `request` (raises TimeoutError past `timeout`)."""
+    """The links `POST /v2/map` answers for `request` (raises TimeoutError past `timeout`).
+
+    Raises `InvalidRequest` for a search longer than `MAP_SEARCH_MAX`.
+    """
+    if request.search is not None and len(request.search) > MAP_SEARCH_MAX:
+        message = f"String should have at most {MAP_SEARCH_MAX} characters"
+        raise InvalidRequest(f"Invalid request body: search: {message}", [{"path": ["search"], "message": message}])
     start_host, _, _ = split_url(request.url)
     site = sites.site(start_host)
     include_subdomains = request.include_subdomains is not False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from tui.emulator.core.text_search import BM25Index, Hit, tokenize
@@ -119,13 +119,20 @@ def best_passages(question: str, limit: int = MAX_PASSAGES) -> list[tuple[Passag
     return [(corpus()[hit.index], hit) for hit in hits if hit.score >= floor]
 
 
+@lru_cache(maxsize=4096)
+def _terms_of_word(word: str) -> frozenset[str]:
+    # Cached: every hit of an 8000-character question re-tokenized each of its words (100 ms on the loop).
+    return frozenset(tokenize(word))
+
+
 def _words_for(question: str, hit: Hit) -> list[str]:
     """The question's own words behind the stems a passage matched (for a readable reason)."""
-    words = []
+    matched = set(hit.matched)
+    words: dict[str, str] = {}  # lower-cased -> as written, first spelling wins
     for word in re.findall(r"[A-Za-z0-9]+", question):
-        if set(tokenize(word)) & set(hit.matched) and word.lower() not in (w.lower() for w in words):
-            words.append(word)
-    return words or list(hit.matched)
+        if word.lower() not in words and _terms_of_word(word) & matched:
+            words[word.lower()] = word
+    return list(words.values()) or list(hit.matched)
 
 
 def search_docs(question: str) -> SearchAnswer:
