@@ -30,6 +30,7 @@ from tui.api.requests import (
 )
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import TimedOut
+from tui.emulator.core.offload import off_loop
 from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
@@ -93,7 +94,8 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
 
     async def crawl(request: Request) -> JSONResponse:
         body = await parse_body(request, CrawlRequest)
-        job = store.start_crawl(caller(request), body)
+        planned = await off_loop(store.plan_crawl, body)  # CPU-heavy: keep the loop serving others
+        job = store.start_crawl(caller(request), body, planned=planned)
         return ok({"id": job.id, "url": base_url(request) + job.status_path})
 
     async def crawl_active(request: Request) -> JSONResponse:
@@ -131,7 +133,8 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
 
     async def batch(request: Request) -> JSONResponse:
         body = await parse_body(request, BatchScrapeRequest)
-        job = store.create_batch(caller(request), body)
+        fetched = await off_loop(store.fetch_batch, body)  # CPU-heavy: keep the loop serving others
+        job = store.create_batch(caller(request), body, fetched_batch=fetched)
         payload = {"id": job.id, "url": base_url(request) + job.status_path}
         if body.ignore_invalid_urls is not False:
             payload["invalidURLs"] = job.invalid_urls

@@ -26,7 +26,7 @@ from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Caller
-from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
+from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import Timeline, page_interval
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.params_preview import read_prompt
@@ -36,6 +36,7 @@ from tui.emulator.jobs.scrape_engine import (
     EffectiveOptions,
     Failure,
     FailureKind,
+    FetchResult,
     build_document,
     fetch_page,
 )
@@ -46,6 +47,23 @@ from tui.emulator.sites.site_map import map_links
 NO_LLM_MESSAGE = (
     "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded but never run here."
 )
+
+
+@dataclass(frozen=True)
+class PlannedCrawl:
+    """The costly half of starting a crawl, done before the job exists (see `JobStore.plan_crawl`)."""
+
+    request: CrawlRequest  # with the parameters read from its prompt filled in
+    plan: CrawlPlan
+
+
+@dataclass(frozen=True)
+class FetchedBatch:
+    """The costly half of starting a batch: every valid URL fetched (see `JobStore.fetch_batch`)."""
+
+    valid: list[str]
+    invalid: list[str]
+    fetched: list[FetchResult]
 
 
 @dataclass(frozen=True)
@@ -169,20 +187,28 @@ class JobStore:
 
     # -- crawl -------------------------------------------------------------------
 
-    def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
-                    record: bool = True) -> CrawlJob:
-        """Plan a crawl, record it, bill it and schedule its webhook events."""
-        now = at or self._clock.now()
+    def plan_crawl(self, request: CrawlRequest) -> PlannedCrawl:
+        """Read the prompt and walk the site: pure and CPU-bound, so routes run it off the event loop.
+
+        Raises `InvalidRequest` for a path pattern that does not compile.
+        """
         if request.prompt:
             # Parameters read from the prompt fill in only what the request leaves out.
             generated = read_prompt(request.url, request.prompt)
             explicit = request.to_wire()
             request = CrawlRequest.model_validate({**generated, **explicit})
         try:
-            plan = plan_crawl(self._sites, request)
+            return PlannedCrawl(request, plan_crawl(self._sites, request))
         except InvalidPattern as exc:
             raise InvalidRequest(f"Invalid request body: {exc}",
                               [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
+
+    def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
+                    record: bool = True, planned: PlannedCrawl | None = None) -> CrawlJob:
+        """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks."""
+        now = at or self._clock.now()
+        planned = planned or self.plan_crawl(request)
+        request, plan = planned.request, planned.plan
         job_id = self._new_id()
         timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
                             fails_at_start=plan.start_failure is not None)
@@ -213,10 +239,11 @@ class JobStore:
 
     # -- batch -------------------------------------------------------------------
 
-    def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
-                     record: bool = True) -> BatchJob:
-        """Start a batch scrape; invalid URLs are dropped or refused per `ignoreInvalidURLs`."""
-        now = at or self._clock.now()
+    def fetch_batch(self, request: BatchScrapeRequest) -> FetchedBatch:
+        """Sort out and fetch a batch's URLs: pure and CPU-bound, so routes run it off the event loop.
+
+        Invalid URLs are dropped or refused (`InvalidRequest`) per `ignoreInvalidURLs`.
+        """
         invalid = [url for url in request.urls if not is_http_url(url)]
         if invalid and request.ignore_invalid_urls is False:
             details = [{"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
@@ -227,7 +254,14 @@ class JobStore:
         if not valid:
             raise InvalidRequest("Invalid request body: none of the given URLs is a valid http(s) URL.",
                               [{"path": ["urls"], "message": "no valid URL to scrape"}])
-        fetched = [fetch_page(self._sites, url, request) for url in valid]
+        return FetchedBatch(valid, invalid, [fetch_page(self._sites, url, request) for url in valid])
+
+    def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
+                     record: bool = True, fetched_batch: FetchedBatch | None = None) -> BatchJob:
+        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given)."""
+        now = at or self._clock.now()
+        batch = fetched_batch or self.fetch_batch(request)
+        valid, invalid, fetched = batch.valid, batch.invalid, batch.fetched
         job_id = self._new_id()
         timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
