@@ -28,6 +28,7 @@ from tui.emulator.core.teams import TeamDirectory
 from tui.emulator.core.usage import UsageLedger
 from tui.emulator.http import routes_browser, routes_jobs, routes_support, routes_team
 from tui.emulator.http.auth import BearerAuthMiddleware
+from tui.emulator.http.body_limit import BodyLimitMiddleware
 from tui.emulator.http.cdp_proxy import cdp_proxy_route
 from tui.emulator.http.errors import ApiError, api_error_handler, domain_error_handler, unknown_error_handler
 from tui.emulator.http.latency import LatencyMiddleware
@@ -85,6 +86,7 @@ def create_app(service: ServiceParts) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[
+            Middleware(BodyLimitMiddleware),  # outermost: no body is read uncounted
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),
         ],

@@ -154,10 +154,10 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def map_urls(request: Request) -> JSONResponse:
         body = await parse_body(request, MapRequest)
         try:
-            links = store.map_site(caller(request), body)
+            listed = await off_loop(store.list_map, body)  # search ranking is CPU-heavy: off the loop
         except TimedOut as exc:
             raise ApiError(408, exc.message, "MAP_TIMEOUT") from None
-        return ok({"links": links})
+        return ok({"links": store.map_site(caller(request), body, links=listed)})
 
     async def extract_status(request: Request) -> JSONResponse:
         job = store.owned(job_id_param(request), caller(request).team.id, ("agent",))

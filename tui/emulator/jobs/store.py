@@ -276,12 +276,20 @@ class JobStore:
 
     # -- map and agent -------------------------------------------------------------
 
-    def map_site(self, caller: Caller, request: MapRequest) -> list[dict[str, str]]:
-        """The links of a map request, recorded as one `map` call (1 credit)."""
+    def list_map(self, request: MapRequest) -> list[dict[str, str]]:
+        """The links of a map request: pure and CPU-bound, so routes run it off the event loop.
+
+        Raises `TimedOut` past the request's `timeout`, `InvalidRequest` for a search too long.
+        """
         try:
-            links = map_links(self._sites, request)
+            return map_links(self._sites, request)
         except TimeoutError as exc:
             raise TimedOut(str(exc)) from None
+
+    def map_site(self, caller: Caller, request: MapRequest,
+                 links: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+        """The links of a map request (listed by `list_map` unless given), recorded as one `map` call (1 credit)."""
+        links = self.list_map(request) if links is None else links
         self._record(caller, "map", request.url, None, 1, None)
         return links
 
