@@ -21,6 +21,7 @@ from types import TracebackType
 import uvicorn
 
 from tui.api.loopback import is_loopback
+from tui.emulator.header_deadline import HEADER_MAX_BYTES, HEADER_TIMEOUT_SECONDS, HeaderDeadlineProtocol
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
@@ -73,7 +74,7 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-def _server_for(emulator: Emulator) -> _EmbeddedServer:
+def _server_for(emulator: Emulator, header_timeout: float = HEADER_TIMEOUT_SECONDS) -> _EmbeddedServer:
     config = uvicorn.Config(
         create_app(emulator),
         log_level="warning",
@@ -83,6 +84,9 @@ def _server_for(emulator: Emulator) -> _EmbeddedServer:
         # Pollers come back every 5-60 s; uvicorn's 5 s default closed their
         # connections just before each poll, so every poll paid for a new one.
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        # uvicorn has no header-read timeout of its own (see header_deadline).
+        http=HeaderDeadlineProtocol.with_timeout(header_timeout),
+        h11_max_incomplete_event_size=HEADER_MAX_BYTES,
     )
     return _EmbeddedServer(config)
 
@@ -94,17 +98,19 @@ async def running(
     port: int = 0,
     allow_remote: bool = False,
     sock: socket.socket | None = None,
+    header_timeout: float = HEADER_TIMEOUT_SECONDS,
 ) -> AsyncIterator[str]:
     """Serve `emulator` in the current event loop while the block runs; yields the base URL.
 
     `sock`: a socket bound (and maybe listening) already, e.g. handed over by a
-    parent process; `host` and `port` are then ignored.
+    parent process; `host` and `port` are then ignored. `header_timeout`: seconds
+    a client has to send a request's head before its connection is closed.
     """
     if sock is None:
         check_host(host, allow_remote)
         sock = bind_socket(host, port)
     url = base_url_of(sock)
-    server = _server_for(emulator)
+    server = _server_for(emulator, header_timeout)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
@@ -158,9 +164,11 @@ class ServerThread:
     `with ServerThread(emulator) as base_url: ...` or `start()` / `stop()`.
     """
 
-    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False):
+    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False,
+                 header_timeout: float = HEADER_TIMEOUT_SECONDS):
         self.emulator = emulator
         self._host, self._port, self._allow_remote = host, port, allow_remote
+        self._header_timeout = header_timeout
         self.base_url: str | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -198,7 +206,8 @@ class ServerThread:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        async with running(self.emulator, self._host, self._port, self._allow_remote) as url:
+        async with running(self.emulator, self._host, self._port, self._allow_remote,
+                           header_timeout=self._header_timeout) as url:
             self.base_url = url
             self._ready.set()
             await self._stop.wait()
