@@ -10,6 +10,7 @@ import pytest
 from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.core.safe_regex import PATTERN_MAX_CHARS, PATTERNS_MAX, UnsafePattern, compile_user_pattern
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
@@ -71,3 +72,40 @@ async def test_re2_keeps_the_usual_path_filters_working(client: httpx.AsyncClien
         response = await client.post("/v2/crawl", json={"url": "https://lumen-labs.io/", field: patterns},
                                      headers=auth(ALPHA_KEY))
         assert response.status_code == 200, response.text
+
+
+@pytest.mark.socket
+def test_a_prompt_of_ten_thousand_digits_is_read_at_once_and_others_are_served(emulator: Emulator) -> None:
+    # `re` tried every position of the digit run for a number followed by "levels": 13 s on the loop.
+    body = {"url": "https://lumen-labs.io/", "prompt": "1" * 9999}
+    with ServerThread(emulator) as base_url:
+        def bad() -> httpx.Response:
+            return httpx.post(f"{base_url}/v2/crawl/params-preview", json=body, headers=auth(ALPHA_KEY), timeout=30)
+
+        latencies, preview = activity_latencies_while(base_url, bad, lead_seconds=0.0)
+        assert preview.error is None and preview.result.status_code == 200
+        assert preview.seconds is not None and preview.seconds < 5
+        assert_loop_free(latencies)
+
+
+@pytest.mark.parametrize("prompt", ["1" * 9999, "skip the blog and docs or " * 380, "only blog, " * 900,
+                                    "as a" + "-" * 9990, "only " + "/a" * 4990 + " and"])
+def test_worst_prompts_are_read_in_milliseconds(prompt: str) -> None:
+    started = time.monotonic()
+    read_prompt("https://lumen-labs.io/", prompt[:10_000])
+    assert time.monotonic() - started < 1.0  # each took 0.2 to 13 s with `re`
+
+
+def test_prompt_reading_still_finds_every_parameter() -> None:
+    params = read_prompt("https://a.io/", "Crawl only the blog and docs, at most one hundred pages, depth 3, "
+                                          "skip careers & legal or /café, as MyBot/1.0 with delay 500 ms")
+    assert params["includePaths"] == ["^/blog(/.*)?$", "^/docs(/.*)?$"]
+    assert params["excludePaths"] == ["^/careers(/.*)?$", "^/legal(/.*)?$", "^/café(/.*)?$"]
+    assert (params["limit"], params["maxDepth"], params["delay"], params["robotsUserAgent"]) == (100, 3, 0.5, "MyBot/1.0")
+
+
+def test_prompt_reading_keeps_pythons_unicode_word_rules() -> None:
+    # "é" is a letter, so "cafésubdomains" holds no word "subdomains"; "٣" is a digit.
+    params = read_prompt("https://a.io/", "only /cafésubdomains, depth ٣, as ébot \ud800 or crawlé-bot")
+    assert params["allowSubdomains"] is False and params["maxDepth"] == 3
+    assert params["includePaths"] == ["^/cafésubdomains(/.*)?$"] and params["robotsUserAgent"] == "crawlé-bot"

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tui.emulator.core.safe_regex import linear
+
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
@@ -68,15 +70,64 @@ def _path_pattern(section: str) -> str:
     return f"^/{_SECTIONS[section]}(/.*)?$"
 
 
+_MORE_SECTION = r"\s*(?:,|and|or|&)\s*" + _SECTION
+
+
+# The rules run on RE2 (linear time: `re` took 13 s over a prompt of 10,000
+# digits, see safe_regex), but were written for `re`, whose \w, \d, \s and \b
+# know Unicode; RE2's know ASCII only. So RE2 reads a same-length ASCII shadow
+# of the text (a non-ASCII digit as "0", letter as "_", space as " ", anything
+# else, a lone surrogate too, as DEL), and what a match captured is taken from
+# the text itself.
+def _shadow(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() else "0" if c.isdecimal() else "_" if c.isalnum() else " " if c.isspace()
+                   else "\x7f" for c in text)
+
+
+class _Found:
+    """A match found in the shadow, read from the text."""
+
+    def __init__(self, match: Any, text: str) -> None:
+        self._match, self._text = match, text
+
+    def group(self, index: int = 0) -> str:
+        return self._text[self._match.start(index): self._match.end(index)]
+
+    def start(self, index: int = 0) -> int:
+        return int(self._match.start(index))
+
+    def end(self, index: int = 0) -> int:
+        return int(self._match.end(index))
+
+
+def _search(pattern: str, text: str) -> _Found | None:
+    match = linear(pattern).search(_shadow(text))
+    return None if match is None else _Found(match, text)
+
+
+def _finditer(pattern: str, text: str) -> list[_Found]:
+    return [_Found(match, text) for match in linear(pattern).finditer(_shadow(text))]
+
+
+def _remove(pattern: str, text: str) -> str:
+    """`text` with each match of `pattern` replaced by a space."""
+    kept, position = [], 0
+    for found in _finditer(pattern, text):
+        kept.append(text[position: found.start()])
+        position = found.end()
+    return " ".join([*kept, text[position:]])
+
+
 def _sections(pattern: str, prompt: str) -> list[str]:
     found = []
-    for match in re.finditer(pattern, prompt):
+    # "only blog and docs": the sections listed after "and"/"or" belong to the same list. The
+    # whole list is matched at once (group 2), so each part of the prompt is read once.
+    for match in _finditer(pattern + "((?:" + _MORE_SECTION + ")*)", prompt):
         found.append(_path_pattern(match.group(1)))
-        # "only blog and docs": the words after "and"/"or" belong to the same list.
-        tail = prompt[match.end():]
-        while (more := re.match(r"\s*(?:,|and|or|&)\s*" + _SECTION, tail)) is not None:
+        for more in _finditer(_MORE_SECTION, match.group(2)):
             found.append(_path_pattern(more.group(1)))
-            tail = tail[more.end():]
     return list(dict.fromkeys(found))
 
 
@@ -100,29 +151,29 @@ def read_prompt(url: str, prompt: str) -> dict[str, Any]:
         (r"\b(?:keep|allow)\s+duplicates?\b|\bno\s+dedup\w*", "deduplicateSimilarURLs", False),
     )
     for pattern, key, value in switches:
-        if re.search(pattern, text):
+        if _search(pattern, text):
             params[key] = value
-            text = re.sub(pattern, " ", text)
+            text = _remove(pattern, text)
 
-    if (m := re.search(r"\b(?:discovery\s+depth|link\s+depth)\s*(?:of\s+)?" + _NUM, text)) or (
-        m := re.search(_NUM + r"\s+(?:clicks?|hops?|links?)\s+(?:away\s+)?from", text)
+    if (m := _search(r"\b(?:discovery\s+depth|link\s+depth)\s*(?:of\s+)?" + _NUM, text)) or (
+        m := _search(_NUM + r"\s+(?:clicks?|hops?|links?)\s+(?:away\s+)?from", text)
     ):
         params["maxDiscoveryDepth"] = _number(m.group(1))
         text = text[: m.start()] + " " + text[m.end():]
-    if (m := re.search(r"\b(?:max(?:imum)?\s+)?depth\s*(?:of\s+|=\s*|:\s*)?" + _NUM, text)) or (
-        m := re.search(_NUM + r"\s+levels?(?:\s+deep)?", text)
+    if (m := _search(r"\b(?:max(?:imum)?\s+)?depth\s*(?:of\s+|=\s*|:\s*)?" + _NUM, text)) or (
+        m := _search(_NUM + r"\s+levels?(?:\s+deep)?", text)
     ):
         params["maxDepth"] = _number(m.group(1))
         text = text[: m.start()] + " " + text[m.end():]
     at_most = r"\b(?:up\s+to|at\s+most|max(?:imum)?(?:\s+of)?|no\s+more\s+than|limit(?:\s+(?:of|to))?|first)\s+"
-    if (m := re.search(at_most + _NUM + r"(?:\s+(?:pages?|urls?|results?))?", text)) or (
-        m := re.search(_NUM + r"\s+(?:pages?|urls?)\b", text)
+    if (m := _search(at_most + _NUM + r"(?:\s+(?:pages?|urls?|results?))?", text)) or (
+        m := _search(_NUM + r"\s+(?:pages?|urls?)\b", text)
     ):
         params["limit"] = _number(m.group(1))
-    if m := re.search(r"\b(?:delay|wait|pause)\w*\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec\w*)\b", text):
+    if m := _search(r"\b(?:delay|wait|pause)\w*\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec\w*)\b", text):
         amount = float(m.group(1))
         params["delay"] = amount / 1000 if m.group(2).startswith("m") else amount
-    if m := re.search(r"\b(?:as|user[\s-]?agent)\s+([a-z][\w\-./]*bot[\w\-./]*)", prompt.lower()):
+    if m := _search(r"\b(?:as|user[\s-]?agent)\s+([a-z][\w\-./]*bot[\w\-./]*)", prompt.lower()):
         params["robotsUserAgent"] = prompt[m.start(1): m.end(1)]
 
     excluded = _sections(r"\b(?:exclude|excluding|skip|skipping|ignore|ignoring|avoid|without|except|not)\s+"
