@@ -106,6 +106,6 @@ def test_prompt_reading_still_finds_every_parameter() -> None:
 
 def test_prompt_reading_keeps_pythons_unicode_word_rules() -> None:
     # "é" is a letter, so "cafésubdomains" holds no word "subdomains"; "٣" is a digit.
-    params = read_prompt("https://a.io/", "only /cafésubdomains, depth ٣, as ébot \ud800 or crawlé-bot")
+    params = read_prompt("https://a.io/", "only /cafésubdomains, depth ٣, or ébot \ud800 as crawlé-bot")
     assert params["allowSubdomains"] is False and params["maxDepth"] == 3
     assert params["includePaths"] == ["^/cafésubdomains(/.*)?$"] and params["robotsUserAgent"] == "crawlé-bot"
