@@ -51,6 +51,28 @@ def test_a_crawl_with_the_costliest_patterns_leaves_the_loop_free(emulator: Emul
         assert_loop_free(latencies)
 
 
+@pytest.mark.socket
+def test_a_status_page_of_a_thousand_documents_leaves_the_loop_free(emulator: Emulator, clock: ManualClock) -> None:
+    urls = [f"https://lumen-labs.io/blog?page={i}" for i in range(1000)]
+    with ServerThread(emulator) as base_url:
+        created = httpx.post(f"{base_url}/v2/batch/scrape", headers=auth(ALPHA_KEY), timeout=60,
+                             json={"urls": urls, "formats": ["markdown", "html", "rawHtml", "links"]})
+        clock.advance(36_000)
+
+        def bad() -> list[int]:  # megabytes of documents to render, by four pollers at once
+            async def poll() -> list[int]:
+                async with httpx.AsyncClient(headers=auth(ALPHA_KEY), timeout=60) as c:
+                    pages = await asyncio.gather(*(c.get(created.json()["url"], params={"limit": 1000})
+                                                   for _ in range(4)))
+                return [len(page.json()["data"]) for page in pages]
+
+            return asyncio.run(poll())
+
+        latencies, pages = activity_latencies_while(base_url, bad, lead_seconds=0.05, join_seconds=60)
+        assert pages.error is None and pages.result == [1000] * 4
+        assert_loop_free(latencies)
+
+
 async def test_off_loop_returns_raises_and_bounds_its_threads() -> None:
     running = 0
     most = 0

@@ -109,7 +109,9 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def status(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
         page = parse_query(request, StatusPageQuery)
-        return ok(job.status_payload(clock.now(), page.skip, page.limit, base_url(request)))
+        now, base = clock.now(), base_url(request)
+        # A page of 1000 documents in every format is megabytes to render: off the loop.
+        return await off_loop(lambda: ok(job.status_payload(now, page.skip, page.limit, base)))
 
     async def errors(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
