@@ -14,7 +14,7 @@ from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.offload import WORKERS, off_loop
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
-from tui.emulator.sites.site import SiteRegistry
+from tui.emulator.sites.registry import SiteRegistry
 
 # Each new host is a new synthetic site to build: milliseconds each, seconds for hundreds.
 NEW_HOSTS = [f"https://freeze-{i}.example/" for i in range(200)]

@@ -8,7 +8,8 @@ from tui.api.requests import CrawlRequest, ScrapeOptions
 from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import Timeline, page_interval
 from tui.emulator.jobs.scrape_engine import FailureKind, fetch_page
-from tui.emulator.sites.site import SiteRegistry, base_domain, path_depth, split_url
+from tui.emulator.sites.registry import SiteRegistry
+from tui.emulator.sites.site import base_domain, path_depth, split_url
 
 
 def _urls(registry: SiteRegistry, host: str) -> list[str]:

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("callers", ("history", "traffic"), "the seeded past and the live traffic, made through the stores and the API"),
     ("http", ("http",), "the HTTP skin: create_app, auth, parsing, errors, routes, CDP proxy, live view"),
     ("service", ("service",), "the composition root: builds and wires every part"),
-    ("server", ("server",), "serving on uvicorn"),
+    ("server", ("server", "header_deadline"), "serving on uvicorn, with a deadline for request heads"),
     ("cli", ("cli", "__main__", "child"), "the command line, and the dashboard's embedded child process"),
 )
 # Layers that hold domain state and rules: they know nothing of HTTP.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui.api.requests import ScrapeRequest
 from tui.emulator.jobs.scrape_engine import fetch_page
-from tui.emulator.sites.site import SiteRegistry
+from tui.emulator.sites.registry import SiteRegistry
 from tui.emulator.sites.site_server import APP_SCRIPT_PATH, HELD_BACK_FROM_MS, respond, site_resolver
 
 HOST = "acme-outdoor.com"

@@ -26,7 +26,7 @@ from tui.emulator.history import HistorySeeder
 from tui.emulator.http.app import create_app
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.webhooks import WebhookDispatcher
-from tui.emulator.sites.site import SiteRegistry
+from tui.emulator.sites.registry import SiteRegistry
 from tui.emulator.sites.site_server import site_resolver
 from tui.emulator.support.desk import SupportDesk
 from tui.emulator.traffic import TrafficGenerator
