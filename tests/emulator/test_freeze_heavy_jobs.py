@@ -11,7 +11,7 @@ import pytest
 from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.core.offload import WORKERS, off_loop
+from tui.emulator.core.offload import PAGES, WORKERS, off_loop
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 from tui.emulator.sites.registry import SiteRegistry
@@ -110,3 +110,12 @@ def test_the_site_registry_keeps_the_most_recent_sites_and_rebuilds_the_rest_ide
     assert registry.site("docs.a.example") is first  # used recently: kept
     rebuilt = registry.site("b.example")  # dropped when d came: built again, the same
     assert [page.url for page in rebuilt.pages()] == [page.url for page in SiteRegistry(seed=7).site("b.example").pages()]
+
+
+async def test_short_work_does_not_queue_behind_long_work() -> None:
+    release = threading.Event()
+    long_work = [asyncio.create_task(off_loop(release.wait, 10)) for _ in range(WORKERS)]
+    await asyncio.sleep(0.1)  # every plans worker is busy
+    assert await asyncio.wait_for(off_loop(lambda: "page", lane=PAGES), 5) == "page"
+    release.set()
+    assert await asyncio.gather(*long_work) == [True] * WORKERS

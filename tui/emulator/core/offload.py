@@ -9,8 +9,11 @@ result to the stores on the loop, where all state changes happen.
 The threads are daemon threads, not a `ThreadPoolExecutor`'s: the interpreter
 joins an executor's workers at exit, so a SIGTERM would wait for the heaviest
 plan in flight; a daemon thread is dropped with the process. At most
-`WORKERS` run at once per event loop, so a flood of heavy requests queues
-instead of multiplying threads that compete with the loop for the GIL.
+`WORKERS` run at once per lane and event loop, so a flood of heavy requests
+queues instead of multiplying threads that compete with the loop for the GIL.
+Lanes keep work of unbounded length (a batch of thousands of new sites, in
+`PLANS`) from queueing ahead of work that is always short (a status page or a
+map, in `PAGES`).
 """
 
 from __future__ import annotations
@@ -22,16 +25,20 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 WORKERS = 2
+PLANS = "plans"  # crawl plans, batch fetches: as long as the request makes them
+PAGES = "pages"  # status pages, maps: bounded by the contract's limits
 
 T = TypeVar("T")
 
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = \
+    weakref.WeakKeyDictionary()
 
 
-def _slots_of(loop: asyncio.AbstractEventLoop) -> asyncio.Semaphore:
-    found = _slots.get(loop)
+def _slots_of(loop: asyncio.AbstractEventLoop, lane: str) -> asyncio.Semaphore:
+    lanes = _slots.setdefault(loop, {})
+    found = lanes.get(lane)
     if found is None:
-        found = _slots[loop] = asyncio.Semaphore(WORKERS)
+        found = lanes[lane] = asyncio.Semaphore(WORKERS)
     return found
 
 
@@ -44,10 +51,10 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
-async def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """`work(*args)` run in a worker thread; its result or exception, awaited on the loop."""
+async def off_loop(work: Callable[..., T], *args: Any, lane: str = PLANS) -> T:
+    """`work(*args)` run in a worker thread of `lane`; its result or exception, awaited on the loop."""
     loop = asyncio.get_running_loop()
-    async with _slots_of(loop):
+    async with _slots_of(loop, lane):
         future: asyncio.Future[T] = loop.create_future()
 
         def run() -> None:

@@ -30,7 +30,7 @@ from tui.api.requests import (
 )
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import TimedOut
-from tui.emulator.core.offload import off_loop
+from tui.emulator.core.offload import PAGES, off_loop
 from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
@@ -111,7 +111,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         page = parse_query(request, StatusPageQuery)
         now, base = clock.now(), base_url(request)
         # A page of 1000 documents in every format is megabytes to render: off the loop.
-        return await off_loop(lambda: ok(job.status_payload(now, page.skip, page.limit, base)))
+        return await off_loop(lambda: ok(job.status_payload(now, page.skip, page.limit, base)), lane=PAGES)
 
     async def errors(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
@@ -156,7 +156,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def map_urls(request: Request) -> JSONResponse:
         body = await parse_body(request, MapRequest)
         try:
-            listed = await off_loop(store.list_map, body)  # search ranking is CPU-heavy: off the loop
+            listed = await off_loop(store.list_map, body, lane=PAGES)  # search ranking is CPU-heavy
         except TimedOut as exc:
             raise ApiError(408, exc.message, "MAP_TIMEOUT") from None
         return ok({"links": store.map_site(caller(request), body, links=listed)})
