@@ -6,6 +6,13 @@ loops once the server listens, and stop them and close every browser on exit.
 
 The emulator runs code in browsers for anyone who can reach it, so binding a
 non-loopback address is refused unless the caller opts in with `allow_remote`.
+
+Slow or idle clients: a request's head must arrive within `header_timeout`
+(10 s, `header_deadline`), an idle kept-alive connection is closed after
+`KEEP_ALIVE_SECONDS`, a request head is at most 16 KB, and a body at most
+10 MB (`http.body_limit`). uvicorn's `limit_concurrency` is left off: it
+counts idle connections too, so a few hundred idle sockets would turn every
+other caller away with 503s.
 """
 
 from __future__ import annotations
