@@ -104,7 +104,8 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
 
     async def params_preview(request: Request) -> JSONResponse:
         body = await parse_body(request, CrawlParamsPreviewRequest)
-        return ok({"data": read_prompt(body.url, body.prompt)})
+        # Reading a 10,000-character prompt takes tens of milliseconds: off the loop.
+        return ok({"data": await off_loop(read_prompt, body.url, body.prompt, lane=PAGES)})
 
     async def status(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
