@@ -189,7 +189,9 @@ class WebhookDispatcher:
             attempt = Attempt(at, response.status_code)
         except httpx.TimeoutException:
             attempt = Attempt(at, None, f"no answer within {self.attempt_timeout:g} s")
-        except httpx.HTTPError as exc:
+        except Exception as exc:  # noqa: BLE001
+            # Not only httpx.HTTPError: a URL or header httpx cannot encode raises InvalidURL or
+            # UnicodeEncodeError, and a delivery left in flight would never be tried again.
             attempt = Attempt(at, None, f"{type(exc).__name__}: {exc}")
         delivery.attempts.append(attempt)
         delivery.in_flight = False
