@@ -29,7 +29,7 @@ from tui.emulator.core.usage import UsageLedger
 from tui.emulator.http import routes_browser, routes_jobs, routes_support, routes_team
 from tui.emulator.http.auth import BearerAuthMiddleware
 from tui.emulator.http.cdp_proxy import cdp_proxy_route
-from tui.emulator.http.errors import ApiError, api_error_handler, domain_error_handler, unknown_error_handler
+from tui.emulator.http.errors import ApiError, UnexpectedErrorMiddleware, api_error_handler, domain_error_handler
 from tui.emulator.http.latency import LatencyMiddleware
 from tui.emulator.http.live_view import live_view_routes
 from tui.emulator.jobs.store import JobStore
@@ -85,6 +85,7 @@ def create_app(service: ServiceParts) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[
+            Middleware(UnexpectedErrorMiddleware),
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),
         ],
@@ -92,6 +93,5 @@ def create_app(service: ServiceParts) -> Starlette:
             ApiError: api_error_handler,
             ServiceError: domain_error_handler,
             HTTPException: _http_exception,
-            Exception: unknown_error_handler,
         },
     )
