@@ -208,7 +208,7 @@ async def test_a_delivery_that_raises_is_a_failed_attempt_not_stuck_in_flight(em
     bad_header = emulator.webhooks.enqueue(team, "job-2", "crawl.started", "https://h.com/", clock.now(), [],
                                            headers={"X-A": "caf\u00e9"})
     # Nothing may leave the machine: the receiver is a mock that would answer 200.
-    emulator.webhooks._transport = httpx.MockTransport(lambda request: httpx.Response(200))
+    emulator.webhooks.use_transport(httpx.MockTransport(lambda request: httpx.Response(200)))
     await emulator.webhooks.run_due()
     for delivery in (bad, bad_header):
         assert not delivery.in_flight and delivery.state == "pending"

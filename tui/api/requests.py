@@ -21,6 +21,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    WithJsonSchema,
     model_validator,
 )
 from pydantic.alias_generators import to_camel
@@ -135,7 +136,7 @@ def _check_url(value: str) -> str:
     return value
 
 
-HttpUrl = Annotated[str, AfterValidator(_check_url)]
+HttpUrl = Annotated[str, AfterValidator(_check_url), WithJsonSchema({"type": "string", "format": "uri"})]
 
 
 def _check_webhook_url(value: str) -> str:

@@ -98,6 +98,13 @@ class WebhookDispatcher:
         self.attempt_timeout = attempt_timeout
         self._client: httpx.AsyncClient | None = None
 
+    def use_transport(self, transport: httpx.AsyncBaseTransport) -> None:
+        """Send through `transport` (tests: a mock receiver, so nothing leaves the machine).
+
+        Call it before the first delivery: a client already built keeps its transport.
+        """
+        self._transport = transport
+
     # -- scheduling ----------------------------------------------------------------
 
     def schedule_job(self, job: CrawlJob | BatchJob, team: Team) -> list[Delivery]:
