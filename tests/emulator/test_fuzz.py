@@ -3,7 +3,8 @@
 Issue 9, part 2: one request could break a team's listings for good. Here
 schemathesis (on hypothesis) sends valid and invalid requests to every
 operation of the published document, and after each one asserts:
-- no 5xx;
+- no 5xx but those the contract documents for the operation (interact's 502
+  "AI agent execution failed", the support endpoints' 502/503/504);
 - every 4xx carries the service's error body (`{"error"}` alone for support);
 - `GET /v2/team/activity` and `GET /v2/crawl/active` still answer 200 for the
   fuzzed team.
@@ -27,7 +28,6 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, START, auth
@@ -126,7 +126,11 @@ def _assert_listings_answer(served: Served) -> None:
 def test_no_request_gets_a_server_error_or_breaks_the_listings(case: schemathesis.Case, served: Served) -> None:
     _use_real_ids(case, served.ids)
     response = case.call(base_url=served.base_url, session=served.session, timeout=30)
-    case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
+    documented = case.operation.definition.raw["responses"]
+    assert response.status_code < 500 or str(response.status_code) in documented, (
+        f"{response.status_code} {response.text}\nReproduce with: {case.as_curl_command(base_url=served.base_url)}"
+    )
+    case.validate_response(response, checks=[response_schema_conformance])
     _assert_error_shape(case, response)
     if case.method.upper() != "GET":  # only what may store something can break the listings
         _assert_listings_answer(served)
