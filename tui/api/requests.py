@@ -143,11 +143,12 @@ def _check_webhook_url(value: str) -> str:
     # The emulator POSTs to it later, outside any request: what httpx cannot send must fail now.
     import httpx  # late: the request models load at start-up, httpx's URL parser is only needed here
 
+    url = value.strip()  # stored as sent to, so the delivery posts to what was checked
     try:
-        httpx.URL(value.strip())
+        httpx.URL(url)
     except (httpx.InvalidURL, UnicodeError, ValueError):
         raise ValueError("must be a URL an HTTP client can send to") from None
-    return value
+    return url
 
 
 WebhookUrl = Annotated[HttpUrl, AfterValidator(_check_webhook_url)]
