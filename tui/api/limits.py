@@ -101,7 +101,18 @@ CRAWL_PREVIEW_PROMPT_MIN = 1  # not stated: a required prompt that is empty asks
 # --- POST /v2/crawl (request shape "not shown"; bounds from the crawl parameters) ------
 CRAWL_MAX_DEPTH_MIN = 0  # not stated: depth 0 is the start page alone
 CRAWL_DELAY_MIN = 0  # not stated: a delay cannot be negative
+# not stated: an hour between two pages is already a crawl that outlives its
+# 24-hour retention; past it the emulator's date arithmetic would overflow.
+CRAWL_DELAY_MAX = 3600
 CRAWL_LIMIT_MIN = 1  # not stated: a limit of 0 would crawl nothing
+
+# --- Every request body (not stated; what any JSON reader can hold) ----------------
+# Integers beyond JavaScript's Number.MAX_SAFE_INTEGER are not kept exactly by
+# every JSON reader (a browser's dashboard, a node SDK), so no field takes one.
+JSON_INT_MAX = 2**53 - 1
+# Nesting deeper than this is no request anyone writes; deeper still and Python's
+# JSON reader and writer hit their recursion limit.
+JSON_DEPTH_MAX = 64
 
 # --- Limits table rows that constrain no request body ----------------------------------
 # | Credits to tokens | 1 credit = 15 tokens |

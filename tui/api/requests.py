@@ -11,6 +11,7 @@ ignored (the service ignores them too), so `extra` is left at pydantic's default
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -20,10 +21,12 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    WithJsonSchema,
     model_validator,
 )
 from pydantic.alias_generators import to_camel
 
+from tui.api.json_safety import encodes_as_utf8, json_problem
 from tui.api.limits import (
     ACTION_WAIT_MS_MIN,
     ACTIVITY_LIMIT_DEFAULT,
@@ -36,6 +39,7 @@ from tui.api.limits import (
     BATCH_URLS_MIN,
     CODE_MAX,
     CODE_MIN,
+    CRAWL_DELAY_MAX,
     CRAWL_DELAY_MIN,
     CRAWL_LIMIT_MIN,
     CRAWL_MAX_DEPTH_MIN,
@@ -100,29 +104,89 @@ FormatKind = Literal[
 ]
 WebhookEventFilter = Literal["started", "page", "completed", "failed"]
 
+# C0 controls and DEL: a URL holding them (a CR/LF above all) would split the
+# request line or a header it is written into.
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def is_http_url(value: str) -> bool:
-    """True for an absolute http(s) URL with a host, the only URLs the service scrapes."""
+    """True for an absolute http(s) URL with a host name, the only URLs the service scrapes.
+
+    Refused besides: control characters (a CR/LF anywhere), lone surrogates, a
+    port out of range, and IPv6 literal hosts (`http://[::1]/`): the service
+    fetches public sites by name, and the emulator's synthetic web has none.
+    """
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if _CONTROL_CHARS.search(text) or not encodes_as_utf8(text):
+        return False
     try:
-        parts = urlsplit(value.strip())
+        parts = urlsplit(text)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
     except ValueError:
         return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
+    return parts.scheme in ("http", "https") and bool(host) and ":" not in (host or "")
 
 
 def _check_url(value: str) -> str:
     if not is_http_url(value):
-        raise ValueError("must be an absolute http:// or https:// URL with a host")
+        raise ValueError("must be an absolute http:// or https:// URL with a host name")
     return value
 
 
-HttpUrl = Annotated[str, AfterValidator(_check_url)]
+HttpUrl = Annotated[str, AfterValidator(_check_url), WithJsonSchema({"type": "string", "format": "uri"})]
+
+
+def _check_webhook_url(value: str) -> str:
+    # The emulator POSTs to it later, outside any request: what httpx cannot send must fail now.
+    import httpx  # late: the request models load at start-up, httpx's URL parser is only needed here
+
+    url = value.strip()  # stored as sent to, so the delivery posts to what was checked
+    try:
+        httpx.URL(url)
+    except (httpx.InvalidURL, UnicodeError, ValueError):
+        raise ValueError("must be a URL an HTTP client can send to") from None
+    return url
+
+
+WebhookUrl = Annotated[HttpUrl, AfterValidator(_check_webhook_url)]
+
+# RFC 9110 `token` for names; visible ASCII, space and tab for values (no CR/LF).
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
+
+
+def _check_headers(headers: dict[str, str]) -> dict[str, str]:
+    for name, value in headers.items():
+        if not _HEADER_NAME.fullmatch(name):
+            raise ValueError(f"header name {name[:40]!r} is not an HTTP token")
+        if not _HEADER_VALUE.fullmatch(value):
+            raise ValueError(f"header {name!r} must be printable ASCII (no CR or LF)")
+    return headers
+
+
+HttpHeaders = Annotated[dict[str, str], AfterValidator(_check_headers)]
 
 
 class WireModel(BaseModel):
     """Base of every request model: camelCase on the wire, snake_case in Python."""
 
     # defer_build: validators are built on first use, not at import (start-up time).
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True)
+    # allow_inf_nan: `Infinity` / `NaN` are no JSON, and a stored one broke every listing.
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, defer_build=True, allow_inf_nan=False
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _travels_as_json(cls, data: Any) -> Any:
+        """Refuse what no response could carry back (see `tui.api.json_safety`), anywhere in the body."""
+        problem = json_problem(data)
+        if problem is not None:
+            raise ValueError(str(problem))
+        return data
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON body (or query) as the service expects it."""
@@ -259,8 +323,8 @@ class ScrapeOptions(WireModel):
 
 
 class WebhookConfig(WireModel):
-    url: HttpUrl
-    headers: dict[str, str] | None = None
+    url: WebhookUrl
+    headers: HttpHeaders | None = None
     metadata: dict[str, Any] | None = None
     events: list[WebhookEventFilter] | None = None
 
@@ -273,7 +337,7 @@ class BatchScrapeRequest(ScrapeOptions):
     # URLs stay plain strings: invalid ones are the server's to drop (or refuse)
     # according to ignoreInvalidURLs, as the contract describes.
     urls: list[str] = Field(min_length=BATCH_URLS_MIN)
-    webhook: HttpUrl | WebhookConfig | None = None
+    webhook: WebhookUrl | WebhookConfig | None = None
     max_concurrency: int | None = Field(None, ge=MAX_CONCURRENCY_MIN)
     ignore_invalid_urls: StrictBool | None = Field(None, alias="ignoreInvalidURLs")
 
@@ -314,8 +378,8 @@ class CrawlRequest(WireModel):
     ignore_robots_txt: StrictBool | None = None
     robots_user_agent: str | None = None
     deduplicate_similar_urls: StrictBool | None = Field(None, alias="deduplicateSimilarURLs")
-    delay: float | None = Field(None, ge=CRAWL_DELAY_MIN)
+    delay: float | None = Field(None, ge=CRAWL_DELAY_MIN, le=CRAWL_DELAY_MAX)
     limit: int | None = Field(None, ge=CRAWL_LIMIT_MIN)
-    webhook: HttpUrl | WebhookConfig | None = None
+    webhook: WebhookUrl | WebhookConfig | None = None
     scrape_options: ScrapeOptions | None = None
 

@@ -26,11 +26,17 @@ from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import ServiceError
 from tui.emulator.core.teams import TeamDirectory
 from tui.emulator.core.usage import UsageLedger
-from tui.emulator.http import routes_browser, routes_jobs, routes_support, routes_team
+from tui.emulator.http import openapi, routes_browser, routes_jobs, routes_support, routes_team
 from tui.emulator.http.auth import BearerAuthMiddleware
 from tui.emulator.http.body_limit import BodyLimitMiddleware
 from tui.emulator.http.cdp_proxy import cdp_proxy_route
-from tui.emulator.http.errors import ApiError, api_error_handler, domain_error_handler, unknown_error_handler
+from tui.emulator.http.errors import (
+    SUPPORT_PREFIX,
+    ApiError,
+    UnexpectedErrorMiddleware,
+    api_error_handler,
+    domain_error_handler,
+)
 from tui.emulator.http.latency import LatencyMiddleware
 from tui.emulator.http.live_view import live_view_routes
 from tui.emulator.jobs.store import JobStore
@@ -68,6 +74,7 @@ async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     message = _STATUS_MESSAGES.get(exc.status_code, exc.detail)
     error = ApiError(exc.status_code, message)
+    error.support_style = request.url.path.startswith(SUPPORT_PREFIX)  # their errors are `{"error"}` only
     if exc.headers:
         error.headers = dict(exc.headers)
     return error.response()
@@ -82,10 +89,12 @@ def create_app(service: ServiceParts) -> Starlette:
         *routes_support.routes(service.support),
         cdp_proxy_route(service.browser),
         *live_view_routes(service.browser),
+        *openapi.routes(),
     ]
     return Starlette(
         routes=routes,
         middleware=[
+            Middleware(UnexpectedErrorMiddleware),
             Middleware(BodyLimitMiddleware),  # outermost: no body is read uncounted
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),
@@ -94,6 +103,5 @@ def create_app(service: ServiceParts) -> Starlette:
             ApiError: api_error_handler,
             ServiceError: domain_error_handler,
             HTTPException: _http_exception,
-            Exception: unknown_error_handler,
         },
     )

@@ -10,11 +10,10 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tui.emulator.core.teams import Caller, TeamDirectory
-from tui.emulator.http.errors import unauthorized
+from tui.emulator.http.errors import SUPPORT_PREFIX, unauthorized
 from tui.emulator.http.parsing import CALLER_SCOPE_KEY
 
 API_PREFIX = "/v2"
-SUPPORT_PREFIX = "/v2/support/"
 
 
 def bearer_token(scope: Scope) -> str | None:

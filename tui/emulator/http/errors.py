@@ -10,12 +10,16 @@ for the support endpoints, which answer in that shorter shape).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tui.emulator.core import errors as domain
+
+log = logging.getLogger(__name__)
 
 _DEFAULT_CODES = {
     400: "BAD_REQUEST",
@@ -132,6 +136,39 @@ async def domain_error_handler(request: Request, exc: Exception) -> JSONResponse
     return api_error_for(exc).response()
 
 
-async def unknown_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    """Anything unexpected becomes the service's 500 body rather than a traceback page."""
-    return ApiError(500, f"An unexpected error occurred: {type(exc).__name__}", "UNKNOWN_ERROR").response()
+SUPPORT_PREFIX = "/v2/support/"
+
+
+class UnexpectedErrorMiddleware:
+    """Answer any unexpected exception with the service's 500 body, and keep the connection.
+
+    Starlette's own handler for `Exception` answers and then re-raises, so that
+    the server logs it; uvicorn then closes the keep-alive connection, and the
+    caller's next request on it fails with a reset. Here the exception is
+    logged and answered, and goes no further. Outermost of the app's middleware.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            log.exception("unexpected error answering %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # half an answer is out: only closing the connection can end it
+            error = ApiError(500, f"An unexpected error occurred: {type(exc).__name__}", "UNKNOWN_ERROR")
+            error.support_style = str(scope.get("path", "")).startswith(SUPPORT_PREFIX)
+            await error.response()(scope, receive, send)

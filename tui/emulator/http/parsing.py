@@ -16,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from tui.api.json_safety import json_problem
+from tui.api.limits import JSON_DEPTH_MAX
 from tui.api.validation import validation_details as shared_validation_details
 from tui.emulator.core.teams import Caller
 from tui.emulator.http.errors import ApiError, bad_request, invalid_json
@@ -48,18 +50,33 @@ async def read_json_object(
     if allow_empty and not raw.strip():
         return {}
     try:
-        data = json.loads(raw) if raw.strip() else None
+        data = json.loads(raw, parse_constant=_refuse_constant) if raw.strip() else None
     except (ValueError, UnicodeDecodeError) as exc:
         raise _maybe_support(invalid_json(f"Invalid JSON in request body: {exc}"), support_style) from None
+    except RecursionError:
+        # Python's reader recurses once per level; ten thousand `[` exhaust it.
+        message = f"Invalid JSON in request body: nested deeper than {JSON_DEPTH_MAX} levels."
+        raise _maybe_support(invalid_json(message), support_style) from None
     if not isinstance(data, dict):
         raise _maybe_support(invalid_json("Request body must be a JSON object."), support_style)
     return data
+
+
+def _refuse_constant(name: str) -> Any:
+    # Python's reader accepts NaN and Infinity; JSON has neither.
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def validate(
     model_cls: type[ModelT], data: dict[str, Any], *, where: str = "request body", support_style: bool = False
 ) -> ModelT:
     """Validate `data` against `model_cls`; a violation is 400 BAD_REQUEST naming each field and limit."""
+    # The models refuse these too; checked first here so `details` names the exact place
+    # (a body's keys are the wire's names already).
+    problem = json_problem(data)
+    if problem is not None:
+        detail = {"path": list(problem.path), "message": problem.message}
+        raise _maybe_support(bad_request(f"Invalid {where}: {_describe(detail)}", [detail]), support_style)
     try:
         return model_cls.model_validate(data)
     except ValidationError as exc:

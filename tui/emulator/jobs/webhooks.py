@@ -98,6 +98,13 @@ class WebhookDispatcher:
         self.attempt_timeout = attempt_timeout
         self._client: httpx.AsyncClient | None = None
 
+    def use_transport(self, transport: httpx.AsyncBaseTransport) -> None:
+        """Send through `transport` (tests: a mock receiver, so nothing leaves the machine).
+
+        Call it before the first delivery: a client already built keeps its transport.
+        """
+        self._transport = transport
+
     # -- scheduling ----------------------------------------------------------------
 
     def schedule_job(self, job: CrawlJob | BatchJob, team: Team) -> list[Delivery]:
@@ -189,7 +196,9 @@ class WebhookDispatcher:
             attempt = Attempt(at, response.status_code)
         except httpx.TimeoutException:
             attempt = Attempt(at, None, f"no answer within {self.attempt_timeout:g} s")
-        except httpx.HTTPError as exc:
+        except Exception as exc:  # noqa: BLE001
+            # Not only httpx.HTTPError: a URL or header httpx cannot encode raises InvalidURL or
+            # UnicodeEncodeError, and a delivery left in flight would never be tried again.
             attempt = Attempt(at, None, f"{type(exc).__name__}: {exc}")
         delivery.attempts.append(attempt)
         delivery.in_flight = False
