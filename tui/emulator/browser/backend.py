@@ -49,6 +49,9 @@ class BrowserHandle:
     # Set by the backend once the browser is closed, so that live connections
     # (the CDP proxy, live views) can end at once instead of polling.
     closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
+    # Why the browser ended by itself (killed by hand, crashed), set by the backend when it
+    # notices; the session manager then marks the session destroyed. None while it runs.
+    lost: str | None = None
 
 
 @dataclass

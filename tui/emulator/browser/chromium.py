@@ -91,6 +91,8 @@ class _RunningBrowser:
     stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_STDERR_TAIL_LINES))
     drain: asyncio.Task[None] | None = None
     interceptor: SiteInterceptor | None = None
+    watcher: asyncio.Task[None] | None = None
+    closing: bool = False
 
 
 class ChromiumBackend:
@@ -182,6 +184,9 @@ class ChromiumBackend:
         running = self._running.pop(handle.session_id, None)
         if running is None:
             return
+        running.closing = True
+        if running.watcher is not None:
+            running.watcher.cancel()
         profile = running.profile
         saving = save_profile and profile is not None and profile.save_changes
         try:
@@ -204,7 +209,12 @@ class ChromiumBackend:
 
     async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
         """Run code against the session's browser in a separate process (see `execute.py`)."""
-        return await self.runner.run(handle.ws_endpoint, code, language, timeout)
+        outcome = await self.runner.run(handle.ws_endpoint, code, language, timeout)
+        running = self._running.get(handle.session_id)
+        if outcome.error and running is not None and running.watcher is not None and not process.pid_running(running.process.pid):
+            # The code failed because the browser is gone: let the watcher say so on the handle.
+            await asyncio.wait({running.watcher}, timeout=2.0)
+        return outcome
 
     async def shutdown(self) -> None:
         """Kill every browser this backend started and remove its temp root."""
@@ -248,6 +258,7 @@ class ChromiumBackend:
             running.handle.ws_endpoint = await asyncio.wait_for(self._read_endpoint(running), START_TIMEOUT_SECONDS)
             # Chromium keeps writing to stderr; a full pipe would stall it.
             running.drain = asyncio.create_task(self._drain(running))
+            running.watcher = asyncio.create_task(self._watch_exit(running))
             if self._site_resolver is not None:
                 running.interceptor = await SiteInterceptor.start(
                     running.handle.ws_endpoint, self._site_resolver, label=session_id
@@ -284,6 +295,16 @@ class ChromiumBackend:
         assert stream is not None
         while line := await stream.readline():
             running.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+    @staticmethod
+    async def _watch_exit(running: _RunningBrowser) -> None:
+        """Notice a browser that ends by itself (killed by hand, crashed): say why on its handle."""
+        status = await running.process.wait()
+        if running.closing:
+            return
+        tail = "; ".join(line for line in list(running.stderr_tail)[-3:] if line)
+        running.handle.lost = f"Chromium exited unexpectedly (status {status})" + (f": {tail}" if tail else "")
+        running.handle.closed.set()
 
     @staticmethod
     async def _request_close(ws_endpoint: str) -> None:

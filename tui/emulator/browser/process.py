@@ -125,6 +125,17 @@ def _proc_group_running(pgid: int) -> bool | None:
     return False
 
 
+def pid_running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (True where /proc cannot tell)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X")
+
+
 def group_alive(pgid: int) -> bool:
     """Whether a process of the group still runs.
 
