@@ -23,7 +23,6 @@ import logging
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +42,8 @@ from tui.emulator.browser.backend import (
 from tui.emulator.browser.execute import CodeRunner
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
+from tui.emulator.browser.sandbox import Sandbox
+from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,8 @@ class ChromiumBackend:
         prewarm: bool = True,
         extra_args: tuple[str, ...] = (),
         site_resolver: SiteResolver | None = None,
+        sandbox: Sandbox | None = None,
+        hidden_paths: tuple[Path, ...] = (),
     ) -> None:
         self.binary = binary if binary is not None else find_chromium()
         self.close_grace = close_grace
@@ -125,6 +128,9 @@ class ChromiumBackend:
         self._runner: CodeRunner | None = None
         self._running: dict[str, _RunningBrowser] = {}
         self._site_resolver = site_resolver
+        self._sandbox = sandbox
+        self._hidden_paths = hidden_paths
+        remove_dead_roots(temp_parent)
 
     def set_site_resolver(self, resolver: SiteResolver | None) -> None:
         """Answer browsers launched from now on from `resolver` instead of the network (None: stop)."""
@@ -136,8 +142,18 @@ class ChromiumBackend:
     def root(self) -> Path:
         """The backend's temp root (created on first use, removed by `shutdown`)."""
         if self._root is None:
-            self._root = Path(tempfile.mkdtemp(prefix="wds-browser-", dir=self._temp_parent))
+            self._root = make_root(self._temp_parent)
         return self._root
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """What browsers and runners run in (see `sandbox.py`): the emulator's own paths hidden."""
+        if self._sandbox is None:
+            hidden = [self.root, *self._hidden_paths]
+            if self._profiles_dir is not None:
+                hidden.append(self._profiles_dir)
+            self._sandbox = Sandbox.from_environment(hidden)
+        return self._sandbox
 
     @property
     def profiles(self) -> ProfileStore:
@@ -149,7 +165,7 @@ class ChromiumBackend:
     def runner(self) -> CodeRunner:
         if self._runner is None:
             kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
-            self._runner = CodeRunner(self.root, prewarm=self._prewarm, **kwargs)
+            self._runner = CodeRunner(self.root, prewarm=self._prewarm, sandbox=self.sandbox, **kwargs)
         return self._runner
 
     def running_pids(self) -> list[int]:
@@ -238,7 +254,8 @@ class ChromiumBackend:
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             args.append("--no-sandbox")  # Chromium's sandbox refuses to run as root
         args.append("about:blank")
-        return args
+        # The user-data-dir is all the browser may write; its /tmp is its own (see sandbox.py).
+        return self.sandbox.wrap(args, writable=[user_data_dir], readable=[Path(self.binary)])
 
     async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> _RunningBrowser:
         proc = await asyncio.create_subprocess_exec(
