@@ -21,7 +21,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,8 @@ from tui.emulator.browser.backend import (
     ProfileSpec,
     SiteResolver,
 )
+from tui.emulator.browser.cdp_gateway import CdpGateway
+from tui.emulator.browser.cdp_mux import CdpMultiplexer, CdpPipe
 from tui.emulator.browser.execute import CodeRunner
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
@@ -73,10 +74,9 @@ CHROMIUM_FLAGS = (
     # A fixed cookie-encryption key, so a profile copied between sessions stays readable.
     "--password-store=basic",
     "--use-mock-keychain",
-    "--remote-debugging-address=127.0.0.1",
-    "--remote-debugging-port=0",
+    # CDP over fds 3 and 4, no TCP port: the backend's gateway (with a token) is the only way in.
+    "--remote-debugging-pipe",
 )
-_DEVTOOLS_LINE = re.compile(rb"DevTools listening on (ws://\S+)")
 START_TIMEOUT_SECONDS = 20.0
 CLOSE_GRACE_SECONDS = 3.0
 _STDERR_TAIL_LINES = 40
@@ -94,6 +94,7 @@ class _RunningBrowser:
     interceptor: SiteInterceptor | None = None
     watcher: asyncio.Task[None] | None = None
     closing: bool = False
+    mux: CdpMultiplexer | None = None
 
 
 class ChromiumBackend:
@@ -127,6 +128,7 @@ class ChromiumBackend:
         self._profiles: ProfileStore | None = None
         self._runner: CodeRunner | None = None
         self._running: dict[str, _RunningBrowser] = {}
+        self._gateway = CdpGateway()
         self._site_resolver = site_resolver
         self._sandbox = sandbox
         self._hidden_paths = hidden_paths
@@ -214,6 +216,9 @@ class ChromiumBackend:
                 await process.wait_exit(running.process, self.close_grace)
             await process.stop_process_group(running.process, self.close_grace)
         finally:
+            self._gateway.remove(handle.session_id)
+            if running.mux is not None:
+                await running.mux.aclose()
             if running.drain is not None:
                 running.drain.cancel()
             if profile is not None and saving and running.process.returncode is not None:
@@ -240,6 +245,7 @@ class ChromiumBackend:
         )
         if self._runner is not None:
             await self._runner.close()
+        await self._gateway.aclose()
         if self._root is not None:
             await asyncio.to_thread(shutil.rmtree, self._root, True)
             self._root = None
@@ -258,35 +264,51 @@ class ChromiumBackend:
         return self.sandbox.wrap(args, writable=[user_data_dir], readable=[Path(self.binary)])
 
     async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> _RunningBrowser:
-        proc = await asyncio.create_subprocess_exec(
-            *self._command(user_data_dir),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            **process.spawn_options(),
-        )
+        to_browser_read, to_browser_write = os.pipe()
+        from_browser_read, from_browser_write = os.pipe()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self._command(user_data_dir),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                **process.spawn_options(fds={3: to_browser_read, 4: from_browser_write}),
+            )
+        except BaseException:
+            for fd in (to_browser_read, to_browser_write, from_browser_read, from_browser_write):
+                os.close(fd)
+            raise
+        finally:
+            os.close(to_browser_read)  # the browser's ends: only the browser may hold them, so its exit ends the pipe
+            os.close(from_browser_write)
         process.register(proc.pid)
         running = _RunningBrowser(
             handle=BrowserHandle(session_id=session_id, ws_endpoint="", pid=proc.pid, user_data_dir=user_data_dir),
             process=proc,
             profile=profile,
         )
+        # Chromium keeps writing to stderr; a full pipe would stall it.
+        running.drain = asyncio.create_task(self._drain(running))
         try:
-            running.handle.ws_endpoint = await asyncio.wait_for(self._read_endpoint(running), START_TIMEOUT_SECONDS)
-            # Chromium keeps writing to stderr; a full pipe would stall it.
-            running.drain = asyncio.create_task(self._drain(running))
+            running.mux = CdpMultiplexer(await CdpPipe.open(from_browser_read, to_browser_write), label=session_id)
+            await self._until_ready(running)
+            running.handle.ws_endpoint = await self._gateway.add(session_id, running.mux)
             running.watcher = asyncio.create_task(self._watch_exit(running))
             if self._site_resolver is not None:
                 running.interceptor = await SiteInterceptor.start(
                     running.handle.ws_endpoint, self._site_resolver, label=session_id
                 )
         except BaseException as exc:
-            if running.drain is not None:
-                running.drain.cancel()
+            self._gateway.remove(session_id)
+            if running.watcher is not None:
+                running.watcher.cancel()
             await process.stop_process_group(proc, grace=0.5)
+            if running.mux is not None:
+                await running.mux.aclose()
+            running.drain.cancel()
             if isinstance(exc, TimeoutError):
                 raise BrowserStartFailed(
-                    f"Chromium did not report its DevTools address within {START_TIMEOUT_SECONDS:g} s."
+                    f"Chromium did not answer on its DevTools pipe within {START_TIMEOUT_SECONDS:g} s."
                 ) from None
             if isinstance(exc, InterceptionFailed):
                 raise BrowserStartFailed(f"Chromium started but {exc}") from None
@@ -294,15 +316,26 @@ class ChromiumBackend:
         return running
 
     @staticmethod
-    async def _read_endpoint(running: _RunningBrowser) -> str:
-        stream = running.process.stderr
-        assert stream is not None
-        while line := await stream.readline():
-            found = _DEVTOOLS_LINE.search(line)
-            if found:
-                return found.group(1).decode()
-            running.stderr_tail.append(line.decode(errors="replace").rstrip())
+    async def _until_ready(running: _RunningBrowser) -> None:
+        """Wait for the browser's first CDP answer; BrowserStartFailed (with its stderr) if it exits first."""
+        assert running.mux is not None
+        answer = asyncio.create_task(running.mux.call("Browser.getVersion", timeout=START_TIMEOUT_SECONDS))
+        exited = asyncio.create_task(running.process.wait())
+        try:
+            await asyncio.wait({answer, exited}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if answer.done() and not answer.cancelled() and answer.exception() is None:
+            return
+        answer.cancel()
+        with contextlib.suppress(BaseException):
+            await answer
         await process.wait_exit(running.process, 5.0)
+        if running.process.returncode is None:
+            raise TimeoutError
+        if running.drain is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(running.drain), 2.0)
         tail = "\n".join(running.stderr_tail)
         raise BrowserStartFailed(f"Chromium exited with status {running.process.returncode} before starting:\n{tail}")
 
@@ -315,12 +348,27 @@ class ChromiumBackend:
 
     @staticmethod
     async def _watch_exit(running: _RunningBrowser) -> None:
-        """Notice a browser that ends by itself (killed by hand, crashed): say why on its handle."""
-        status = await running.process.wait()
+        """Notice a browser that ends by itself (killed by hand, crashed): say why on its handle.
+
+        The end of the DevTools pipe is the first sign; the handle is marked at once, so that
+        connections through the proxy end as "session destroyed", not as a reason to reconnect.
+        """
+        assert running.mux is not None
+        exited = asyncio.create_task(running.process.wait())
+        pipe_end = asyncio.create_task(running.mux.closed.wait())
+        try:
+            await asyncio.wait({pipe_end, exited}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            pipe_end.cancel()
+            exited.cancel()
         if running.closing:
             return
+        status = running.process.returncode
         tail = "; ".join(line for line in list(running.stderr_tail)[-3:] if line)
-        running.handle.lost = f"Chromium exited unexpectedly (status {status})" + (f": {tail}" if tail else "")
+        running.handle.lost = (
+            "Chromium exited unexpectedly" + (f" (status {status})" if status is not None else " (its DevTools pipe closed)")
+            + (f": {tail}" if tail else "")
+        )
         running.handle.closed.set()
 
     @staticmethod
