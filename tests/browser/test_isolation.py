@@ -139,7 +139,10 @@ def test_one_teams_code_finds_neither_the_other_teams_key_nor_its_page(emulator_
         assert found["seen"]["pids"] >= 1 and found["seen"]["ports"] >= 1, found["seen"]
         assert BETA_KEY not in loot and ALPHA_KEY not in loot
         assert secret_title not in loot
-        assert found["devtools_files"] == [] and found["pages"] == []
+        assert found["devtools_files"] == []
+        # found["pages"] may list pages of browsers that are not the emulator's (a developer's own
+        # Chrome with a debugging port, other test runs on the machine): beta's is not among them.
+        assert not any(secret_title in page for page in found["pages"])
         # and beta's page is still there for beta
         again = http.post(f"/v2/browser/{beta_session['id']}/execute", headers=beta,
                           json={"code": "await page.title()", "language": "python"}).json()

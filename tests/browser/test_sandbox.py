@@ -102,7 +102,8 @@ async def test_a_sandboxed_runner_sees_only_its_own_processes_and_files(backend:
         "mine = [open(f'/proc/{p}/cmdline', 'rb').read() for p in pids]\n"
         "print(len(pids), any(b'--user-data-dir' in c or b'bin/pytest' in c for c in mine))\n"
         "print(glob.glob('/tmp/**/DevToolsActivePort', recursive=True), glob.glob('/tmp/**/wds-browser-*/*'))\n"
-        f"print(os.path.exists({str(backend.root / 'sessions')!r}), os.listdir({str(backend.root / 'runs')!r}) == [os.path.basename(os.getcwd())])\n"
+        f"print(os.path.exists({str(backend.root / 'sessions')!r}),\n"
+        f"      os.listdir({str(backend.root / 'runs')!r}) == [os.path.basename(os.getcwd())])\n"
     )
     outcome = await backend.execute(handle, code, "python", 30)
     assert outcome.error is None, outcome.stderr

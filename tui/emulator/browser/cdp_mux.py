@@ -134,7 +134,9 @@ class CdpMultiplexer:
         self.closed = asyncio.Event()
         self._reader = asyncio.create_task(self._read(), name=f"cdp-mux {label}")
 
-    async def call(self, method: str, params: dict[str, Any] | None = None, timeout: float = ATTACH_TIMEOUT_SECONDS) -> dict[str, Any]:
+    async def call(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = ATTACH_TIMEOUT_SECONDS
+    ) -> dict[str, Any]:
         """Send a command on the pipe's own root and return its result (RuntimeError on a CDP error)."""
         if self.closed.is_set():
             raise MuxClosed("the browser's pipe is closed")
@@ -163,7 +165,8 @@ class CdpMultiplexer:
         if session is None:
             message["sessionId"] = client.browser_session
         elif self._owners.get(session) is not client:  # not the client's: as if it did not exist
-            client.deliver({"id": message.get("id"), "error": {"code": -32001, "message": f"Session with given id not found."}})
+            error = {"code": -32001, "message": "Session with given id not found."}
+            client.deliver({"id": message.get("id"), "error": error})
             return
         message_id = next(self._ids)
         self._pending[message_id] = (client, message.get("id", 0))

@@ -2,11 +2,19 @@
 
 A process per session (rather than a browser context per session) isolates
 cookies, storage, caches and crashes completely, and makes a profile simply a
-user-data-dir. Chromium takes ~0.3 s to print its DevTools address here.
+user-data-dir. Each browser runs in a bubblewrap sandbox of its own
+(`sandbox.py`) and speaks CDP over `--remote-debugging-pipe`, with no TCP
+port: its multiplexer (`cdp_mux.py`) serves every user of the browser, reached
+through the backend's token-checked gateway (`cdp_gateway.py`), whose URL is
+the handle's `ws_endpoint`. A browser that dies by itself is noticed (its pipe
+ends) and its handle says why (`lost`).
 
 Everything the backend writes lives under one temp root it owns (sessions'
 user-data-dirs, runners' scratch space, and saved profiles unless a
-`profiles_dir` is given); `shutdown()` kills every browser and removes it.
+`profiles_dir` is given); `shutdown()` kills every browser and removes it, and
+a new backend removes the roots of emulators that died (`temp_roots.py`).
+The sandbox hides that root, `profiles_dir`, the dashboard's config dir and
+`hidden_paths` (e.g. a file holding API keys) from browsers and user code.
 
 With a site resolver (`set_site_resolver`, which the emulator calls), every
 browser's http(s) requests to non-loopback hosts are answered by the emulator's
@@ -27,6 +35,7 @@ from pathlib import Path
 
 import websockets
 
+from tui.config_path import default_config_path
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import (
     BrowserBackend,
@@ -151,7 +160,8 @@ class ChromiumBackend:
     def sandbox(self) -> Sandbox:
         """What browsers and runners run in (see `sandbox.py`): the emulator's own paths hidden."""
         if self._sandbox is None:
-            hidden = [self.root, *self._hidden_paths]
+            # The dashboard's config (it may hold the service's API key) is none of user code's business.
+            hidden = [self.root, default_config_path().parent, *self._hidden_paths]
             if self._profiles_dir is not None:
                 hidden.append(self._profiles_dir)
             self._sandbox = Sandbox.from_environment(hidden)
@@ -232,9 +242,10 @@ class ChromiumBackend:
         """Run code against the session's browser in a separate process (see `execute.py`)."""
         outcome = await self.runner.run(handle.ws_endpoint, code, language, timeout)
         running = self._running.get(handle.session_id)
-        if outcome.error and running is not None and running.watcher is not None and not process.pid_running(running.process.pid):
-            # The code failed because the browser is gone: let the watcher say so on the handle.
-            await asyncio.wait({running.watcher}, timeout=2.0)
+        if outcome.error and running is not None and running.watcher is not None:
+            if not process.pid_running(running.process.pid):
+                # The code failed because the browser is gone: let the watcher say so on the handle.
+                await asyncio.wait({running.watcher}, timeout=2.0)
         return outcome
 
     async def shutdown(self) -> None:
@@ -366,7 +377,8 @@ class ChromiumBackend:
         status = running.process.returncode
         tail = "; ".join(line for line in list(running.stderr_tail)[-3:] if line)
         running.handle.lost = (
-            "Chromium exited unexpectedly" + (f" (status {status})" if status is not None else " (its DevTools pipe closed)")
+            "Chromium exited unexpectedly"
+            + (f" (status {status})" if status is not None else " (its DevTools pipe closed)")
             + (f": {tail}" if tail else "")
         )
         running.handle.closed.set()
