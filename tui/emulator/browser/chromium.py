@@ -13,8 +13,7 @@ Everything the backend writes lives under one temp root it owns (sessions'
 user-data-dirs, runners' scratch space, and saved profiles unless a
 `profiles_dir` is given); `shutdown()` kills every browser and removes it, and
 a new backend removes the roots of emulators that died (`temp_roots.py`).
-The sandbox hides that root, `profiles_dir`, the dashboard's config dir and
-`hidden_paths` (e.g. a file holding API keys) from browsers and user code.
+The sandbox hides it, `profiles_dir`, the dashboard's config and `hidden_paths`.
 
 With a site resolver (`set_site_resolver`, which the emulator calls), every
 browser's http(s) requests to non-loopback hosts are answered by the emulator's
@@ -35,7 +34,6 @@ from pathlib import Path
 
 import websockets
 
-from tui.config_path import default_config_path
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import (
     BrowserBackend,
@@ -52,7 +50,7 @@ from tui.emulator.browser.cdp_mux import CdpMultiplexer, CdpPipe
 from tui.emulator.browser.execute import CodeRunner
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
-from tui.emulator.browser.sandbox import Sandbox
+from tui.emulator.browser.sandbox import Sandbox, dashboard_config_dir
 from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 
@@ -161,7 +159,7 @@ class ChromiumBackend:
         """What browsers and runners run in (see `sandbox.py`): the emulator's own paths hidden."""
         if self._sandbox is None:
             # The dashboard's config (it may hold the service's API key) is none of user code's business.
-            hidden = [self.root, default_config_path().parent, *self._hidden_paths]
+            hidden = [self.root, dashboard_config_dir(), *self._hidden_paths]
             if self._profiles_dir is not None:
                 hidden.append(self._profiles_dir)
             self._sandbox = Sandbox.from_environment(hidden)

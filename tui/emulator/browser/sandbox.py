@@ -61,6 +61,14 @@ def warn_not_isolated() -> None:
         log.warning(NOT_ISOLATED_WARNING)
 
 
+def dashboard_config_dir() -> Path:
+    """The dashboard's config dir (its config may hold the service's API key); the same
+    place as `tui.config_path`, which the emulator does not import."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("wds-tui"))
+
+
 class Sandbox:
     """Wraps commands in bubblewrap (see module doc); a pass-through without `bwrap`."""
 
