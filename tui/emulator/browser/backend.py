@@ -9,10 +9,10 @@ browser feature does) on a machine with no browser at all.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class BrowserUnavailable(Exception):
@@ -52,6 +52,9 @@ class BrowserHandle:
     # Why the browser ended by itself (killed by hand, crashed), set by the backend when it
     # notices; the session manager then marks the session destroyed. None while it runs.
     lost: str | None = None
+    # An in-process CDP connection of its own to the browser (send/recv/async for/close, ending
+    # with websockets' ConnectionClosed), for the emulator's own users; None: use `ws_endpoint`.
+    open_cdp: Callable[[], Awaitable[Any]] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass

@@ -28,14 +28,27 @@ import logging
 import os
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 log = logging.getLogger(__name__)
 
 READ_LIMIT_BYTES = 1 << 30  # a full-page screenshot can be many MB in one message
 ATTACH_TIMEOUT_SECONDS = 10.0
 
 
-class MuxClosed(ConnectionError):
-    """The client's connection to the browser has ended (client closed it, or the browser went)."""
+class MuxClosed(ConnectionClosed):
+    """The client's connection to the browser has ended (client closed it, or the browser went).
+
+    A websockets `ConnectionClosed`, so that code written for a websocket to the browser
+    (the CDP proxy, site interception) handles the end of a client the same way.
+    """
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(None, None)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason or "the connection to the browser is closed"
 
 
 class CdpPipe:
@@ -99,6 +112,12 @@ class MuxClient:
 
     def __aiter__(self) -> MuxClient:
         return self
+
+    async def __aenter__(self) -> MuxClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     async def __anext__(self) -> str:
         try:

@@ -302,10 +302,11 @@ class ChromiumBackend:
             running.mux = CdpMultiplexer(await CdpPipe.open(from_browser_read, to_browser_write), label=session_id)
             await self._until_ready(running)
             running.handle.ws_endpoint = await self._gateway.add(session_id, running.mux)
+            running.handle.open_cdp = running.mux.connect
             running.watcher = asyncio.create_task(self._watch_exit(running))
             if self._site_resolver is not None:
                 running.interceptor = await SiteInterceptor.start(
-                    running.handle.ws_endpoint, self._site_resolver, label=session_id
+                    running.mux.connect, self._site_resolver, label=session_id
                 )
         except BaseException as exc:
             self._gateway.remove(session_id)

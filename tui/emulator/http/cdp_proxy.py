@@ -150,10 +150,13 @@ def cdp_proxy_route(sessions: CdpSessions, path: str = "/cdp/{session_id}") -> W
             await refuse_handshake(websocket, sessions, session_id, Access.CDP)
             return
         try:
-            upstream = await websockets.connect(
-                handle.ws_endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=5
-            )
-        except (OSError, TimeoutError, InvalidHandshake) as exc:
+            if handle.open_cdp is not None:  # in-process: the browser's own multiplexer
+                upstream = await asyncio.wait_for(handle.open_cdp(), 5)
+            else:
+                upstream = await websockets.connect(
+                    handle.ws_endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=5
+                )
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed, RuntimeError) as exc:
             log.warning("CDP proxy: browser of session %s unreachable: %s", session_id, exc)
             await websocket.close(code=BROWSER_LOST_CODE)
             return
