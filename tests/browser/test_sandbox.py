@@ -147,3 +147,12 @@ async def test_without_bwrap_sessions_run_as_before_and_the_emulator_says_so_onc
         await backend.shutdown()
     assert not backend.sandbox.isolated
     assert [r.getMessage() for r in caplog.records].count(NOT_ISOLATED_WARNING) == 1
+
+
+async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "bwrap"
+    broken.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("WDS_BWRAP", str(broken))
+    assert find_bwrap() == broken
+    assert not Sandbox.from_environment().isolated

@@ -21,8 +21,9 @@ browser and each runner is started as `bwrap ... -- command` with:
 The network is shared with the host: runners reach the browser through the
 emulator's authenticated proxy, and pages may load loopback sites.
 
-Where `bwrap` is missing (or `WDS_BWRAP` names nothing runnable), commands run
-as they are, and the emulator logs once that sessions are not isolated.
+Where `bwrap` is missing (or `WDS_BWRAP` names nothing runnable), or cannot make
+a sandbox here, commands run as they are, and the emulator logs once that
+sessions are not isolated.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -51,6 +53,22 @@ def find_bwrap() -> Path | None:
     else:
         found = shutil.which("bwrap")
     return Path(found) if found else None
+
+
+def bwrap_works(bwrap: Path) -> bool:
+    """Whether `bwrap` can make the sandbox here (not where user namespaces are disabled for
+    non-root users, for one): the backend then runs unsandboxed rather than not at all."""
+    probe = [str(bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             "--unshare-pid", "--die-with-parent", "--", "true"]
+    try:
+        result = subprocess.run(probe, capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        log.warning("bubblewrap at %s cannot run: %s", bwrap, exc)
+        return False
+    if result.returncode != 0:
+        log.warning("bubblewrap at %s cannot make a sandbox here: %s", bwrap, result.stderr.strip()[:300])
+        return False
+    return True
 
 
 def warn_not_isolated() -> None:
@@ -78,7 +96,9 @@ class Sandbox:
 
     @classmethod
     def from_environment(cls, hidden: Sequence[Path] = ()) -> Sandbox:
-        return cls(find_bwrap(), hidden)
+        """A sandbox with the `bwrap` found here, if it works (see `bwrap_works`)."""
+        bwrap = find_bwrap()
+        return cls(bwrap if bwrap is not None and bwrap_works(bwrap) else None, hidden)
 
     @property
     def isolated(self) -> bool:
