@@ -43,12 +43,12 @@ class MuxClosed(ConnectionClosed):
     (the CDP proxy, site interception) handles the end of a client the same way.
     """
 
-    def __init__(self, reason: str = "") -> None:
+    def __init__(self, message: str = "") -> None:
         super().__init__(None, None)
-        self.reason = reason
+        self.message = message
 
     def __str__(self) -> str:
-        return self.reason or "the connection to the browser is closed"
+        return self.message or "the connection to the browser is closed"
 
 
 class CdpPipe:
