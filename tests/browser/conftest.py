@@ -160,6 +160,10 @@ class FakeSessions:
         self.touches[session_id] += 1
         return True
 
+    def ended_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> bool:
+        entry = self.entries.get(session_id)
+        return entry is not None and not entry.active and entry.secrets.grants(token, access)
+
     def handle(self, session_id: str) -> BrowserHandle | None:
         entry = self.entries.get(session_id)
         return entry.handle if entry is not None and entry.active else None

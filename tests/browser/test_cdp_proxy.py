@@ -46,6 +46,9 @@ async def test_an_unknown_or_ended_session_is_refused(
     sessions.end(handle.session_id)
     with pytest.raises(InvalidStatus) as refused:
         await websockets.connect(cdp_url)
+    assert refused.value.response.status_code == 410  # the right token of an ended session: gone
+    with pytest.raises(InvalidStatus) as refused:
+        await websockets.connect(cdp_url.split("?")[0] + "?token=wrong")
     assert refused.value.response.status_code == 403
 
 

@@ -9,10 +9,10 @@ browser feature does) on a machine with no browser at all.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class BrowserUnavailable(Exception):
@@ -49,6 +49,12 @@ class BrowserHandle:
     # Set by the backend once the browser is closed, so that live connections
     # (the CDP proxy, live views) can end at once instead of polling.
     closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
+    # Why the browser ended by itself (killed by hand, crashed), set by the backend when it
+    # notices; the session manager then marks the session destroyed. None while it runs.
+    lost: str | None = None
+    # An in-process CDP connection of its own to the browser (send/recv/async for/close, ending
+    # with websockets' ConnectionClosed), for the emulator's own users; None: use `ws_endpoint`.
+    open_cdp: Callable[[], Awaitable[Any]] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass

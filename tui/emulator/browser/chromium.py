@@ -2,11 +2,18 @@
 
 A process per session (rather than a browser context per session) isolates
 cookies, storage, caches and crashes completely, and makes a profile simply a
-user-data-dir. Chromium takes ~0.3 s to print its DevTools address here.
+user-data-dir. Each browser runs in a bubblewrap sandbox of its own
+(`sandbox.py`) and speaks CDP over `--remote-debugging-pipe`, with no TCP
+port: its multiplexer (`cdp_mux.py`) serves every user of the browser, reached
+through the backend's token-checked gateway (`cdp_gateway.py`), whose URL is
+the handle's `ws_endpoint`. A browser that dies by itself is noticed (its pipe
+ends) and its handle says why (`lost`).
 
 Everything the backend writes lives under one temp root it owns (sessions'
 user-data-dirs, runners' scratch space, and saved profiles unless a
-`profiles_dir` is given); `shutdown()` kills every browser and removes it.
+`profiles_dir` is given); `shutdown()` kills every browser and removes it, and
+a new backend removes the roots of emulators that died (`temp_roots.py`).
+The sandbox hides it, `profiles_dir`, the dashboard's config and `hidden_paths`.
 
 With a site resolver (`set_site_resolver`, which the emulator calls), every
 browser's http(s) requests to non-loopback hosts are answered by the emulator's
@@ -21,9 +28,7 @@ import contextlib
 import json
 import logging
 import os
-import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,9 +45,13 @@ from tui.emulator.browser.backend import (
     ProfileSpec,
     SiteResolver,
 )
+from tui.emulator.browser.cdp_gateway import CdpGateway
+from tui.emulator.browser.cdp_mux import CdpMultiplexer, CdpPipe
 from tui.emulator.browser.execute import CodeRunner
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
+from tui.emulator.browser.sandbox import Sandbox, dashboard_config_dir
+from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 
 log = logging.getLogger(__name__)
@@ -72,10 +81,9 @@ CHROMIUM_FLAGS = (
     # A fixed cookie-encryption key, so a profile copied between sessions stays readable.
     "--password-store=basic",
     "--use-mock-keychain",
-    "--remote-debugging-address=127.0.0.1",
-    "--remote-debugging-port=0",
+    # CDP over fds 3 and 4, no TCP port: the backend's gateway (with a token) is the only way in.
+    "--remote-debugging-pipe",
 )
-_DEVTOOLS_LINE = re.compile(rb"DevTools listening on (ws://\S+)")
 START_TIMEOUT_SECONDS = 20.0
 CLOSE_GRACE_SECONDS = 3.0
 _STDERR_TAIL_LINES = 40
@@ -91,6 +99,9 @@ class _RunningBrowser:
     stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_STDERR_TAIL_LINES))
     drain: asyncio.Task[None] | None = None
     interceptor: SiteInterceptor | None = None
+    watcher: asyncio.Task[None] | None = None
+    closing: bool = False
+    mux: CdpMultiplexer | None = None
 
 
 class ChromiumBackend:
@@ -110,6 +121,8 @@ class ChromiumBackend:
         prewarm: bool = True,
         extra_args: tuple[str, ...] = (),
         site_resolver: SiteResolver | None = None,
+        sandbox: Sandbox | None = None,
+        hidden_paths: tuple[Path, ...] = (),
     ) -> None:
         self.binary = binary if binary is not None else find_chromium()
         self.close_grace = close_grace
@@ -122,7 +135,11 @@ class ChromiumBackend:
         self._profiles: ProfileStore | None = None
         self._runner: CodeRunner | None = None
         self._running: dict[str, _RunningBrowser] = {}
+        self._gateway = CdpGateway()
         self._site_resolver = site_resolver
+        self._sandbox = sandbox
+        self._hidden_paths = hidden_paths
+        remove_dead_roots(temp_parent)
 
     def set_site_resolver(self, resolver: SiteResolver | None) -> None:
         """Answer browsers launched from now on from `resolver` instead of the network (None: stop)."""
@@ -134,8 +151,19 @@ class ChromiumBackend:
     def root(self) -> Path:
         """The backend's temp root (created on first use, removed by `shutdown`)."""
         if self._root is None:
-            self._root = Path(tempfile.mkdtemp(prefix="wds-browser-", dir=self._temp_parent))
+            self._root = make_root(self._temp_parent)
         return self._root
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """What browsers and runners run in (see `sandbox.py`): the emulator's own paths hidden."""
+        if self._sandbox is None:
+            # The dashboard's config (it may hold the service's API key) is none of user code's business.
+            hidden = [self.root, dashboard_config_dir(), *self._hidden_paths]
+            if self._profiles_dir is not None:
+                hidden.append(self._profiles_dir)
+            self._sandbox = Sandbox.from_environment(hidden)
+        return self._sandbox
 
     @property
     def profiles(self) -> ProfileStore:
@@ -147,7 +175,7 @@ class ChromiumBackend:
     def runner(self) -> CodeRunner:
         if self._runner is None:
             kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
-            self._runner = CodeRunner(self.root, prewarm=self._prewarm, **kwargs)
+            self._runner = CodeRunner(self.root, prewarm=self._prewarm, sandbox=self.sandbox, **kwargs)
         return self._runner
 
     def running_pids(self) -> list[int]:
@@ -182,6 +210,9 @@ class ChromiumBackend:
         running = self._running.pop(handle.session_id, None)
         if running is None:
             return
+        running.closing = True
+        if running.watcher is not None:
+            running.watcher.cancel()
         profile = running.profile
         saving = save_profile and profile is not None and profile.save_changes
         try:
@@ -193,6 +224,9 @@ class ChromiumBackend:
                 await process.wait_exit(running.process, self.close_grace)
             await process.stop_process_group(running.process, self.close_grace)
         finally:
+            self._gateway.remove(handle.session_id)
+            if running.mux is not None:
+                await running.mux.aclose()
             if running.drain is not None:
                 running.drain.cancel()
             if profile is not None and saving and running.process.returncode is not None:
@@ -204,7 +238,13 @@ class ChromiumBackend:
 
     async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
         """Run code against the session's browser in a separate process (see `execute.py`)."""
-        return await self.runner.run(handle.ws_endpoint, code, language, timeout)
+        outcome = await self.runner.run(handle.ws_endpoint, code, language, timeout)
+        running = self._running.get(handle.session_id)
+        if outcome.error and running is not None and running.watcher is not None:
+            if not process.pid_running(running.process.pid):
+                # The code failed because the browser is gone: let the watcher say so on the handle.
+                await asyncio.wait({running.watcher}, timeout=2.0)
+        return outcome
 
     async def shutdown(self) -> None:
         """Kill every browser this backend started and remove its temp root."""
@@ -214,6 +254,7 @@ class ChromiumBackend:
         )
         if self._runner is not None:
             await self._runner.close()
+        await self._gateway.aclose()
         if self._root is not None:
             await asyncio.to_thread(shutil.rmtree, self._root, True)
             self._root = None
@@ -228,37 +269,56 @@ class ChromiumBackend:
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             args.append("--no-sandbox")  # Chromium's sandbox refuses to run as root
         args.append("about:blank")
-        return args
+        # The user-data-dir is all the browser may write; its /tmp is its own (see sandbox.py).
+        return self.sandbox.wrap(args, writable=[user_data_dir], readable=[Path(self.binary)])
 
     async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> _RunningBrowser:
-        proc = await asyncio.create_subprocess_exec(
-            *self._command(user_data_dir),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            **process.spawn_options(),
-        )
+        to_browser_read, to_browser_write = os.pipe()
+        from_browser_read, from_browser_write = os.pipe()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self._command(user_data_dir),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                **process.spawn_options(fds={3: to_browser_read, 4: from_browser_write}),
+            )
+        except BaseException:
+            for fd in (to_browser_read, to_browser_write, from_browser_read, from_browser_write):
+                os.close(fd)
+            raise
+        finally:
+            os.close(to_browser_read)  # the browser's ends: only the browser may hold them, so its exit ends the pipe
+            os.close(from_browser_write)
         process.register(proc.pid)
         running = _RunningBrowser(
             handle=BrowserHandle(session_id=session_id, ws_endpoint="", pid=proc.pid, user_data_dir=user_data_dir),
             process=proc,
             profile=profile,
         )
+        # Chromium keeps writing to stderr; a full pipe would stall it.
+        running.drain = asyncio.create_task(self._drain(running))
         try:
-            running.handle.ws_endpoint = await asyncio.wait_for(self._read_endpoint(running), START_TIMEOUT_SECONDS)
-            # Chromium keeps writing to stderr; a full pipe would stall it.
-            running.drain = asyncio.create_task(self._drain(running))
+            running.mux = CdpMultiplexer(await CdpPipe.open(from_browser_read, to_browser_write), label=session_id)
+            await self._until_ready(running)
+            running.handle.ws_endpoint = await self._gateway.add(session_id, running.mux)
+            running.handle.open_cdp = running.mux.connect
+            running.watcher = asyncio.create_task(self._watch_exit(running))
             if self._site_resolver is not None:
                 running.interceptor = await SiteInterceptor.start(
-                    running.handle.ws_endpoint, self._site_resolver, label=session_id
+                    running.mux.connect, self._site_resolver, label=session_id
                 )
         except BaseException as exc:
-            if running.drain is not None:
-                running.drain.cancel()
+            self._gateway.remove(session_id)
+            if running.watcher is not None:
+                running.watcher.cancel()
             await process.stop_process_group(proc, grace=0.5)
+            if running.mux is not None:
+                await running.mux.aclose()
+            running.drain.cancel()
             if isinstance(exc, TimeoutError):
                 raise BrowserStartFailed(
-                    f"Chromium did not report its DevTools address within {START_TIMEOUT_SECONDS:g} s."
+                    f"Chromium did not answer on its DevTools pipe within {START_TIMEOUT_SECONDS:g} s."
                 ) from None
             if isinstance(exc, InterceptionFailed):
                 raise BrowserStartFailed(f"Chromium started but {exc}") from None
@@ -266,15 +326,26 @@ class ChromiumBackend:
         return running
 
     @staticmethod
-    async def _read_endpoint(running: _RunningBrowser) -> str:
-        stream = running.process.stderr
-        assert stream is not None
-        while line := await stream.readline():
-            found = _DEVTOOLS_LINE.search(line)
-            if found:
-                return found.group(1).decode()
-            running.stderr_tail.append(line.decode(errors="replace").rstrip())
+    async def _until_ready(running: _RunningBrowser) -> None:
+        """Wait for the browser's first CDP answer; BrowserStartFailed (with its stderr) if it exits first."""
+        assert running.mux is not None
+        answer = asyncio.create_task(running.mux.call("Browser.getVersion", timeout=START_TIMEOUT_SECONDS))
+        exited = asyncio.create_task(running.process.wait())
+        try:
+            await asyncio.wait({answer, exited}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if answer.done() and not answer.cancelled() and answer.exception() is None:
+            return
+        answer.cancel()
+        with contextlib.suppress(BaseException):
+            await answer
         await process.wait_exit(running.process, 5.0)
+        if running.process.returncode is None:
+            raise TimeoutError
+        if running.drain is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(running.drain), 2.0)
         tail = "\n".join(running.stderr_tail)
         raise BrowserStartFailed(f"Chromium exited with status {running.process.returncode} before starting:\n{tail}")
 
@@ -284,6 +355,32 @@ class ChromiumBackend:
         assert stream is not None
         while line := await stream.readline():
             running.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+    @staticmethod
+    async def _watch_exit(running: _RunningBrowser) -> None:
+        """Notice a browser that ends by itself (killed by hand, crashed): say why on its handle.
+
+        The end of the DevTools pipe is the first sign; the handle is marked at once, so that
+        connections through the proxy end as "session destroyed", not as a reason to reconnect.
+        """
+        assert running.mux is not None
+        exited = asyncio.create_task(running.process.wait())
+        pipe_end = asyncio.create_task(running.mux.closed.wait())
+        try:
+            await asyncio.wait({pipe_end, exited}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            pipe_end.cancel()
+            exited.cancel()
+        if running.closing:
+            return
+        status = running.process.returncode
+        tail = "; ".join(line for line in list(running.stderr_tail)[-3:] if line)
+        running.handle.lost = (
+            "Chromium exited unexpectedly"
+            + (f" (status {status})" if status is not None else " (its DevTools pipe closed)")
+            + (f": {tail}" if tail else "")
+        )
+        running.handle.closed.set()
 
     @staticmethod
     async def _request_close(ws_endpoint: str) -> None:

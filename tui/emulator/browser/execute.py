@@ -1,8 +1,9 @@
 """Running user code against a session's browser, in a separate process group.
 
 Each execution is a fresh process (nothing is shared between calls or
-sessions except the browser itself), in its own working directory, with the
-emulator's user rights; a python or node process may have been started
+sessions except the browser itself), in its own working directory, inside a
+bubblewrap sandbox where that directory is all it may write (`sandbox.py`);
+a python or node process may have been started
 ahead of time (`spares.py`), but it serves this one execution only.
 `python` and `node` get a ready Playwright `page`
 (see `runner_python.py`, `runner_node.js`); `bash` gets the browser's address
@@ -10,7 +11,8 @@ in AGENT_BROWSER_CDP / CDP_URL and an `agent-browser` command on PATH.
 
 Output: stdout and stderr are each kept up to `output_limit` bytes (1 MiB by
 default); the rest is read and dropped, and `truncated` says so. A timeout
-kills the whole group (`killed`). Where the time goes for a one-line
+kills the whole group (`killed`), and with it the sandbox's PID namespace:
+processes the code detached (`setsid`, a double fork) end with the execution. Where the time goes for a one-line
 `page.title()`: see `tests/benchmarks/bench_browser.py`.
 """
 
@@ -33,6 +35,7 @@ from pathlib import Path
 
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome
+from tui.emulator.browser.sandbox import Sandbox
 from tui.emulator.browser.spares import SpareRunners, hand_job
 
 LANGUAGES = ("python", "node", "bash")
@@ -106,15 +109,23 @@ class CodeRunner:
     """
 
     def __init__(
-        self, root: Path, *, output_limit: int = OUTPUT_LIMIT_BYTES, python: str | None = None, prewarm: bool = True
+        self,
+        root: Path,
+        *,
+        output_limit: int = OUTPUT_LIMIT_BYTES,
+        python: str | None = None,
+        prewarm: bool = True,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.root = root
         self.output_limit = output_limit
         self.python = python or sys.executable
         self.prewarm = prewarm
+        self.sandbox = sandbox if sandbox is not None else Sandbox(None)
         self._runs = root / "runs"
         self._bin = root / "bin"
         self._compile_cache = root / "node-compile-cache"
+        self._spare_dirs: dict[int, Path] = {}
         self.spares = SpareRunners(self._spawn_spare)
 
     @cached_property
@@ -138,10 +149,12 @@ class CodeRunner:
         env.update(
             PATH=f"{self._bin}{os.pathsep}{os.environ.get('PATH', os.defpath)}",
             PYTHONUNBUFFERED="1",
-            # Playwright's driver is node too: both start ~0.1 s faster with a warm cache.
-            NODE_COMPILE_CACHE=str(self._compile_cache),
             NODE_NO_WARNINGS="1",
         )
+        if not self.sandbox.isolated:
+            # Playwright's driver is node too: both start ~0.1 s faster with a warm cache. Sandboxed
+            # runners get none: a cache every session can write would let one session's code run in another's.
+            env["NODE_COMPILE_CACHE"] = str(self._compile_cache)
         if language == "node":
             env["WDS_PLAYWRIGHT_CORE"] = str(self._node().playwright_core)
         return env
@@ -179,6 +192,8 @@ class CodeRunner:
     async def _spawn(
         self, command: list[str], cwd: Path, env: dict[str, str], *, spare: bool = False
     ) -> asyncio.subprocess.Process:
+        # The run's scratch dir is all the runner may write; it sees the agent-browser wrapper too.
+        command = self.sandbox.wrap(command, writable=[cwd], readable=[self._bin], cwd=cwd)
         proc = await asyncio.create_subprocess_exec(
             *command,
             cwd=cwd,
@@ -192,21 +207,35 @@ class CodeRunner:
         return proc
 
     async def _spawn_spare(self, language: str) -> asyncio.subprocess.Process:
+        """A runner that waits for its job, in the scratch dir (and sandbox) that job will use."""
+        self._prepare()
+        run_dir = self._new_run_dir()
         env = {**self._base_environment(language), "WDS_RUNNER_SPARE": "1"}
-        return await self._spawn(self._command(language, self._runs), self._runs, env, spare=True)
+        try:
+            proc = await self._spawn(self._command(language, run_dir), run_dir, env, spare=True)
+        except BaseException:
+            shutil.rmtree(run_dir, ignore_errors=True)
+            raise
+        self._spare_dirs[proc.pid] = run_dir
+        return proc
+
+    def _new_run_dir(self) -> Path:
+        run_dir = self._runs / uuid.uuid4().hex
+        run_dir.mkdir(parents=True)
+        return run_dir
 
     async def run(self, ws_endpoint: str, code: str, language: str, timeout: float) -> ExecutionOutcome:
         """Run `code` against the browser at `ws_endpoint`; never raises for what the code does."""
         self._prepare()
-        run_dir = self._runs / uuid.uuid4().hex
-        command = self._command(language, run_dir)  # unknown language / no node: refused before anything runs
+        self._command(language, self._runs)  # unknown language / no node: refused before anything runs
         warm = self.prewarm and language != "bash"
-        run_dir.mkdir(parents=True)
+        proc = self.spares.take(language) if warm else None
+        run_dir = self._spare_dirs.pop(proc.pid) if proc is not None else self._new_run_dir()
+        command = self._command(language, run_dir)
         try:
             (run_dir / "code").write_text(code, encoding="utf-8")
             job_env = self._job_environment(ws_endpoint, run_dir)
             started = time.perf_counter()
-            proc = self.spares.take(language) if warm else None
             if proc is not None:
                 try:
                     await hand_job(proc, run_dir, job_env)

@@ -19,6 +19,7 @@ import asyncio
 import atexit
 import contextlib
 import ctypes
+import fcntl
 import os
 import signal
 import sys
@@ -53,27 +54,36 @@ def signal_when_parent_dies(sig: signal.Signals) -> bool:
     return _prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
 
 
-def _die_with_parent_preexec() -> Callable[[], None] | None:
-    """A `preexec_fn` that makes the child die with this process (Linux), else None."""
-    if _prctl is None:
+def _preexec(fds: dict[int, int]) -> Callable[[], None] | None:
+    """A `preexec_fn` that makes the child die with this process (Linux) and places `fds`
+    (child number -> our fd) where the child expects them; None when there is nothing to do."""
+    prctl = _prctl
+    if prctl is None and not fds:
         return None
     parent = os.getpid()
-    prctl = _prctl
 
     def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
+        # Out of the way first, so that placing one never overwrites another's source.
+        high = {target: fcntl.fcntl(source, fcntl.F_DUPFD, 100) for target, source in fds.items()}
+        for target, source in high.items():
+            os.dup2(source, target)
 
     return preexec
 
 
-def spawn_options() -> dict[str, Any]:
-    """Keyword arguments for `asyncio.create_subprocess_exec` that start a guarded group."""
+def spawn_options(fds: dict[int, int] | None = None) -> dict[str, Any]:
+    """Keyword arguments for `asyncio.create_subprocess_exec` that start a guarded group;
+    `fds` maps fd numbers in the child to our fds (e.g. Chromium's DevTools pipe on 3 and 4)."""
     options: dict[str, Any] = {"start_new_session": True}
-    preexec = _die_with_parent_preexec()
+    preexec = _preexec(fds or {})
     if preexec is not None:
         options["preexec_fn"] = preexec
+    if fds:
+        options["pass_fds"] = tuple(fds)
     return options
 
 
@@ -123,6 +133,17 @@ def _proc_group_running(pgid: int) -> bool | None:
         if len(fields) >= 3 and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
             return True
     return False
+
+
+def pid_running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (True where /proc cannot tell)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X")
 
 
 def group_alive(pgid: int) -> bool:

@@ -120,6 +120,12 @@ class BrowserSessionManager:
         session.last_activity = self._clock.now()
         return True
 
+    def ended_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> bool:
+        """Whether `token` grants `access` to a session that has ended (the proxy answers 410, not 403)."""
+        self.expire_due()
+        session = self._sessions.get(session_id)
+        return session is not None and not session.active and session.secrets.grants(token, access)
+
     def handle(self, session_id: str) -> BrowserHandle | None:
         """The running browser of an active session."""
         self.expire_due()
@@ -222,13 +228,20 @@ class BrowserSessionManager:
         if session.handle is None:
             raise Unavailable("The browser of this session is still starting; retry in a moment.")
         session.last_activity = self._clock.now()
+        handle = session.handle
         try:
-            outcome = await self.backend.execute(session.handle, code, language, timeout)
+            outcome = await self.backend.execute(handle, code, language, timeout)
         except BrowserUnavailable as exc:
             raise Unavailable(str(exc)) from None
         except Exception as exc:
+            if handle.lost:
+                self.expire_due()
+                raise Gone(SESSION_DESTROYED) from None
             log.exception("browser execution failed")
             raise UpstreamFailed(f"Browser service failed to run the code: {exc}") from None
+        if handle.lost:  # the browser died under the code: its error is the browser's, not the code's
+            self.expire_due()
+            raise Gone(SESSION_DESTROYED)
         if session.active:
             session.last_activity = self._clock.now()
         return outcome
@@ -257,7 +270,11 @@ class BrowserSessionManager:
         now = self._clock.now()
         expired = []
         for session in self._sessions.values():
-            if session.active:
+            if session.active and session.handle is not None and session.handle.lost:
+                log.warning("browser session %s destroyed: %s", session.id, session.handle.lost)
+                self._finish(session, now, "browser exited")
+                expired.append(session)
+            elif session.active:
                 due, reason = session.due_at()
                 if now >= due:
                     self._finish(session, due, reason)

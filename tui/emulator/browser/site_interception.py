@@ -31,6 +31,7 @@ import ipaddress
 import itertools
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -82,13 +83,19 @@ class SiteInterceptor:
         self._reader = asyncio.create_task(self._read(), name=f"site-interception {label}")
 
     @classmethod
-    async def start(cls, ws_endpoint: str, resolver: SiteResolver, label: str = "") -> SiteInterceptor:
-        """Connect to the browser's DevTools endpoint and turn interception on before returning."""
+    async def start(
+        cls, endpoint: str | Callable[[], Awaitable[Any]], resolver: SiteResolver, label: str = ""
+    ) -> SiteInterceptor:
+        """Connect to the browser (its DevTools websocket URL, or an opener of an in-process
+        connection such as the backend's multiplexer) and turn interception on before returning."""
         try:
-            connection = await websockets.connect(
-                ws_endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=ENABLE_TIMEOUT_SECONDS
-            )
-        except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+            if callable(endpoint):
+                connection = await asyncio.wait_for(endpoint(), ENABLE_TIMEOUT_SECONDS)
+            else:
+                connection = await websockets.connect(
+                    endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=ENABLE_TIMEOUT_SECONDS
+                )
+        except (OSError, TimeoutError, RuntimeError, ConnectionClosed, websockets.InvalidHandshake) as exc:
             raise InterceptionFailed(f"cannot reach the browser's DevTools endpoint: {exc}") from exc
         try:
             await connection.send(json.dumps({"id": _ENABLE_ID, "method": "Fetch.enable",

@@ -2,8 +2,9 @@
 
 The token (the session's cdp secret, see `access.py`) is checked before the
 upgrade: a wrong or missing token, another of the session's secrets, or a session
-that is unknown or no longer active, gets the handshake refused (HTTP 403) and
-never reaches the browser. Accepted connections relay frames both ways
+that is unknown, gets the handshake refused (HTTP 403) and never reaches the
+browser; the right token of a session that has ended (deleted, expired, its
+browser died) gets HTTP 410 with the service's error body. Accepted connections relay frames both ways
 unchanged; every frame counts as activity of the session (it resets its
 `activityTtl`). When the session is destroyed, the client side is closed with
 code 4410 and reason "session destroyed", which `tui.api.cdp.CdpClient` reads
@@ -18,12 +19,14 @@ import logging
 from typing import Any, Protocol
 
 import websockets
+from starlette.responses import JSONResponse
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
+from tui.emulator.browser.sessions import SESSION_DESTROYED
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,20 @@ class CdpSessions(Protocol):
 
     def handle(self, session_id: str) -> BrowserHandle | None:
         """The running browser of an active session, else None."""
+
+    def ended_for_token(self, session_id: str, token: str, access: Access = Access.CDP) -> bool:
+        """Whether `token` grants `access` to a session that has ended."""
+
+
+async def refuse_handshake(websocket: WebSocket, sessions: CdpSessions, session_id: str, access: Access) -> None:
+    """Refuse the upgrade: 410 with the error body for the right token of an ended session, else 403."""
+    token = websocket.query_params.get("token")
+    if token and sessions.ended_for_token(session_id, token, access):
+        body = {"success": False, "error": SESSION_DESTROYED, "code": "GONE"}
+        with contextlib.suppress(RuntimeError):  # a server without denial responses: 403 below
+            await websocket.send_denial_response(JSONResponse(body, status_code=410))
+            return
+    await websocket.close(code=POLICY_VIOLATION_CODE)  # before accept(): the handshake gets 403
 
 
 def authorized_handle(
@@ -130,13 +147,16 @@ def cdp_proxy_route(sessions: CdpSessions, path: str = "/cdp/{session_id}") -> W
         session_id = websocket.path_params["session_id"]
         handle = authorized_handle(sessions, session_id, websocket.query_params.get("token"))
         if handle is None or handle.closed.is_set():
-            await websocket.close(code=POLICY_VIOLATION_CODE)  # before accept(): the handshake gets 403
+            await refuse_handshake(websocket, sessions, session_id, Access.CDP)
             return
         try:
-            upstream = await websockets.connect(
-                handle.ws_endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=5
-            )
-        except (OSError, TimeoutError, InvalidHandshake) as exc:
+            if handle.open_cdp is not None:  # in-process: the browser's own multiplexer
+                upstream = await asyncio.wait_for(handle.open_cdp(), 5)
+            else:
+                upstream = await websockets.connect(
+                    handle.ws_endpoint, max_size=None, compression=None, ping_interval=None, open_timeout=5
+                )
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed, RuntimeError) as exc:
             log.warning("CDP proxy: browser of session %s unreachable: %s", session_id, exc)
             await websocket.close(code=BROWSER_LOST_CODE)
             return

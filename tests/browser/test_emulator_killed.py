@@ -1,0 +1,66 @@
+"""`kill -9` of the emulator: its sandboxes die with it, and the next emulator removes its temp root."""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.browser.test_isolation import ALPHA_KEY, start_emulator
+from tests.browser.test_sandbox import processes_mentioning
+from tui.emulator.browser.sandbox import find_bwrap
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: nothing kills detached code"),
+]
+
+
+def _wait_until(condition, timeout: float = 15.0) -> bool:  # noqa: ANN001 - a tiny local helper
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_killed_emulator_leaves_no_process_and_its_root_goes_at_the_next_start(chromium: Path) -> None:
+    process, url = start_emulator()
+    try:
+        headers = {"Authorization": f"Bearer {ALPHA_KEY}"}
+        with httpx.Client(base_url=url, timeout=60, headers=headers) as http:
+            session = http.post("/v2/browser", json={"ttl": 300}).json()
+            code = "setsid sleep 30093 >/dev/null 2>&1 < /dev/null &\nsleep 60\n"
+
+            def execute() -> None:
+                try:
+                    http.post(f"/v2/browser/{session['id']}/execute", json={"code": code, "language": "bash"})
+                except httpx.HTTPError:
+                    pass  # the emulator is killed under this request
+
+            threading.Thread(target=execute, daemon=True).start()
+            assert _wait_until(lambda: bool(processes_mentioning("sleep 30093")))
+        roots = glob.glob(f"/tmp/wds-browser-{process.pid}-*")
+        assert len(roots) == 1
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert _wait_until(lambda: not processes_mentioning("sleep 30093")), "detached user code outlived the emulator"
+    assert _wait_until(lambda: not processes_mentioning(roots[0])), "a browser outlived the emulator"
+    assert Path(roots[0]).exists()  # nobody was left to remove it...
+    following, _ = start_emulator()
+    try:
+        assert not Path(roots[0]).exists()  # ...until the next emulator started
+    finally:
+        following.terminate()
+        following.wait(timeout=20)

@@ -1,0 +1,158 @@
+"""The bubblewrap sandbox: no scratch files on the host, detached processes die, dead roots go, a warning without bwrap."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tui.emulator.browser import sandbox as sandbox_module
+from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, Sandbox, find_bwrap
+from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start_time
+
+pytestmark = pytest.mark.browser
+
+needs_bwrap = pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: nothing to sandbox with")
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live (non-zombie) processes whose command line contains `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+async def gone(marker: str) -> bool:
+    for _ in range(50):  # killed processes may take a moment to be reaped
+        if not processes_mentioning(marker):
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["bwrap", "no-bwrap"])
+async def test_scratch_files_of_browsers_and_runners_stay_out_of_the_hosts_tmp(
+    chromium: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, isolated: bool
+) -> None:
+    if isolated and find_bwrap() is None:
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    # Stands in for the host's /tmp (other tests write to the real one); short, as Chromium's socket paths must be.
+    host_tmp = Path(tempfile.mkdtemp(prefix="wds-t-"))
+    request.addfinalizer(lambda: shutil.rmtree(host_tmp, ignore_errors=True))
+    (tmp_path / "backend").mkdir()
+    monkeypatch.setenv("TMPDIR", str(host_tmp))
+    box = Sandbox(find_bwrap()) if isolated else Sandbox(None)
+    backend = ChromiumBackend(chromium, temp_parent=tmp_path / "backend", prewarm=False, sandbox=box)
+    try:
+        for cycle in range(2):
+            handle = await backend.launch(f"s-{cycle}", None)
+            for language, code in (("python", "await page.title()"), ("node", "await page.title()")):
+                outcome = await backend.execute(handle, code, language, 30)
+                assert outcome.error is None, outcome.stderr
+            await backend.close(handle, save_profile=False)
+    finally:
+        await backend.shutdown()
+    left = sorted(p.name for p in host_tmp.iterdir())
+    if isolated:
+        assert left == []
+    else:  # what the sandbox prevents: Chromium's and Playwright's leftovers on the host
+        assert any(name.startswith(("org.chromium.Chromium.", "playwright-artifacts-")) for name in left), left
+
+
+@needs_bwrap
+@pytest.mark.parametrize("ending", ["exit", "timeout"])
+async def test_processes_the_code_detaches_end_with_the_execute(backend: ChromiumBackend, ending: str) -> None:
+    handle = await backend.launch("s-detach", None)
+    marker = "30071" if ending == "exit" else "30072"
+    code = (
+        f"setsid sleep {marker} >/dev/null 2>&1 < /dev/null &\n"
+        f"( ( sleep {marker}1 >/dev/null 2>&1 < /dev/null & ) & )\n"
+        "sleep 0.5\necho started\n"
+    )
+    if ending == "timeout":
+        code += "sleep 60\n"
+    outcome = await backend.execute(handle, code, "bash", 3)
+    assert outcome.stdout == "started\n"
+    assert outcome.killed is (ending == "timeout")
+    assert await gone(f"sleep {marker}"), processes_mentioning(f"sleep {marker}")
+
+
+@needs_bwrap
+async def test_a_sandboxed_runner_sees_only_its_own_processes_and_files(backend: ChromiumBackend) -> None:
+    handle = await backend.launch("s-seen", None)
+    code = (
+        "import os, glob\n"
+        "pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+        "mine = [open(f'/proc/{p}/cmdline', 'rb').read() for p in pids]\n"
+        "print(len(pids), any(b'--user-data-dir' in c or b'bin/pytest' in c for c in mine))\n"
+        "print(glob.glob('/tmp/**/DevToolsActivePort', recursive=True), glob.glob('/tmp/**/wds-browser-*/*'))\n"
+        f"print(os.path.exists({str(backend.root / 'sessions')!r}),\n"
+        f"      os.listdir({str(backend.root / 'runs')!r}) == [os.path.basename(os.getcwd())])\n"
+    )
+    outcome = await backend.execute(handle, code, "python", 30)
+    assert outcome.error is None, outcome.stderr
+    count, saw_others = outcome.stdout.splitlines()[0].split()
+    assert int(count) < 10 and saw_others == "False"
+    # The paths of the run's own directory exist (bwrap makes the mount point), nothing beside it.
+    assert outcome.stdout.splitlines()[1:] == ["[] []", "False True"]
+
+
+async def test_only_roots_of_dead_owners_are_removed(tmp_path: Path) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    dead_root = tmp_path / f"wds-browser-{dead.pid}-abc"
+    dead_root.mkdir()
+    (dead_root / OWNER_FILE).write_text(f"{dead.pid} 1\n")
+    (dead_root / "sessions").mkdir()
+    reused_root = tmp_path / "wds-browser-1-reused"  # pid alive but another process (start time differs)
+    reused_root.mkdir()
+    (reused_root / OWNER_FILE).write_text(f"{os.getpid()} 0\n")
+    live_root = make_root(tmp_path)  # this process: alive
+    unmarked = tmp_path / "wds-browser-unmarked"
+    unmarked.mkdir()
+    assert process_start_time(os.getpid()) not in (None, "0")
+    ChromiumBackend(Path("/bin/false"), temp_parent=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live_root.name, unmarked.name])
+
+
+async def test_without_bwrap_sessions_run_as_before_and_the_emulator_says_so_once(
+    chromium: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("WDS_BWRAP", "")
+    monkeypatch.setattr(sandbox_module, "_warned", False)
+    backend = ChromiumBackend(chromium, temp_parent=tmp_path, prewarm=False)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tui.emulator.browser.sandbox"):
+            handle = await backend.launch("s-plain", None)
+            for _ in range(2):
+                outcome = await backend.execute(handle, "echo ok", "bash", 10)
+                assert outcome.stdout == "ok\n"
+    finally:
+        await backend.shutdown()
+    assert not backend.sandbox.isolated
+    assert [r.getMessage() for r in caplog.records].count(NOT_ISOLATED_WARNING) == 1
+
+
+async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "bwrap"
+    broken.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("WDS_BWRAP", str(broken))
+    assert find_bwrap() == broken
+    assert not Sandbox.from_environment().isolated
