@@ -59,13 +59,37 @@ log = logging.getLogger("tui.api")
 
 
 def check_base_url(base_url: str) -> str:
-    """The base URL as the client uses it; ValueError with the reason when it cannot be one."""
-    parts = urlsplit(base_url.strip())
+    """The base URL as the client uses it; ValueError with the reason when it cannot be one.
+
+    Credentials in the URL (`http://KEY@host`, `https://user:password@host`) are
+    refused: httpx would send them as basic auth, and a URL is printed freely
+    (`wds-tui config`, `check`, error messages), which a key must never be.
+    No message quotes what stands before the `@`.
+    """
+    text = base_url.strip()
+    parts = urlsplit(text)
+    shown = _without_userinfo(text)
+    if "@" in parts.netloc or (not parts.netloc and "@" in text.split("/", 1)[0]):
+        raise ValueError(
+            f"base_url must not carry credentials before the host (got {shown!r}): give the API key "
+            "as WDS_API_KEY, --api-key or api_key in the config file instead"
+        )
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {base_url!r}")
+        raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {shown!r}")
     if parts.query or parts.fragment:
-        raise ValueError(f"base_url must not carry a query or fragment: {base_url!r}")
-    return base_url.strip().rstrip("/")
+        raise ValueError(f"base_url must not carry a query or fragment: {shown!r}")
+    return text.rstrip("/")
+
+
+def _without_userinfo(url: str) -> str:
+    """`url` with anything before an `@` in its authority replaced by `…`, for messages."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        authority = "…@" + authority.rsplit("@", 1)[1]
+    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def check_api_key(api_key: str | SecretStr) -> SecretStr:
