@@ -61,6 +61,8 @@ class HostileServer:
         self.trickle_interval = trickle_interval
         self.port = 0
         self.requests: list[str] = []
+        # when set, every request meets this behaviour whatever its path (a service turning hostile)
+        self.override: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
 
@@ -86,6 +88,7 @@ class HostileServer:
 
     def _run(self, ready: threading.Event) -> None:
         loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)  # this thread's own
         self._loop = loop
         self._server = loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
         self.port = self._server.sockets[0].getsockname()[1]
@@ -94,6 +97,11 @@ class HostileServer:
             loop.run_forever()
         finally:
             self._server.close()
+            # connections still being served (a trickle) end now, inside the loop
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
             loop.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -109,7 +117,7 @@ class HostileServer:
                 await reader.readexactly(length)
             path = request_line.split(" ")[1]
             self.requests.append(path)
-            await self._answer(path.split("/")[1], writer)
+            await self._answer(self.override or path.split("/")[1], writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client gave up: what a hostile server hopes for
         finally:
