@@ -27,7 +27,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from tui.api.base_client import check_api_key, check_base_url
+from tui.api.client_setup import check_api_key, check_base_url
 from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
 from tui.api.validation import validation_summary
