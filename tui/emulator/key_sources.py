@@ -50,16 +50,28 @@ def specs_from_file(path: Path) -> tuple[list[str], list[str]]:
 
 def take_specs_from_environment(environ: MutableMapping[str, str] = os.environ) -> list[str]:
     """The specs in `WDS_EMULATOR_API_KEYS` (none when unset); the variable is gone afterwards."""
-    value = environ.get(KEYS_VARIABLE)
+    value = take_from_environment(KEYS_VARIABLE, environ)
     if value is None:
         return []
-    if environ is os.environ:
-        _scrub_process_environment(KEYS_VARIABLE)
-    environ.pop(KEYS_VARIABLE, None)
     specs = value.split()
     if not specs:
         raise KeySpecError(f"{KEYS_VARIABLE} is set but holds no keys")
     return specs
+
+
+def take_from_environment(name: str, environ: MutableMapping[str, str] = os.environ) -> str | None:
+    """The value of the secret variable `name` (None when unset), removed from the environment.
+
+    From `os.environ`, so no child process inherits it, and (Linux) from the
+    memory `/proc/<pid>/environ` shows.
+    """
+    value = environ.get(name)
+    if value is None:
+        return None
+    if environ is os.environ:
+        _scrub_process_environment(name)
+    environ.pop(name, None)
+    return value
 
 
 def _scrub_process_environment(name: str) -> None:
