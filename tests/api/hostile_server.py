@@ -10,6 +10,8 @@ trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
 - `deep`: a 200 whose JSON is nested 100,000 levels deep.
 - `bomb`: a 200 with `Content-Encoding: gzip` that inflates to `BOMB_BYTES`.
 - `huge`: a 200 without a length that sends `BOMB_BYTES` of spaces as they are.
+- `bigmap`: a valid map of `BIG_MAP_LINKS` long links, 6 MiB: more than any
+  answer but a map may be.
 - `nolinks`: a 200 `{"success": true}`: every required list missing.
 - `gzip`, `deflate`, `rawdeflate`: the `ok` answer compressed (deflate as
   the standard says, zlib-wrapped, and raw as some servers send it).
@@ -42,6 +44,15 @@ def gzip_bomb() -> bytes:
     parts = [packer.compress(block) for _ in range(BOMB_BYTES // len(block))]
     parts.append(packer.flush())
     return b"".join(parts)
+
+
+BIG_MAP_LINKS = 6_000
+
+
+@cache
+def big_map() -> bytes:
+    links = [{"url": f"https://example.com/{n:06d}/" + "a" * 1_000, "title": f"page {n}"} for n in range(BIG_MAP_LINKS)]
+    return json.dumps({"success": True, "links": links, "data": links}).encode()
 
 
 def _head(status: str, headers: dict[str, str]) -> bytes:
@@ -155,6 +166,8 @@ class HostileServer:
             encoding = "gzip" if behaviour == "gzip" else "deflate"
             headers = {"Content-Encoding": encoding, "Content-Length": str(len(body)), "Connection": "close"}
             writer.write(_head("200 OK", headers) + body)
+        elif behaviour == "bigmap":
+            writer.write(_json_answer(big_map()))
         elif behaviour == "nolinks":
             writer.write(_json_answer(b'{"success": true}'))
         else:

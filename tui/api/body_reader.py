@@ -5,15 +5,21 @@ bomb become 64 MiB before anyone can count them. Here the body is read raw
 and inflated with `max_length`, so at most the budget (plus one step) is ever
 held, whatever the compression ratio. The budget counts decoded bytes.
 
-The caps, in one place:
+The caps, in one place. Parsing JSON into Python objects costs up to about
+25 times the text (31 MiB of `[{},{},...]` took 770 MiB), so each cap is as
+small as the answers it covers allow:
 
 * `MAP_ANSWER_MAX_BYTES`: a map may list 100,000 links (the contract's
   maximum `limit`); each is budgeted at its longest, a 2,048-character URL (the
   sitemap protocol's limit) with 512 bytes for its title, description and
   JSON punctuation: 2.5 KiB a link, 250 MiB in all.
-* `ANSWER_MAX_BYTES`: every other answer. The largest are pages of scraped
-  documents (markdown, HTML and raw HTML of each page); 32 MiB holds a page
-  of them with room to spare, and far exceeds any list or status answer.
+* `DOCUMENTS_ANSWER_MAX_BYTES`: answers that carry scraped pages (scrape,
+  batch and crawl status, extract) or code output (execute, interact): the
+  markdown, HTML and raw HTML of a page of documents fit in 32 MiB with room
+  to spare.
+* `ANSWER_MAX_BYTES`: every other answer (lists, activity, usage, support):
+  the largest, a page of 100 activity entries, is some 30 KB; 4 MiB is over a
+  hundred times that. These are what the dashboard polls for days.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ import httpx
 MAP_LINKS_MAX = 100_000
 MAP_LINK_MAX_BYTES = 2_048 + 512
 MAP_ANSWER_MAX_BYTES = MAP_LINKS_MAX * MAP_LINK_MAX_BYTES
-ANSWER_MAX_BYTES = 32 * 1024 * 1024
+DOCUMENTS_ANSWER_MAX_BYTES = 32 * 1024 * 1024
+ANSWER_MAX_BYTES = 4 * 1024 * 1024
 
 # Content encodings this client asks for (`Accept-Encoding`) and can inflate within a budget.
 ACCEPTED_ENCODINGS = "gzip, deflate"
