@@ -12,6 +12,7 @@ trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
 - `huge`: a 200 without a length that sends `BOMB_BYTES` of spaces as they are.
 - `bigmap`: a valid map of `BIG_MAP_LINKS` long links, 6 MiB: more than any
   answer but a map may be.
+- `unavailable`: a 503 at once, which a GET retries after a backoff.
 - `nolinks`: a 200 `{"success": true}`: every required list missing.
 - `gzip`, `deflate`, `rawdeflate`: the `ok` answer compressed (deflate as
   the standard says, zlib-wrapped, and raw as some servers send it).
@@ -166,6 +167,10 @@ class HostileServer:
             encoding = "gzip" if behaviour == "gzip" else "deflate"
             headers = {"Content-Encoding": encoding, "Content-Length": str(len(body)), "Connection": "close"}
             writer.write(_head("200 OK", headers) + body)
+        elif behaviour == "unavailable":
+            body = b'{"success": false, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}'
+            headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"}
+            writer.write(_head("503 Service Unavailable", headers) + body)
         elif behaviour == "bigmap":
             writer.write(_json_answer(big_map()))
         elif behaviour == "nolinks":
