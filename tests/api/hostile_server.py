@@ -132,6 +132,8 @@ class HostileServer:
             await self._answer(self.override or path.split("/")[1], writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client gave up: what a hostile server hopes for
+        except asyncio.CancelledError:
+            pass  # the server is stopping; ending quietly spares asyncio's stream callback a traceback
         finally:
             writer.close()
 
