@@ -7,7 +7,8 @@ So the resources never import the client back.
 
 `BaseClient.request()` validates nothing itself (the resources build requests
 from `tui.api.requests`), returns a pydantic model, and raises only
-`tui.api.errors` exceptions. Retries follow `tui.api.retries`.
+`tui.api.errors` exceptions. Retries follow `tui.api.retries`, inside the
+call's deadline; bodies are read within the caps of `tui.api.body_reader`.
 
 The API key is held as a `SecretStr`, sent only in the `Authorization`
 header, and never appears in `repr()`, logs or exception messages (a server
@@ -72,10 +73,11 @@ class BaseClient:
         http_client: an `httpx.AsyncClient` to send through (tests pass one
             with a mock transport). It is not closed by `aclose()`; the client
             made when none is given is.
-        timeout: default timeout of a call (None: wait for ever; a float sets
-            every phase; an `httpx.Timeout` sets each). Calls that legitimately run long
-            (support ask, execute, interact, scrape) extend the read timeout by
-            their own budget.
+        timeout: the budget of a whole call, retries and their waits included
+            (None: wait for ever; a float: that many seconds, connecting within 5 s
+            of them; an `httpx.Timeout`: its `read` is the budget, each phase its
+            own limit). Calls that legitimately run long (support ask, execute,
+            interact, scrape, map) have their own budget when it is longer.
         max_retries: retries after the first attempt; see `tui.api.retries`.
         max_retry_wait: the longest server-requested 429 wait that is sat
             through; a longer one raises `RateLimitError` at once.
