@@ -86,3 +86,19 @@ def test_nothing_configured_and_no_emulator_says_what_to_install(
     assert cli.main([]) == 2
     assert cli.main(["emulator"]) == 2
     assert capsys.readouterr().err.splitlines() == ["wds-tui: the local emulator is not installed"] * 2
+
+
+@pytest.mark.parametrize("command", ["check", "config"])
+@pytest.mark.parametrize("via", ["flag", "environment"])
+def test_a_key_in_the_base_url_is_refused_and_never_printed(
+    command: str, via: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"http://{KEY}@127.0.0.1:9"
+    argv = ["--base-url", url, command] if via == "flag" else [command]
+    if via == "environment":
+        monkeypatch.setenv("WDS_BASE_URL", url)
+        monkeypatch.setenv("WDS_API_KEY", KEY)
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert "must not carry credentials" in err
+    assert KEY not in out + err

@@ -58,6 +58,13 @@ def test_the_key_is_not_on_the_child_command_line(emulator: LocalEmulator) -> No
     assert emulator.api_key.encode() not in cmdline
 
 
+def test_the_key_is_gone_from_the_child_environment_once_it_serves(emulator: LocalEmulator) -> None:
+    headers = {"Authorization": f"Bearer {emulator.api_key}"}
+    assert httpx.get(f"{emulator.base_url}/v2/crawl/active", headers=headers, timeout=30).status_code == 200
+    environ = Path(f"/proc/{emulator.process.pid}/environ").read_bytes()
+    assert emulator.api_key.encode() not in environ
+
+
 def test_what_the_child_prints_goes_to_a_private_log_not_the_terminal(emulator: LocalEmulator) -> None:
     httpx.get(f"{emulator.base_url}/v2/crawl/active", headers={"Authorization": f"Bearer {emulator.api_key}"})
     assert "embedded emulator serving" in emulator.log_path.read_text()

@@ -151,3 +151,15 @@ def test_an_empty_environment_variable_counts_as_unset(tmp_path, monkeypatch) ->
 def test_a_directory_given_as_the_config_file_is_refused(tmp_path) -> None:
     with pytest.raises(SettingsError, match="Cannot read the config file .*directory"):
         load_settings(config_path=tmp_path)
+
+
+@pytest.mark.parametrize("source", ["flag", "environment", "file"])
+def test_credentials_in_the_base_url_are_refused_wherever_it_comes_from(tmp_path, monkeypatch, source) -> None:
+    url = f"http://{KEY}@svc.example"
+    path = write_config(tmp_path, f'base_url = "{url}"\napi_key = "{KEY}"\n' if source == "file" else "")
+    if source == "environment":
+        monkeypatch.setenv("WDS_BASE_URL", url)
+    with pytest.raises(SettingsError, match="must not carry credentials") as caught:
+        load_settings(config_path=path, base_url=url if source == "flag" else None, api_key=KEY)
+    assert KEY not in str(caught.value)
+    assert "WDS_API_KEY" in str(caught.value)  # where the key goes instead

@@ -30,7 +30,7 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})"
     )
-    parser.add_argument("--timeout", type=float, help="seconds before a request gives up (default 30)")
+    parser.add_argument("--timeout", type=float, help="seconds a call may take in all, retries included (default 30)")
     parser.add_argument(
         "--refresh", type=float, metavar="SECONDS", help="seconds between polls of every pane (default: per pane)"
     )

@@ -27,7 +27,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from tui.api.base_client import check_api_key, check_base_url
+from tui.api.client_setup import check_api_key, check_base_url
 from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
 from tui.api.validation import validation_summary
@@ -60,7 +60,7 @@ class Settings(BaseSettings):
 
     base_url: str | None = Field(None, description="The service's base address, without /v2")
     api_key: SecretStr | None = Field(None, description="The team's API key")
-    timeout: float = Field(30.0, gt=0, le=600, description="Seconds before a request gives up")
+    timeout: float = Field(30.0, gt=0, le=600, description="Seconds a call may take in all, retries included")
     refresh: float | None = Field(
         None, ge=0.5, le=3600, description="Seconds between polls of every pane (default: per pane)"
     )

@@ -150,3 +150,18 @@ def test_a_loopback_http_service_gets_no_proxy_and_a_tls_context_that_trusts_not
     context = client._http._transport._pool._ssl_context
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
     assert context.cert_store_stats()["x509_ca"] == 0  # fails closed should TLS ever be spoken
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [f"http://{API_KEY}@wds.test", f"https://user:{API_KEY}@wds.test/v2", f"{API_KEY}@wds.test", f"ftp://{API_KEY}@x"],
+)
+def test_credentials_in_the_base_url_are_refused_without_quoting_them(base_url: str) -> None:
+    # httpx would send them as basic auth, and a URL is printed freely
+    with pytest.raises(ValueError, match="must not carry credentials") as caught:
+        WdsClient(base_url, API_KEY)
+    assert API_KEY not in str(caught.value) and "…@" in str(caught.value)
+
+
+def test_an_at_sign_after_the_host_is_no_credential() -> None:
+    assert WdsClient("http://wds.test/team@x", API_KEY).base_url == "http://wds.test/team@x"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
 import subprocess
@@ -14,6 +15,7 @@ import httpx
 import pytest
 
 from tui.emulator.cli import KeySpecError, add_arguments, banner, teams_from_specs
+from tui.emulator.key_sources import KEYS_VARIABLE, specs_from_file, take_specs_from_environment
 from tui.emulator.service import Emulator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,9 +65,10 @@ def test_banner_prints_full_keys_and_a_curl() -> None:
     assert 'curl -H "Authorization: Bearer key-one" "http://127.0.0.1:4000/v2/team/activity?limit=5"' in text
 
 
-def run_module(*args: str) -> subprocess.CompletedProcess[str]:
+def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.emulator", *args], capture_output=True, text=True, timeout=30, cwd=REPO
+        [sys.executable, "-m", "tui.emulator", *args],
+        capture_output=True, text=True, timeout=30, cwd=REPO, env=env,
     )
 
 
@@ -117,3 +120,144 @@ def test_serves_prints_keys_and_stops_on_ctrl_c() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+SECRET_ONE, SECRET_TWO = "wds-" + "a" * 28 + "1111", "wds-" + "b" * 28 + "2222"
+
+
+def write_key_file(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
+    path = tmp_path / "keys"
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def test_a_key_file_holds_one_spec_a_line_with_comments(tmp_path: Path) -> None:
+    path = write_key_file(tmp_path, f"# the ops team\nops={SECRET_ONE}\n\n  {SECRET_TWO}  \n")
+    assert specs_from_file(path) == ([f"ops={SECRET_ONE}", SECRET_TWO], [])
+
+
+def test_a_key_file_others_can_read_is_warned_about(tmp_path: Path) -> None:
+    _, warnings = specs_from_file(write_key_file(tmp_path, SECRET_ONE, mode=0o644))
+    assert warnings and "chmod 600" in warnings[0]
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_an_empty_key_file_is_refused(tmp_path: Path, text: str) -> None:
+    with pytest.raises(KeySpecError, match="no keys"):
+        specs_from_file(write_key_file(tmp_path, text))
+
+
+def test_a_missing_key_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(KeySpecError, match="cannot read it"):
+        specs_from_file(tmp_path / "absent")
+
+
+def test_keys_from_the_environment_are_taken_out_of_it() -> None:
+    environ = {KEYS_VARIABLE: f"ops={SECRET_ONE}\n{SECRET_TWO}", "OTHER": "x"}
+    assert take_specs_from_environment(environ) == [f"ops={SECRET_ONE}", SECRET_TWO]
+    assert environ == {"OTHER": "x"}
+    assert take_specs_from_environment(environ) == []
+
+
+def test_a_refused_key_is_never_quoted_whole() -> None:
+    for spec in (f"={SECRET_ONE}", f"ops={SECRET_ONE} x"):
+        with pytest.raises(KeySpecError) as caught:
+            teams_from_specs([spec])
+        assert SECRET_ONE not in str(caught.value)
+
+
+def test_the_banner_masks_keys_that_came_from_a_file_or_the_environment() -> None:
+    emulator = Emulator.from_keys({"ops": [SECRET_ONE], "dev": [SECRET_TWO]}, history=False)
+    text = banner("http://127.0.0.1:4000", emulator, live=False, masked=frozenset({SECRET_ONE}))
+    assert SECRET_ONE not in text and "ops: …1111" in text
+    assert "dev: " + SECRET_TWO in text  # a key given on the command line is no secret any more
+    assert 'Bearer $WDS_API_KEY"' in text
+
+
+def test_bad_keys_from_the_environment_exit_2_without_quoting_them() -> None:
+    result = run_module("--port", "0", env={**os.environ, KEYS_VARIABLE: f"={SECRET_ONE}"})
+    assert result.returncode == 2 and "team name" in result.stderr
+    assert SECRET_ONE not in result.stderr + result.stdout
+
+
+def start_emulator(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str, str]:
+    """`wds-tui emulator ARGS` on a free port: the process, its base URL and its banner."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
+    )
+    lines = []
+    deadline = time.monotonic() + 30
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "Press Ctrl+C" in line:
+            break
+    text = "".join(lines)
+    found = re.search(r"serving (http://127\.0\.0\.1:\d+)", text)
+    if found is None:
+        process.kill()
+        raise AssertionError(f"the emulator did not start: {text}{process.communicate()[1]}")
+    return process, found.group(1), text
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    """Ctrl+C the emulator; what it wrote on stderr."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process.communicate()[1]
+
+
+def answers_to(base_url: str, key: str) -> int:
+    headers = {"Authorization": f"Bearer {key}"}
+    return httpx.get(f"{base_url}/v2/team/activity", headers=headers, timeout=5).status_code
+
+
+def proc_text(pid: int, name: str) -> str:
+    return (Path("/proc") / str(pid) / name).read_bytes().replace(b"\0", b" ").decode(errors="replace")
+
+
+@pytest.mark.socket
+def test_keys_from_a_file_are_accepted_and_never_on_the_command_line(tmp_path: Path) -> None:
+    path = write_key_file(tmp_path, f"ops={SECRET_ONE}\n{SECRET_TWO}\n")
+    process, base_url, text = start_emulator("--api-key-file", str(path))
+    try:
+        assert answers_to(base_url, SECRET_ONE) == 200 and answers_to(base_url, SECRET_TWO) == 200
+        assert answers_to(base_url, "wds-nope") == 401
+        assert SECRET_ONE not in proc_text(process.pid, "cmdline")
+        assert SECRET_ONE not in text and "ops: …1111" in text  # the banner may be logged
+    finally:
+        stderr = stop(process)
+    assert "readable by other users" not in stderr
+
+
+@pytest.mark.socket
+def test_keys_from_the_environment_are_accepted_then_cleared_from_it() -> None:
+    env = {**os.environ, KEYS_VARIABLE: f"ops={SECRET_ONE} {SECRET_TWO}"}
+    process, base_url, text = start_emulator(env=env)
+    try:
+        assert answers_to(base_url, SECRET_ONE) == 200 and answers_to(base_url, SECRET_TWO) == 200
+        for name in ("cmdline", "environ"):
+            shown = proc_text(process.pid, name)
+            assert SECRET_ONE not in shown and SECRET_TWO not in shown, f"a key is in /proc/<pid>/{name}"
+        assert SECRET_ONE not in text and SECRET_TWO not in text
+    finally:
+        stop(process)
+
+
+@pytest.mark.socket
+def test_a_key_file_others_can_read_is_warned_about_at_start(tmp_path: Path) -> None:
+    process, base_url, _ = start_emulator("--api-key-file", str(write_key_file(tmp_path, SECRET_ONE, mode=0o640)))
+    try:
+        assert answers_to(base_url, SECRET_ONE) == 200
+    finally:
+        stderr = stop(process)
+    assert "readable by other users" in stderr and "chmod 600" in stderr

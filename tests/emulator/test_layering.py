@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("http", ("http",), "the HTTP skin: create_app, auth, parsing, errors, routes, CDP proxy, live view"),
     ("service", ("service",), "the composition root: builds and wires every part"),
     ("server", ("server", "header_deadline"), "serving on uvicorn, with a deadline for request heads"),
-    ("cli", ("cli", "__main__", "child"), "the command line, and the dashboard's embedded child process"),
+    ("cli", ("cli", "key_sources", "__main__", "child"), "the command line and its keys; the embedded child process"),
 )
 # Layers that hold domain state and rules: they know nothing of HTTP.
 STORES = ("core", "browser", "sites", "jobs", "support", "callers")

@@ -7,7 +7,8 @@ So the resources never import the client back.
 
 `BaseClient.request()` validates nothing itself (the resources build requests
 from `tui.api.requests`), returns a pydantic model, and raises only
-`tui.api.errors` exceptions. Retries follow `tui.api.retries`.
+`tui.api.errors` exceptions. Retries follow `tui.api.retries`, inside the
+call's deadline; bodies are read within the caps of `tui.api.body_reader`.
 
 The API key is held as a `SecretStr`, sent only in the `Authorization`
 header, and never appears in `repr()`, logs or exception messages (a server
@@ -18,19 +19,37 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self, TypeVar
-from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel, SecretStr
 
 from tui import __version__
-from tui.api.errors import APIConnectionError, APITimeoutError, InvalidResponseError, RateLimitError
-from tui.api.loopback import is_loopback
+from tui.api.body_reader import (
+    ACCEPTED_ENCODINGS,
+    ANSWER_MAX_BYTES,
+    BodyDecodeError,
+    BodyTooLarge,
+    read_body,
+)
+from tui.api.client_setup import (
+    DEFAULT_TIMEOUT,
+    as_timeout,
+    check_api_key,
+    check_base_url,
+    connection_pool,
+)
+from tui.api.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    InvalidResponseError,
+    RateLimitError,
+    ResponseTooLargeError,
+)
 from tui.api.redact import mask_key
 from tui.api.responses import excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
@@ -38,65 +57,10 @@ from tui.api.retries import RetryPolicy
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[Any]]
 
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_WAIT = 60.0
-# Idle connections are kept this long. A dashboard polls every 5-60 s; with
-# httpx's 5 s default nearly every poll opened a new connection (0.6-1 ms of
-# CPU each here). A connection the server closed meanwhile is noticed and
-# replaced before use, and a GET that meets a close mid-flight is retried.
-KEEPALIVE_SECONDS = 75.0
 
 log = logging.getLogger("tui.api")
-
-
-def check_base_url(base_url: str) -> str:
-    """The base URL as the client uses it; ValueError with the reason when it cannot be one."""
-    parts = urlsplit(base_url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {base_url!r}")
-    if parts.query or parts.fragment:
-        raise ValueError(f"base_url must not carry a query or fragment: {base_url!r}")
-    return base_url.strip().rstrip("/")
-
-
-def check_api_key(api_key: str | SecretStr) -> SecretStr:
-    """The key as the client sends it; ValueError (never quoting the key) when it cannot be one."""
-    raw = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
-    value = raw.strip()  # a trailing newline from a key file is not part of the key
-    if not value:
-        raise ValueError("api_key is empty")
-    if any(ch.isspace() or not ch.isprintable() for ch in value):
-        # the key itself is not quoted: the message may end up on screen
-        raise ValueError("api_key contains whitespace or control characters; check how it was copied")
-    return SecretStr(value)
-
-
-def _as_timeout(timeout: float | httpx.Timeout | None) -> httpx.Timeout:
-    if isinstance(timeout, httpx.Timeout):
-        return timeout
-    if timeout is None:
-        return httpx.Timeout(None)
-    # A number is the answer budget; connecting keeps its own short limit, so an
-    # unreachable host is reported in seconds, not after the whole budget.
-    return httpx.Timeout(timeout, connect=min(timeout, DEFAULT_TIMEOUT.connect or timeout))
-
-
-def _connection_pool(base_url: str, timeout: httpx.Timeout) -> httpx.AsyncClient:
-    """The `httpx.AsyncClient` made when none is passed in.
-
-    A service on this machine over plain HTTP (the embedded emulator, a local
-    one) is reached directly: proxies from the environment are not consulted,
-    since NO_PROXY rarely lists 127.0.0.1, and no CA bundle is loaded, since no
-    TLS is ever spoken there (the context given has no CAs, so it would fail
-    closed if it were). Loading the bundle is 25-40 ms of every start.
-    """
-    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_SECONDS)
-    parts = urlsplit(base_url)
-    if parts.scheme == "http" and is_loopback(parts.hostname or ""):
-        no_tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        return httpx.AsyncClient(timeout=timeout, limits=limits, trust_env=False, verify=no_tls)
-    return httpx.AsyncClient(timeout=timeout, limits=limits)
 
 
 class BaseClient:
@@ -109,10 +73,11 @@ class BaseClient:
         http_client: an `httpx.AsyncClient` to send through (tests pass one
             with a mock transport). It is not closed by `aclose()`; the client
             made when none is given is.
-        timeout: default timeout of a call (None: wait for ever; a float sets
-            every phase; an `httpx.Timeout` sets each). Calls that legitimately run long
-            (support ask, execute, interact, scrape) extend the read timeout by
-            their own budget.
+        timeout: the budget of a whole call, retries and their waits included
+            (None: wait for ever; a float: that many seconds, connecting within 5 s
+            of them; an `httpx.Timeout`: its `read` is the budget, each phase its
+            own limit). Calls that legitimately run long (support ask, execute,
+            interact, scrape, map) have their own budget when it is longer.
         max_retries: retries after the first attempt; see `tui.api.retries`.
         max_retry_wait: the longest server-requested 429 wait that is sat
             through; a longer one raises `RateLimitError` at once.
@@ -133,11 +98,11 @@ class BaseClient:
     ) -> None:
         self._base_url = check_base_url(base_url)
         self._api_key = check_api_key(api_key)
-        self.timeout = _as_timeout(timeout)
+        self.timeout = as_timeout(timeout)
         self.retry_policy = RetryPolicy(max_retries=max_retries, max_wait=max_retry_wait)
         self._sleep: Sleep = sleep or asyncio.sleep
         self._owns_http_client = http_client is None
-        self._http = http_client if http_client is not None else _connection_pool(self._base_url, self.timeout)
+        self._http = http_client if http_client is not None else connection_pool(self._base_url, self.timeout)
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -208,6 +173,7 @@ class BaseClient:
         return {
             "Authorization": f"Bearer {self._api_key.get_secret_value()}",
             "Accept": "application/json",
+            "Accept-Encoding": ACCEPTED_ENCODINGS,  # only what `read_body` inflates within a budget
             "User-Agent": f"wds-tui/{__version__}",
         }
 
@@ -232,56 +198,49 @@ class BaseClient:
         json: Any = None,
         read_timeout: float | None = None,
         partial_model: type[BaseModel] | None = None,
+        max_bytes: int = ANSWER_MAX_BYTES,
     ) -> ModelT:
         """Send one call (with retries) and return its body as `model`.
 
         The building block of every resource method; `path` starts with `/v2/`.
-        `read_timeout` extends the read timeout for calls that run long;
-        `partial_model` reads the body of a 504 (support ask's partial envelope).
+        `read_timeout` extends the call's budget for calls that run long;
+        `partial_model` reads the body of a 504 (support ask's partial envelope);
+        `max_bytes` caps the decoded body (`tui.api.body_reader`).
+
+        The whole call, retries and the waits between them included, ends
+        within its budget: the client's read timeout, or `read_timeout` when
+        longer (None: no bound). Past it, `APITimeoutError`.
         """
-        response = await self._send(method, path, params=params, json=json, timeout=self._timeout_for(read_timeout))
+        timeout = self._timeout_for(read_timeout)
+        budget = timeout.read
+        deadline = None if budget is None else time.monotonic() + budget
+        call = _Call(method, path, self._base_url + path, timeout, budget, deadline, max_bytes)
+        response = await self._send(call, params=params, json=json)
         if not response.is_success:
             raise status_error(response, self._scrub, partial_model=partial_model)
         data = read_json(response, self._scrub)
         return parse_model(model, data, response, self._scrub)
 
-    async def _send(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None,
-        json: Any,
-        timeout: httpx.Timeout,
-    ) -> httpx.Response:
-        """Send with the retry policy; return the final response (2xx or not)."""
+    async def _send(self, call: _Call, *, params: Mapping[str, Any] | None, json: Any) -> httpx.Response:
+        """Send with the retry policy within the call's deadline; return the final response (2xx or not)."""
         policy = self.retry_policy
-        url = self._base_url + path
+        method, path = call.method, call.path
         retry = 0
         while True:
             request = self._http.build_request(
-                method, url, params=params, json=json, headers=self._headers(), timeout=timeout
+                method, call.url, params=params, json=json, headers=self._headers(), timeout=call.timeout
             )
             started = time.monotonic()
             try:
-                response = await self._http.send(request)
-            except httpx.DecodingError as exc:
-                raise InvalidResponseError(
-                    f"the server's answer to {method} {path} could not be decoded: {exc}",
-                    status=0,
-                    content_type="",
-                    excerpt="",
-                    method=method,
-                    url=url,
-                ) from exc
+                response = await self._attempt(call, request)
             except httpx.TransportError as exc:
-                if retry < policy.max_retries and policy.can_retry_error(method, exc):
-                    wait = policy.backoff(retry)
+                wait = policy.backoff(retry)
+                if retry < policy.max_retries and policy.can_retry_error(method, exc) and call.has_time_for(wait):
                     log.info("%s %s failed (%s); retry %d in %.2f s", method, path, type(exc).__name__, retry + 1, wait)
                     await self._sleep(wait)
                     retry += 1
                     continue
-                raise self._transport_error(method, path, url, exc, timeout) from exc
+                raise self._transport_error(call, exc) from exc
             elapsed_ms = (time.monotonic() - started) * 1000
             log.debug("%s %s -> %d in %.0f ms", method, path, response.status_code, elapsed_ms)
             if response.is_success or retry >= policy.max_retries:
@@ -289,11 +248,60 @@ class BaseClient:
             if not policy.can_retry_status(method, response.status_code):
                 return response
             delay = self._wait_before_retry(response, retry)
-            if delay is None:
+            if delay is None or not call.has_time_for(delay):
                 return response
             log.info("%s %s answered %d; retry %d in %.2f s", method, path, response.status_code, retry + 1, delay)
             await self._sleep(delay)
             retry += 1
+
+    async def _attempt(self, call: _Call, request: httpx.Request) -> httpx.Response:
+        """One attempt: connect, send, read the whole body (within its cap), all before the deadline."""
+        remaining = call.remaining()
+        if remaining is not None and remaining <= 0:
+            raise self._out_of_time(call)
+        try:
+            async with asyncio.timeout(remaining):
+                response = await self._http.send(request, stream=True)
+                try:
+                    await read_body(response, call.max_bytes)
+                finally:
+                    await response.aclose()
+        except TimeoutError:
+            # the deadline, not one of httpx's per-phase timeouts (those are httpx.TimeoutException)
+            raise self._out_of_time(call) from None
+        except BodyTooLarge as exc:
+            raise self._too_large(call, request, exc) from None
+        except (BodyDecodeError, httpx.DecodingError) as exc:
+            raise InvalidResponseError(
+                f"the server's answer to {call.method} {call.path} could not be decoded: {exc}",
+                status=0,
+                content_type="",
+                excerpt="",
+                method=call.method,
+                url=call.url,
+            ) from exc
+        return response
+
+    def _out_of_time(self, call: _Call) -> APITimeoutError:
+        return APITimeoutError(
+            f"{call.method} {call.path} to {self._base_url} timed out: no complete answer "
+            f"within the call's {call.budget:g} s",
+            method=call.method,
+            url=call.url,
+        )
+
+    def _too_large(self, call: _Call, request: httpx.Request, exc: BodyTooLarge) -> ResponseTooLargeError:
+        said = f" (its Content-Length says {exc.declared:,} bytes)" if exc.declared is not None else ""
+        return ResponseTooLargeError(
+            f"the server's answer to {call.method} {call.path} is longer than the {exc.limit:,} bytes "
+            f"this client reads for it{said}",
+            limit=exc.limit,
+            status=0,
+            content_type="",
+            excerpt="",
+            method=call.method,
+            url=str(request.url),
+        )
 
     def _wait_before_retry(self, response: httpx.Response, retry: int) -> float | None:
         """Seconds to wait before retrying `response`, or None to give up now."""
@@ -304,9 +312,8 @@ class BaseClient:
                 return asked if asked <= self.retry_policy.max_wait else None
         return self.retry_policy.backoff(retry)
 
-    def _transport_error(
-        self, method: str, path: str, url: str, exc: httpx.TransportError, timeout: httpx.Timeout
-    ) -> APIConnectionError:
+    def _transport_error(self, call: _Call, exc: httpx.TransportError) -> APIConnectionError:
+        method, path, url, timeout = call.method, call.path, call.url, call.timeout
         reason = self._scrub(str(exc)) or type(exc).__name__
         if isinstance(exc, httpx.TimeoutException):
             phase = {
@@ -326,6 +333,28 @@ class BaseClient:
             method=method,
             url=url,
         )
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call's fixed facts: what is sent, its per-phase timeouts, its budget and deadline."""
+
+    method: str
+    path: str
+    url: str
+    timeout: httpx.Timeout
+    budget: float | None
+    deadline: float | None  # time.monotonic() by which the call ends; None: no bound
+    max_bytes: int
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline)."""
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def has_time_for(self, wait: float) -> bool:
+        """Whether waiting `wait` seconds still leaves time for another attempt."""
+        remaining = self.remaining()
+        return remaining is None or wait < remaining
 
 
 __all__ = [

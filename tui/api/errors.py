@@ -15,7 +15,8 @@ errors with a subclass per status meaning) and on harlequin's `exception.py`
         │   └── APITimeoutError
         ├── InvalidResponseError      the server sent something we cannot read
         │   ├── ResponseNotJSONError
-        │   └── ResponseShapeError
+        │   ├── ResponseShapeError
+        │   └── ResponseTooLargeError     longer than the cap of its call
         └── APIStatusError            a non-2xx answer; one subclass per meaning
 
 This module imports neither httpx nor the client, so the emulator and webhook
@@ -58,6 +59,7 @@ __all__ = [
     "RequestValidationError",
     "ResponseNotJSONError",
     "ResponseShapeError",
+    "ResponseTooLargeError",
     "ServiceUnavailableError",
     "WdsError",
     "WebhookError",
@@ -195,7 +197,18 @@ class ResponseNotJSONError(InvalidResponseError):
 
 
 class ResponseShapeError(InvalidResponseError):
-    """The body is JSON but not of the promised shape (missing or mistyped field)."""
+    """The body is JSON but not of the promised shape (missing or mistyped field, nested too deep)."""
+
+
+class ResponseTooLargeError(InvalidResponseError):
+    """The body is longer than the client reads for this call (see `tui.api.body_reader`).
+
+    `limit` is that cap in bytes (decoded: a compressed body counts as it inflates).
+    """
+
+    def __init__(self, message: str, *, limit: int, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.limit = limit
 
 
 class APIStatusError(APIError):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from tui.api.errors import InvalidResponseError
 from tui.api.models.common import WdsModel
@@ -27,7 +27,7 @@ class CursorPage(WdsModel, Generic[ItemT]):
     """One page of a cursor-paged list: `data`, `cursor` and `has_more`."""
 
     success: bool = True
-    data: list[ItemT] = Field(default_factory=list)
+    data: list[ItemT]  # "Response: ... `data` array": always sent, so its absence is an error
     cursor: str | None = None
     has_more: bool = False
 

@@ -52,7 +52,7 @@ def _try_json(response: httpx.Response) -> Any:
     """The parsed body, or None when it is not JSON (an error page, say)."""
     try:
         return json.loads(response.content) if response.content else None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 
@@ -64,6 +64,9 @@ def read_json(response: httpx.Response, scrub: Scrub) -> Any:
     """
     try:
         return json.loads(response.content)
+    except RecursionError:
+        # JSON nested deeper than Python's recursion limit: no answer of the contract is
+        raise _too_deep(response, scrub) from None
     except (ValueError, UnicodeDecodeError):
         request = response.request
         raise ResponseNotJSONError(
@@ -75,6 +78,19 @@ def read_json(response: httpx.Response, scrub: Scrub) -> Any:
             method=request.method,
             url=str(request.url),
         ) from None
+
+
+def _too_deep(response: httpx.Response, scrub: Scrub) -> ResponseShapeError:
+    request = response.request
+    return ResponseShapeError(
+        f"the server sent JSON nested too deeply to read (status {response.status_code}); "
+        "no answer of the service is shaped like that",
+        status=response.status_code,
+        content_type=_content_type(response),
+        excerpt=scrub(excerpt(response.text[:EXCERPT_CHARS])),
+        method=request.method,
+        url=str(request.url),
+    )
 
 
 _UNION_MEMBER_NAMES = frozenset({"str", "int", "float", "bool", "list", "dict", "none"})
@@ -113,6 +129,8 @@ def parse_model(model: type[ModelT], data: Any, response: httpx.Response, scrub:
     """Validate a 2xx body into `model`, or raise `ResponseShapeError`."""
     try:
         return model.model_validate(data)
+    except RecursionError:
+        raise _too_deep(response, scrub) from None
     except ValidationError as exc:
         issues = _issue_texts(exc.errors(include_url=False), scrub)
         shown = "; ".join(issues[:_SHOWN_ISSUES])

@@ -52,7 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--parent", type=int, required=True, help="the dashboard's process id")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    key = os.environ.pop(KEY_VARIABLE, "")
+    from tui.emulator.key_sources import take_from_environment  # here: the dashboard imports this module
+
+    key = take_from_environment(KEY_VARIABLE) or ""  # also gone from /proc/<pid>/environ
     if not key:
         print(f"{parser.prog}: {KEY_VARIABLE} is not set", file=sys.stderr)
         return 2

@@ -1,7 +1,10 @@
 """`wds-tui emulator`: serve the local emulator and print how to reach it.
 
 This is the one place an API key is printed in full: the person starting the
-emulator needs it for curl and for the dashboard.
+emulator needs a generated key, or one given with `--api-key`, for curl and
+for the dashboard. Keys from a key file or the environment
+(`tui.emulator.key_sources`) were kept off the command line to stay secret,
+so they are shown masked.
 """
 
 from __future__ import annotations
@@ -10,17 +13,16 @@ import argparse
 import secrets
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from tui.api.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
+from tui.emulator.key_sources import KEYS_VARIABLE, KeySpecError, specs_from_file, take_specs_from_environment
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 3002
-
-
-class KeySpecError(ValueError):
-    """An `--api-key` value that cannot be used."""
 
 
 def generate_key() -> str:
@@ -29,7 +31,7 @@ def generate_key() -> str:
 
 
 def teams_from_specs(specs: Sequence[str]) -> dict[str, list[str]]:
-    """Team name -> keys from `--api-key` values.
+    """Team name -> keys from `[TEAM=]KEY` specs (`--api-key`, a key file, the environment).
 
     `KEY` makes a team of its own (`team-1`, `team-2`, ...); `TEAM=KEY` puts the key
     in TEAM, and keys with the same TEAM share one team. No specs: one team
@@ -45,19 +47,25 @@ def teams_from_specs(specs: Sequence[str]) -> dict[str, list[str]]:
             team, _, key = spec.partition("=")
             team, key = team.strip(), key.strip()
             if not team:
-                raise KeySpecError(f"--api-key {spec!r}: the team name before '=' is empty (write TEAM=KEY)")
+                raise KeySpecError(f"key {_shown(spec)!r}: the team name before '=' is empty (write TEAM=KEY)")
         else:
             unnamed += 1
             team, key = f"team-{unnamed}", spec.strip()
         if not key:
-            raise KeySpecError(f"--api-key {spec!r}: the key is empty")
+            raise KeySpecError(f"key {_shown(spec)!r}: the key is empty")
         if any(ch.isspace() for ch in key):
-            raise KeySpecError(f"--api-key {spec!r}: a key cannot contain whitespace")
+            raise KeySpecError(f"key {_shown(spec)!r}: a key cannot contain whitespace")
         if key in seen:
-            raise KeySpecError(f"--api-key: the key ending in {key[-4:]!r} is given more than once")
+            raise KeySpecError(f"the key ending in {key[-4:]!r} is given more than once")
         seen.add(key)
         teams.setdefault(team, []).append(key)
     return teams
+
+
+def _shown(spec: str) -> str:
+    """A `[TEAM=]KEY` spec for an error message: the team, and the key masked."""
+    team, equals, key = spec.partition("=") if "=" in spec else ("", "", spec)
+    return f"{team}{equals}{mask_key(key.strip()) if key.strip() else ''}"
 
 
 def _port(value: str) -> int:
@@ -82,7 +90,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="[TEAM=]KEY",
         help="accept this key; repeat for more. Each key is its own team unless written TEAM=KEY "
-        "(the same TEAM puts keys in one team). Default: one generated key.",
+        "(the same TEAM puts keys in one team). Default: one generated key. Visible to every user "
+        f"in the process list: prefer --api-key-file or ${KEYS_VARIABLE}.",
+    )
+    parser.add_argument(
+        "--api-key-file",
+        type=Path,
+        metavar="PATH",
+        help="accept the keys in this file, one [TEAM=]KEY a line (# starts a comment); chmod 600 it",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the seeded history and live traffic (default 0)")
     parser.add_argument(
@@ -113,8 +128,11 @@ def _latency_ms(text: str) -> float:
     return value / 1000
 
 
-def banner(base_url: str, emulator: Emulator, live: bool) -> str:
-    """What the person who started the emulator needs: the URL, the keys, a curl to try."""
+def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset()) -> str:
+    """What the person who started the emulator needs: the URL, the keys, a curl to try.
+
+    Keys in `masked` (from a file or the environment) are shown as `…` and their last four characters.
+    """
     backend = emulator.browser.backend
     browser = "Chromium" if backend.available else f"off: {backend.unavailable_reason}"
     lines = [
@@ -125,13 +143,23 @@ def banner(base_url: str, emulator: Emulator, live: bool) -> str:
     lines.append("Teams and API keys (full keys are shown only here):")
     for team in emulator.teams.values():
         for key in team.api_keys:
-            lines.append(f"  {team.name}: {key}")
+            lines.append(f"  {team.name}: {mask_key(key) if key in masked else key}")
     first_key = next(iter(emulator.teams.values())).api_keys[0]
+    if first_key in masked:  # the reader has the key, and this banner may end up in a log
+        lines += [
+            "",
+            f"Set WDS_API_KEY to your key ending in {first_key[-4:]!r}, then try:",
+            f'  curl -H "Authorization: Bearer $WDS_API_KEY" "{base_url}/v2/team/activity?limit=5"',
+            f"  WDS_BASE_URL={base_url} wds-tui",
+        ]
+    else:
+        lines += [
+            "",
+            "Try:",
+            f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
+            f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
+        ]
     lines += [
-        "",
-        "Try:",
-        f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
-        f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
         "",
         "Press Ctrl+C to stop.",
     ]
@@ -141,11 +169,18 @@ def banner(base_url: str, emulator: Emulator, live: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 for unusable options, 1 when the port cannot be bound."""
     try:
-        teams = teams_from_specs(args.api_key)
+        secret_specs = take_specs_from_environment()  # first: gone from the environment whatever follows
+        if args.api_key_file is not None:
+            file_specs, warnings = specs_from_file(args.api_key_file)
+            secret_specs += file_specs
+            for warning in warnings:
+                print(f"wds-tui emulator: warning: {warning}", file=sys.stderr)
+        teams = teams_from_specs([*args.api_key, *secret_specs])
         check_host(args.host, args.allow_remote)
     except (KeySpecError, RemoteBindRefused) as exc:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)
         return 2
+    masked = frozenset(spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in secret_specs)
     if args.webhook_secret is not None and not args.webhook_secret.strip():
         print("wds-tui emulator: --webhook-secret is empty", file=sys.stderr)
         return 2
@@ -161,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def ready(base_url: str) -> None:
-        print(banner(base_url, emulator, live), flush=True)
+        print(banner(base_url, emulator, live, masked), flush=True)
 
     try:
         serve(emulator, args.host, args.port, allow_remote=args.allow_remote, on_ready=ready)

@@ -59,7 +59,7 @@ class BrowserSessionList(WdsModel):
     """The answer to `GET /v2/browser`."""
 
     success: bool = True
-    sessions: list[BrowserSession] = Field(default_factory=list)
+    sessions: list[BrowserSession]  # always sent: a missing list is a broken answer, not an empty one
 
 
 class StopOutcome(StrEnum):

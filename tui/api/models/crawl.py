@@ -94,7 +94,7 @@ class ActiveCrawlList(WdsModel):
     """The answer to `GET /v2/crawl/active`."""
 
     success: bool = True
-    crawls: list[ActiveCrawl] = Field(default_factory=list)
+    crawls: list[ActiveCrawl]  # always sent: a missing list is a broken answer, not an empty one
 
 
 class CrawlStarted(WdsModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator
 
 from tui.api.models.common import WdsModel
 
@@ -26,4 +26,5 @@ class MapResult(WdsModel):
     """The URLs of a site, most relevant first when a search was given."""
 
     success: bool = True
-    links: list[Annotated[MapLink, BeforeValidator(_link_from_string)]] = Field(default_factory=list)
+    # always sent: a map without `links` is a broken answer, not a site without pages
+    links: list[Annotated[MapLink, BeforeValidator(_link_from_string)]]

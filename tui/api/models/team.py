@@ -31,7 +31,7 @@ class TokenUsageHistory(WdsModel):
     """Month-by-month token usage of the team."""
 
     success: bool = True
-    periods: list[TokenUsagePeriod] = Field(default_factory=list)
+    periods: list[TokenUsagePeriod]  # always sent: a missing list is a broken answer, not an empty one
 
 
 class ActivityEntry(WdsModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.models.batch import BatchScrapeStarted, BatchScrapeStatus
 from tui.api.requests import BatchScrapeRequest
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
@@ -30,4 +31,6 @@ class BatchResource(Resource):
     async def get(self, job_id: str, skip: int | None = None, limit: int | None = None) -> BatchScrapeStatus:
         """Status, progress and documents of a batch (`GET /v2/batch/scrape/{id}`), paged by `skip`/`limit`."""
         path = f"/v2/batch/scrape/{job_id_segment(job_id)}"
-        return await self._client.request("GET", path, BatchScrapeStatus, params=page_params(skip, limit))
+        return await self._client.request(
+            "GET", path, BatchScrapeStatus, params=page_params(skip, limit), max_bytes=DOCUMENTS
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.limits import EXECUTE_TIMEOUT_DEFAULT
 from tui.api.models.browser import BrowserSessionCreated, BrowserSessionDeleted, BrowserSessionList, ExecuteResult
 from tui.api.requests import (
@@ -76,4 +77,6 @@ class BrowserResource(Resource):
         path = f"/v2/browser/{session_id_segment(session_id)}/execute"
         body = build_request(ExecuteRequest, request, code=code, language=language, timeout=timeout)
         budget = (body.timeout or EXECUTE_TIMEOUT_DEFAULT) + READ_MARGIN
-        return await self._client.request("POST", path, ExecuteResult, json=body.to_wire(), read_timeout=budget)
+        return await self._client.request(
+            "POST", path, ExecuteResult, json=body.to_wire(), read_timeout=budget, max_bytes=DOCUMENTS
+        )

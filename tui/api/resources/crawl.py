@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.models.crawl import ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus
 from tui.api.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
@@ -47,4 +48,6 @@ class CrawlResource(Resource):
     async def get(self, job_id: str, skip: int | None = None, limit: int | None = None) -> CrawlStatus:
         """Status, progress and documents of a crawl (`GET /v2/crawl/{id}`), paged by `skip`/`limit`."""
         path = f"/v2/crawl/{job_id_segment(job_id)}"
-        return await self._client.request("GET", path, CrawlStatus, params=page_params(skip, limit))
+        return await self._client.request(
+            "GET", path, CrawlStatus, params=page_params(skip, limit), max_bytes=DOCUMENTS
+        )

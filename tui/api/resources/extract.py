@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.models.extract import ExtractStatus
 from tui.api.resources._base import Resource, job_id_segment
 
@@ -11,4 +12,5 @@ class ExtractResource(Resource):
 
     async def get(self, job_id: str) -> ExtractStatus:
         """Status and data of an extract or agent job (`GET /v2/extract/{id}`)."""
-        return await self._client.request("GET", f"/v2/extract/{job_id_segment(job_id)}", ExtractStatus)
+        path = f"/v2/extract/{job_id_segment(job_id)}"
+        return await self._client.request("GET", path, ExtractStatus, max_bytes=DOCUMENTS)

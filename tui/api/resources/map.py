@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.body_reader import MAP_ANSWER_MAX_BYTES
 from tui.api.models.map import MapResult
 from tui.api.requests import Location, MapRequest, SitemapMode
 from tui.api.resources._base import READ_MARGIN, Resource, build_request
@@ -48,4 +49,6 @@ class MapResource(Resource):
             location=location,
         )
         read = body.timeout / 1000 + READ_MARGIN if body.timeout else MAP_READ_TIMEOUT
-        return await self._client.request("POST", "/v2/map", MapResult, json=body.to_wire(), read_timeout=read)
+        return await self._client.request(
+            "POST", "/v2/map", MapResult, json=body.to_wire(), read_timeout=read, max_bytes=MAP_ANSWER_MAX_BYTES
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.limits import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
 from tui.api.models.scrape import InteractionStopped, InteractResult, ScrapeResult
 from tui.api.requests import InteractRequest, Language, ScrapeRequest
@@ -35,11 +36,13 @@ class ScrapeResource(Resource):
             ScrapeResult,
             json=body.to_wire(),
             read_timeout=scrape_read_timeout(body.timeout, body.wait_for),
+            max_bytes=DOCUMENTS,
         )
 
     async def get(self, job_id: str) -> ScrapeResult:
         """A finished scrape job's document (`GET /v2/scrape/{id}`)."""
-        return await self._client.request("GET", f"/v2/scrape/{job_id_segment(job_id)}", ScrapeResult)
+        path = f"/v2/scrape/{job_id_segment(job_id)}"
+        return await self._client.request("GET", path, ScrapeResult, max_bytes=DOCUMENTS)
 
     async def interact(
         self,
@@ -65,7 +68,9 @@ class ScrapeResource(Resource):
             InteractRequest, request, code=code, prompt=prompt, language=language, timeout=timeout, origin=origin
         )
         budget = (body.timeout or INTERACT_TIMEOUT_DEFAULT) + READ_MARGIN
-        return await self._client.request("POST", path, InteractResult, json=body.to_wire(), read_timeout=budget)
+        return await self._client.request(
+            "POST", path, InteractResult, json=body.to_wire(), read_timeout=budget, max_bytes=DOCUMENTS
+        )
 
     async def stop_interaction(self, job_id: str) -> InteractionStopped:
         """Stop the browser bound to a scrape job (`DELETE /v2/scrape/{id}/interact`)."""

@@ -1,0 +1,188 @@
+"""A real HTTP server on a real socket that answers the way a hostile or broken service would.
+
+The first segment of the path picks the behaviour, so one server serves them
+all: a client made with base URL `http://127.0.0.1:PORT/trickle` meets the
+trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
+
+- `trickle`: the whole answer (status line, headers, a valid body), one byte
+  every `trickle_interval` seconds. httpx's timeouts are per read, so each
+  byte restarts them.
+- `deep`: a 200 whose JSON is nested 100,000 levels deep.
+- `bomb`: a 200 with `Content-Encoding: gzip` that inflates to `BOMB_BYTES`.
+- `huge`: a 200 without a length that sends `BOMB_BYTES` of spaces as they are.
+- `bigmap`: a valid map of `BIG_MAP_LINKS` long links, 6 MiB: more than any
+  answer but a map may be.
+- `unavailable`: a 503 at once, which a GET retries after a backoff.
+- `nolinks`: a 200 `{"success": true}`: every required list missing.
+- `gzip`, `deflate`, `rawdeflate`: the `ok` answer compressed (deflate as
+  the standard says, zlib-wrapped, and raw as some servers send it).
+- `ok`: valid, empty answers (`links`, `data`, ...).
+
+Run in a thread with its own event loop (`HostileServer.start()` as a context
+manager), so sync tests, async tests and child processes can all use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+
+BOMB_BYTES = 200 * 1024 * 1024
+DEEP_LEVELS = 100_000
+OK_BODY = {"success": True, "links": [], "data": [], "cursor": None, "has_more": False, "crawls": []}
+
+
+@cache
+def gzip_bomb() -> bytes:
+    """`BOMB_BYTES` of spaces, gzipped (about 200 KB), made once per process."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    block = b" " * (1024 * 1024)
+    parts = [packer.compress(block) for _ in range(BOMB_BYTES // len(block))]
+    parts.append(packer.flush())
+    return b"".join(parts)
+
+
+BIG_MAP_LINKS = 6_000
+
+
+@cache
+def big_map() -> bytes:
+    links = [{"url": f"https://example.com/{n:06d}/" + "a" * 1_000, "title": f"page {n}"} for n in range(BIG_MAP_LINKS)]
+    return json.dumps({"success": True, "links": links, "data": links}).encode()
+
+
+def _head(status: str, headers: dict[str, str]) -> bytes:
+    lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers.items()), "", ""]
+    return "\r\n".join(lines).encode()
+
+
+def _json_answer(body: bytes) -> bytes:
+    headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"}
+    return _head("200 OK", headers) + body
+
+
+class HostileServer:
+    """The server; `base_url(behaviour)` is the base URL a client uses to meet that behaviour."""
+
+    def __init__(self, trickle_interval: float = 1.0) -> None:
+        self.trickle_interval = trickle_interval
+        self.port = 0
+        self.requests: list[str] = []
+        # when set, every request meets this behaviour whatever its path (a service turning hostile)
+        self.override: str | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.Server | None = None
+
+    def base_url(self, behaviour: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{behaviour}"
+
+    @classmethod
+    @contextmanager
+    def start(cls, trickle_interval: float = 1.0) -> Iterator[HostileServer]:
+        """Serve on a free port in a thread until the block ends."""
+        server = cls(trickle_interval)
+        ready = threading.Event()
+        thread = threading.Thread(target=server._run, args=(ready,), name="hostile-server", daemon=True)
+        thread.start()
+        if not ready.wait(10):
+            raise RuntimeError("the hostile server did not start")
+        try:
+            yield server
+        finally:
+            assert server._loop is not None
+            server._loop.call_soon_threadsafe(server._loop.stop)
+            thread.join(10)
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)  # this thread's own
+        self._loop = loop
+        self._server = loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
+        self.port = self._server.sockets[0].getsockname()[1]
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self._server.close()
+            # connections still being served (a trickle) end now, inside the loop
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            request_line, *header_lines = head.decode("latin-1").split("\r\n")
+            length = 0
+            for line in header_lines:
+                name, _, value = line.partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value)
+            if length:
+                await reader.readexactly(length)
+            path = request_line.split(" ")[1]
+            self.requests.append(path)
+            await self._answer(self.override or path.split("/")[1], writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass  # the client gave up: what a hostile server hopes for
+        except asyncio.CancelledError:
+            pass  # the server is stopping; ending quietly spares asyncio's stream callback a traceback
+        finally:
+            writer.close()
+
+    async def _answer(self, behaviour: str, writer: asyncio.StreamWriter) -> None:
+        if behaviour == "trickle":
+            for byte in _json_answer(json.dumps(OK_BODY).encode()):
+                writer.write(bytes([byte]))
+                await writer.drain()
+                await asyncio.sleep(self.trickle_interval)
+        elif behaviour == "deep":
+            nested = b"[" * DEEP_LEVELS + b"]" * DEEP_LEVELS
+            writer.write(_json_answer(b'{"success": true, "links": ' + nested + b', "data": ' + nested + b"}"))
+        elif behaviour == "bomb":
+            bomb = gzip_bomb()
+            headers = {
+                "Content-Type": "application/json",
+                "Content-Encoding": "gzip",
+                "Content-Length": str(len(bomb)),
+                "Connection": "close",
+            }
+            writer.write(_head("200 OK", headers))
+            await self._send_in_chunks(writer, bomb)
+        elif behaviour == "huge":
+            writer.write(_head("200 OK", {"Content-Type": "application/json", "Connection": "close"}))
+            block = b" " * (1024 * 1024)
+            for _ in range(BOMB_BYTES // len(block)):
+                writer.write(block)
+                await writer.drain()
+        elif behaviour in ("gzip", "deflate", "rawdeflate"):
+            wbits = {"gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS, "rawdeflate": -zlib.MAX_WBITS}[behaviour]
+            packer = zlib.compressobj(6, zlib.DEFLATED, wbits)
+            body = packer.compress(json.dumps(OK_BODY).encode()) + packer.flush()
+            encoding = "gzip" if behaviour == "gzip" else "deflate"
+            headers = {"Content-Encoding": encoding, "Content-Length": str(len(body)), "Connection": "close"}
+            writer.write(_head("200 OK", headers) + body)
+        elif behaviour == "unavailable":
+            body = b'{"success": false, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}'
+            headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"}
+            writer.write(_head("503 Service Unavailable", headers) + body)
+        elif behaviour == "bigmap":
+            writer.write(_json_answer(big_map()))
+        elif behaviour == "nolinks":
+            writer.write(_json_answer(b'{"success": true}'))
+        else:
+            writer.write(_json_answer(json.dumps(OK_BODY).encode()))
+        await writer.drain()
+
+    @staticmethod
+    async def _send_in_chunks(writer: asyncio.StreamWriter, data: bytes) -> None:
+        for start in range(0, len(data), 64 * 1024):
+            writer.write(data[start : start + 64 * 1024])
+            await writer.drain()

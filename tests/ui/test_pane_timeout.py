@@ -1,0 +1,38 @@
+"""A pane shows the client's timeout as any other failure (issue 9, part 5).
+
+The service is a real server on a socket that turns hostile: after a good
+first answer it trickles one byte at a time, which httpx's per-read timeouts
+never stop. The pane keeps its data, marks it stale and says it timed out.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.api.hostile_server import HostileServer
+from tests.ui.conftest import KEY, NOW, PaneHost, frozen_clock, wait_until
+from tui.api.client import WdsClient
+from tui.panes.activity import ActivityPane
+from tui.panes.base import PaneStatus
+
+pytestmark = pytest.mark.socket
+
+
+async def test_a_trickling_service_shows_as_a_timeout_in_the_pane() -> None:
+    with HostileServer.start(trickle_interval=0.5) as server:
+        async with WdsClient(server.base_url("ok"), KEY, timeout=1, max_retries=0) as client:
+            app = PaneHost(lambda: ActivityPane(client, interval=3600, clock=frozen_clock(NOW), id="activity"))
+            async with app.run_test(size=(120, 40)) as pilot:
+                pane = app.query_one(ActivityPane)
+                await wait_until(pilot, lambda: pane.data is not None, "the first page")
+                server.override = "trickle"
+                started = time.monotonic()
+                pane.refresh_data()
+                await wait_until(pilot, lambda: pane.stale_since is not None, "the stale mark", seconds=10)
+                assert time.monotonic() - started < 5
+                await pilot.pause()
+                status = str(pane.query_one(PaneStatus).content)
+                assert "stale since" in status
+                assert "The service did not answer in time" in status and "within the call's 1 s" in status
