@@ -156,3 +156,19 @@ async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path,
     monkeypatch.setenv("WDS_BWRAP", str(broken))
     assert find_bwrap() == broken
     assert not Sandbox.from_environment().isolated
+
+
+@needs_bwrap
+def test_a_hidden_file_such_as_the_emulators_key_file_reads_empty_inside(tmp_path: Path) -> None:
+    home = Path.home() / f".wds-tui-test-{os.getpid()}"  # outside /tmp, which the sandbox replaces anyway
+    home.mkdir()
+    try:
+        key_file = home / "emulator-keys"
+        key_file.write_text("ops=wds-secret-key\n")
+        sandbox = Sandbox(find_bwrap(), hidden=[key_file])
+        command = sandbox.wrap(["cat", str(key_file)], writable=[tmp_path])
+        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == ""
+    finally:
+        shutil.rmtree(home)

@@ -185,7 +185,9 @@ def run(args: argparse.Namespace) -> int:
         print("wds-tui emulator: --webhook-secret is empty", file=sys.stderr)
         return 2
     live = not args.no_traffic
-    backend = browser_backend_from_environment()
+    # The key file is the emulator's secret: sandboxed session code must not read it.
+    hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
+    backend = browser_backend_from_environment(hidden_paths=hidden)
     emulator = Emulator.from_keys(
         teams,
         seed=args.seed,

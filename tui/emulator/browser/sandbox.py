@@ -122,8 +122,11 @@ class Sandbox:
             return list(command)
         args = [str(self.bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
         for path in self.hidden:
-            if not _under(path, Path("/tmp")) and path.exists():
-                args += ["--tmpfs", str(path)]
+            if _under(path, Path("/tmp")) or not path.exists():
+                continue
+            # A directory is covered by an empty tmpfs; a file (a key file) by /dev/null
+            # (a device node needs --dev-bind: plain binds are nodev).
+            args += ["--tmpfs", str(path)] if path.is_dir() else ["--dev-bind", "/dev/null", str(path)]
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
         for path in writable:
