@@ -198,6 +198,14 @@ async def test_webhooks_that_could_never_be_sent_are_refused_at_request_time(
     assert emulator.webhooks.log == []
 
 
+@pytest.mark.parametrize("path", ["/v2/crawl", "/v2/batch/scrape"])
+async def test_a_webhook_receiver_on_ipv6_loopback_is_accepted(client: httpx.AsyncClient, path: str) -> None:
+    # Targets must be host names (the synthetic web has no IPv6 hosts), but a receiver may be anywhere.
+    body: dict[str, Any] = {"url": SITE} if path == "/v2/crawl" else {"urls": [SITE]}
+    r = await client.post(path, json={**body, "webhook": "http://[::1]:9000/hook"}, headers=auth(ALPHA_KEY))
+    assert r.status_code == 200, r.text
+
+
 async def test_a_delivery_that_raises_is_a_failed_attempt_not_stuck_in_flight(emulator: Emulator) -> None:
     # Bypasses the request models, as a value stored before this fix would have.
     team = emulator.teams.by_key(ALPHA_KEY)

@@ -109,12 +109,13 @@ WebhookEventFilter = Literal["started", "page", "completed", "failed"]
 _CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def is_http_url(value: str) -> bool:
+def is_http_url(value: str, *, allow_ipv6: bool = False) -> bool:
     """True for an absolute http(s) URL with a host name, the only URLs the service scrapes.
 
     Refused besides: control characters (a CR/LF anywhere), lone surrogates, a
     port out of range, and IPv6 literal hosts (`http://[::1]/`): the service
     fetches public sites by name, and the emulator's synthetic web has none.
+    `allow_ipv6` lifts the last rule, for URLs the emulator sends to (webhooks).
     """
     if not isinstance(value, str):
         return False
@@ -127,7 +128,7 @@ def is_http_url(value: str) -> bool:
         parts.port  # noqa: B018 - raises ValueError for a port out of range
     except ValueError:
         return False
-    return parts.scheme in ("http", "https") and bool(host) and ":" not in (host or "")
+    return parts.scheme in ("http", "https") and bool(host) and (allow_ipv6 or ":" not in (host or ""))
 
 
 def _check_url(value: str) -> str:
@@ -144,6 +145,8 @@ def _check_webhook_url(value: str) -> str:
     import httpx  # late: the request models load at start-up, httpx's URL parser is only needed here
 
     url = value.strip()  # stored as sent to, so the delivery posts to what was checked
+    if not is_http_url(url, allow_ipv6=True):
+        raise ValueError("must be an absolute http:// or https:// URL with a host")
     try:
         httpx.URL(url)
     except (httpx.InvalidURL, UnicodeError, ValueError):
@@ -151,7 +154,8 @@ def _check_webhook_url(value: str) -> str:
     return url
 
 
-WebhookUrl = Annotated[HttpUrl, AfterValidator(_check_webhook_url)]
+# A receiver on IPv6 loopback (`http://[::1]:9000/hook`) is a fine place to send to.
+WebhookUrl = Annotated[str, AfterValidator(_check_webhook_url), WithJsonSchema({"type": "string", "format": "uri"})]
 
 # RFC 9110 `token` for names; visible ASCII, space and tab for values (no CR/LF).
 _HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
