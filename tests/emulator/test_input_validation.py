@@ -244,3 +244,25 @@ async def test_a_delivery_that_raises_is_a_failed_attempt_not_stuck_in_flight(em
 def test_the_client_refuses_them_locally(build: Any) -> None:
     with pytest.raises(ValidationError):
         build()
+
+
+# --- numbers read from a crawl prompt ------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("prompt", "key", "expected"),
+    [
+        ("depth " + "9" * 5000, "maxDepth", 2**53 - 1),  # int() refuses > 4300 digits: was a 500
+        ("max 123456789012345678901 pages", "limit", 2**53 - 1),
+        ("delay of 1" + "0" * 400 + " s", "delay", 3600),  # float() reads inf: JSON could not carry it
+        ("depth 3", "maxDepth", 3),
+    ],
+)
+async def test_numbers_in_a_prompt_are_kept_within_what_a_request_may_carry(
+    client: httpx.AsyncClient, prompt: str, key: str, expected: float
+) -> None:
+    r = await client.post("/v2/crawl/params-preview", json={"url": SITE, "prompt": prompt}, headers=auth(ALPHA_KEY))
+    assert r.status_code == 200, r.text
+    assert r.json()["data"][key] == expected
+    # What the preview proposes can be started as it is.
+    started = await client.post("/v2/crawl", json={"url": SITE, key: expected, "limit": 5}, headers=auth(ALPHA_KEY))
+    assert started.status_code == 200, started.text

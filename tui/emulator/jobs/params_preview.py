@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tui.api.limits import CRAWL_DELAY_MAX, JSON_INT_MAX
 from tui.emulator.core.safe_regex import linear
 
 _NUMBER_WORDS = {
@@ -60,8 +61,13 @@ DEFAULTS: dict[str, Any] = {
 
 
 def _number(text: str) -> int:
-    text = text.strip()
-    return int(text.replace(",", "")) if text[0].isdigit() else _NUMBER_WORDS[text]
+    """A count read from the prompt, at most what a request may carry ("depth 10**5000" is not a 500)."""
+    text = text.strip().replace(",", "")
+    if not text[0].isdigit():
+        return _NUMBER_WORDS[text]
+    digits = text.lstrip("0") or "0"
+    # Checked by length first: int() refuses more than 4300 digits, and JSON_INT_MAX has 16.
+    return JSON_INT_MAX if len(digits) > 16 else min(int(digits), JSON_INT_MAX)
 
 
 def _path_pattern(section: str) -> str:
@@ -171,8 +177,9 @@ def read_prompt(url: str, prompt: str) -> dict[str, Any]:
     ):
         params["limit"] = _number(m.group(1))
     if m := _search(r"\b(?:delay|wait|pause)\w*\s+(?:of\s+)?(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec\w*)\b", text):
-        amount = float(m.group(1))
-        params["delay"] = amount / 1000 if m.group(2).startswith("m") else amount
+        amount = float(m.group(1))  # "1" and 400 zeros reads as inf: capped below
+        seconds = amount / 1000 if m.group(2).startswith("m") else amount
+        params["delay"] = min(seconds, CRAWL_DELAY_MAX)
     if m := _search(r"\b(?:as|user[\s-]?agent)\s+([a-z][\w\-./]*bot[\w\-./]*)", prompt.lower()):
         params["robotsUserAgent"] = prompt[m.start(1): m.end(1)]
 
