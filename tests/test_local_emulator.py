@@ -67,6 +67,10 @@ def test_the_key_is_gone_from_the_child_environment_once_it_serves(emulator: Loc
 
 def test_what_the_child_prints_goes_to_a_private_log_not_the_terminal(emulator: LocalEmulator) -> None:
     httpx.get(f"{emulator.base_url}/v2/crawl/active", headers={"Authorization": f"Bearer {emulator.api_key}"})
+    # The line follows the server's start, and the socket may answer a moment before it is written.
+    deadline = time.monotonic() + 5
+    while "embedded emulator serving" not in emulator.log_path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert "embedded emulator serving" in emulator.log_path.read_text()
     assert emulator.log_path.stat().st_mode & 0o077 == 0
 
