@@ -121,3 +121,21 @@ async def test_a_websocket_outlives_the_deadline() -> None:
     finally:
         server.should_exit = True
         await task
+
+
+def test_a_request_head_still_unfinished_after_16_kb_is_refused_and_the_next_caller_served(
+    emulator: Emulator,
+) -> None:
+    with ServerThread(emulator, header_timeout=HEADER_TIMEOUT) as base_url:
+        host, port = base_url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as sock:
+            # A head that never ends: the server must not buffer it without bound.
+            sock.sendall(b"GET /v2/team/activity HTTP/1.1\r\nHost: emulator\r\nX-Big: " + b"a" * 20_000)
+            answer = b""
+            with contextlib.suppress(OSError):
+                while chunk := sock.recv(4096):
+                    answer += chunk
+            # Refused by the server at once (the header deadline would close it unanswered), never
+            # handed to the app (which says 401).
+            assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+        assert httpx.get(f"{base_url}/v2/team/activity").status_code == 401

@@ -24,7 +24,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_TIMEOUT_SECONDS = 10.0
-# h11's own default, stated here: a request head larger than this answers 400.
+# h11's own default, stated here: a request head still incomplete past this many bytes
+# answers 400 (a complete head that arrives in one piece is parsed whatever its size).
 HEADER_MAX_BYTES = 16 * 1024
 
 logger = logging.getLogger("tui.emulator")
