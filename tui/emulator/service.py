@@ -84,7 +84,8 @@ class Emulator:
                              webhooks=self.webhooks)
         self.background.add(self.webhooks.run_loop)
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
-        self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client)
+        self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client,
+                                        speed=getattr(self.clock, "speed", 1.0))
         if live:
             self.background.add(self.traffic.run)
         if history:
