@@ -155,3 +155,31 @@ async def test_the_sweeper_runs_every_step_and_survives_a_failing_one() -> None:
     await asyncio.sleep(0.1)
     task.cancel()
     assert calls.count("failing") >= 2  # it went on after the first failure
+
+
+def test_the_scrape_cache_keeps_at_most_its_bound_newest_first() -> None:
+    from datetime import UTC, datetime
+
+    from tui.emulator.jobs.scrape_cache import ScrapeCache
+
+    cache = ScrapeCache(max_entries=3)
+    at = datetime(2025, 6, 15, tzinfo=UTC)
+    for n in range(5):
+        cache.put("t", f"https://a.com/{n}", {"metadata": {}}, at)
+    cache.put("t", "https://a.com/2", {"metadata": {}}, at)  # stored again: now the newest
+    cache.put("t", "https://a.com/5", {"metadata": {}}, at)
+    assert [cache.get("t", f"https://a.com/{n}") is not None for n in range(6)] == [
+        False, False, True, False, True, True]
+
+
+def test_the_site_registry_keeps_the_recently_used_sites_and_rebuilds_the_same_site() -> None:
+    from tui.emulator.sites.site import SiteRegistry
+
+    registry = SiteRegistry(seed=3, max_sites=2)
+    first = registry.site("one.com")
+    registry.site("two.com")
+    assert registry.site("one.com") is first  # used again: kept
+    registry.site("three.com")  # two.com, the least recently used, goes
+    assert len(registry._sites) == 2 and "two.com" not in registry._sites
+    again = registry.site("two.com")
+    assert [p.url for p in again.pages()] == [p.url for p in SiteRegistry(seed=3).site("two.com").pages()]

@@ -377,16 +377,25 @@ class SiteSource(Protocol):
 
 
 class SiteRegistry:
-    """One `SyntheticSite` per base domain, built on first use and kept."""
+    """One `SyntheticSite` per base domain, built on first use and kept while recently used.
 
-    def __init__(self, seed: int) -> None:
+    At most `max_sites` are kept (each is ~70 KB, and callers choose the hosts): the least
+    recently used goes first. A site is a function of (seed, domain), so one built again is
+    the same site.
+    """
+
+    def __init__(self, seed: int, max_sites: int = 512) -> None:
         self.seed = seed
+        self.max_sites = max_sites
         self._sites: dict[str, SyntheticSite] = {}
 
     def site(self, host: str) -> SyntheticSite:
         """The site serving `host` (a subdomain maps to its base domain's site)."""
         base = base_domain(host)
-        found = self._sites.get(base)
+        found = self._sites.pop(base, None)
         if found is None:
-            found = self._sites[base] = SyntheticSite(self.seed, base)
+            found = SyntheticSite(self.seed, base)
+        self._sites[base] = found  # last: the most recently used
+        while len(self._sites) > self.max_sites:
+            del self._sites[next(iter(self._sites))]
         return found
