@@ -12,7 +12,7 @@
    pages, crawl lists, scrapes, maps). It runs until `--sim-hours` of emulator
    time have passed. Target: under 250 MB after 24 hours of traffic.
 
-`--tracemalloc` runs the program under tracemalloc (25 frames), takes a
+`--tracemalloc` runs the program under tracemalloc (12 frames), takes a
 snapshot after the warm-up and one at the end, and prints the allocation sites
 that grew most between them (the diff), with the traceback of the largest.
 RSS is then inflated by tracemalloc's own bookkeeping: use it to find what
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import pickle
 import random
 import re
 import signal
@@ -47,7 +46,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_dashboard import PtyProcess, no_config_env  # noqa: E402
 
-TRACE_FRAMES = 25
+TRACE_FRAMES = 12
 SNAPSHOT_FILTERS = (
     tracemalloc.Filter(False, tracemalloc.__file__),
     tracemalloc.Filter(False, "<frozen importlib._bootstrap>"),
@@ -99,23 +98,28 @@ def summary(samples: list[tuple[float, float]]) -> dict[str, float]:
 def traced_main(program: str, snapshot_dir: str, argv: list[str]) -> int:
     """Run `program` ("dashboard" or "emulator") under tracemalloc.
 
-    Each SIGUSR2 writes a snapshot to `snapshot_dir` (numbered from 1), from a
-    thread of its own so the program's loop is not held while it is pickled.
+    The first SIGUSR2 takes the baseline snapshot; each later one writes the
+    diff against it as text (`diff-N.txt`). Done in a thread of its own, and
+    here rather than in the parent: pickling a snapshot of a big heap takes
+    minutes, diffing it in place seconds.
     """
     tracemalloc.start(TRACE_FRAMES)
     wanted = threading.Event()
-    counter = [0]
 
     def dumper() -> None:
+        baseline = None
+        taken = 0
         while True:
             wanted.wait()
             wanted.clear()
-            counter[0] += 1
-            snap = tracemalloc.take_snapshot().filter_traces(SNAPSHOT_FILTERS)
-            path = Path(snapshot_dir) / f"snap-{counter[0]}.pickle"
-            with open(f"{path}.tmp", "wb") as fh:
-                pickle.dump(snap, fh)
-            os.replace(f"{path}.tmp", path)
+            taken += 1
+            snapshot = tracemalloc.take_snapshot().filter_traces(SNAPSHOT_FILTERS)
+            path = Path(snapshot_dir) / f"diff-{taken}.txt"
+            text = "baseline taken\n" if baseline is None else diff_text(baseline, snapshot)
+            if baseline is None:
+                baseline = snapshot
+            path.with_suffix(".tmp").write_text(text)
+            os.replace(path.with_suffix(".tmp"), path)
 
     threading.Thread(target=dumper, daemon=True).start()
     signal.signal(signal.SIGUSR2, lambda *_: wanted.set())
@@ -128,39 +132,36 @@ def traced_main(program: str, snapshot_dir: str, argv: list[str]) -> int:
     return emulator_main(argv)
 
 
+def diff_text(old: tracemalloc.Snapshot, new: tracemalloc.Snapshot, top: int = 25) -> str:
+    """The allocation sites that grew most from `old` to `new`, by line and by traceback."""
+    lines = [f"top {top} growing allocation sites (tracemalloc, by line):"]
+    lines += [f"   {stat}" for stat in new.compare_to(old, "lineno")[:top]]
+    lines.append("largest growth by traceback (innermost last):")
+    for stat in new.compare_to(old, "traceback")[:6]:
+        lines.append(f"  +{stat.size_diff / 1024:.1f} KiB in {stat.count_diff:+d} blocks")
+        lines += [f"      {line}" for line in stat.traceback.format(limit=TRACE_FRAMES)[-16:]]
+    return "\n".join(lines) + "\n"
+
+
 class Snapshots:
-    """Asks a traced child for snapshots and diffs them."""
+    """Asks a traced child for its baseline snapshot, then for diffs against it."""
 
     def __init__(self, pid: int, directory: Path) -> None:
         self.pid = pid
         self.directory = directory
         self.taken = 0
 
-    def take(self, timeout: float = 300.0) -> Path:
+    def take(self, timeout: float = 900.0) -> str:
+        """Signal the child and wait for what it wrote: "baseline taken", or a diff."""
         self.taken += 1
-        path = self.directory / f"snap-{self.taken}.pickle"
+        path = self.directory / f"diff-{self.taken}.txt"
         os.kill(self.pid, signal.SIGUSR2)
         deadline = time.monotonic() + timeout
         while not path.exists():
             if time.monotonic() > deadline:
                 raise TimeoutError("the traced program wrote no snapshot")
             time.sleep(0.5)
-        return path
-
-    @staticmethod
-    def print_diff(first: Path, last: Path, top: int = 25) -> None:
-        with open(first, "rb") as fh:
-            old = pickle.load(fh)
-        with open(last, "rb") as fh:
-            new = pickle.load(fh)
-        print(f"top {top} growing allocation sites (tracemalloc, by line):")
-        for stat in new.compare_to(old, "lineno")[:top]:
-            print("  ", stat)
-        print("largest growth by traceback (innermost last):")
-        for stat in new.compare_to(old, "traceback")[:5]:
-            print(f"  +{stat.size_diff / 1024:.1f} KiB in {stat.count_diff:+d} blocks")
-            for line in stat.traceback.format(limit=TRACE_FRAMES)[-16:]:
-                print("     ", line)
+        return path.read_text()
 
 
 def program_argv(program: str, traced: bool, snapshot_dir: Path, args: list[str]) -> list[str]:
@@ -295,12 +296,12 @@ def bench_dashboard(args: argparse.Namespace, tmp: Path) -> None:
         started = time.monotonic()
         sample_until(app.proc.pid, args.warmup_minutes * 60, args.every, "dashboard warm-up", started)
         snaps = Snapshots(app.proc.pid, tmp) if args.tracemalloc else None
-        first = snaps.take() if snaps else None
+        if snaps:
+            snaps.take()
         samples = sample_until(app.proc.pid, args.minutes * 60, args.every, "dashboard", started)
-        last = snaps.take() if snaps else None
         print("dashboard after warm-up:", summary(samples), flush=True)
-        if snaps and first and last:
-            snaps.print_diff(first, last)
+        if snaps:
+            print(snaps.take(), flush=True)
     finally:
         soak.stop()
         _stopping.set()
@@ -333,17 +334,17 @@ def bench_emulator(args: argparse.Namespace, tmp: Path) -> None:
         warmup = args.warmup_sim_hours * 3600 / args.clock_speed
         sample_until(emulator.pid, warmup, args.every, "emulator warm-up", started, emulator_hours)
         snaps = Snapshots(emulator.pid, tmp) if args.tracemalloc else None
-        first = snaps.take() if snaps else None
+        if snaps:
+            snaps.take()
         rest = (args.sim_hours - args.warmup_sim_hours) * 3600 / args.clock_speed
         samples = sample_until(emulator.pid, rest, args.every, "emulator", started, emulator_hours)
-        last = snaps.take() if snaps else None
         result = summary(samples)
         result["emulator_hours"] = round((time.monotonic() - started) * args.clock_speed / 3600, 1)
         result["soak_requests"] = soak.sent
         result["under_250_mb"] = samples[-1][1] < 250
         print("emulator:", result, flush=True)
-        if snaps and first and last:
-            snaps.print_diff(first, last)
+        if snaps:
+            print(snaps.take(), flush=True)
     finally:
         soak.stop()
         stop(emulator)
