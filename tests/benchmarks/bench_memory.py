@@ -135,9 +135,12 @@ def traced_main(program: str, snapshot_dir: str, argv: list[str]) -> int:
 def diff_text(old: tracemalloc.Snapshot, new: tracemalloc.Snapshot, top: int = 25) -> str:
     """The allocation sites that grew most from `old` to `new`, by line and by traceback."""
     lines = [f"top {top} growing allocation sites (tracemalloc, by line):"]
-    lines += [f"   {stat}" for stat in new.compare_to(old, "lineno")[:top]]
+    # Growth first (compare_to sorts by size either way: shrinking is not what is looked for).
+    by_line = sorted(new.compare_to(old, "lineno"), key=lambda stat: stat.size_diff, reverse=True)
+    lines += [f"   {stat}" for stat in by_line[:top]]
     lines.append("largest growth by traceback (innermost last):")
-    for stat in new.compare_to(old, "traceback")[:6]:
+    by_traceback = sorted(new.compare_to(old, "traceback"), key=lambda stat: stat.size_diff, reverse=True)
+    for stat in by_traceback[:6]:
         lines.append(f"  +{stat.size_diff / 1024:.1f} KiB in {stat.count_diff:+d} blocks")
         lines += [f"      {line}" for line in stat.traceback.format(limit=TRACE_FRAMES)[-16:]]
     return "\n".join(lines) + "\n"
