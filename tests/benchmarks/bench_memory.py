@@ -267,6 +267,21 @@ class Soak:
                     await asyncio.sleep(wait)
 
 
+def count_activity(base_url: str, key: str) -> int:
+    """How many calls the team's activity lists (its last 24 hours): what the emulator must keep."""
+    import httpx
+
+    total, cursor = 0, None
+    with httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
+        while True:
+            params = {"limit": 100, **({"cursor": cursor} if cursor else {})}
+            page = client.get("/v2/team/activity", params=params).json()
+            total += len(page["data"])
+            cursor = page.get("cursor")
+            if not page.get("has_more") or not cursor:
+                return total
+
+
 # --- the two benchmarks --------------------------------------------------------------
 
 
@@ -344,6 +359,7 @@ def bench_emulator(args: argparse.Namespace, tmp: Path) -> None:
         result = summary(samples)
         result["emulator_hours"] = round((time.monotonic() - started) * args.clock_speed / 3600, 1)
         result["soak_requests"] = soak.sent
+        result["calls_listed_in_last_24h"] = count_activity(url, key)
         result["under_250_mb"] = samples[-1][1] < 250
         print("emulator:", result, flush=True)
         if snaps:
