@@ -12,11 +12,10 @@
    pages, crawl lists, scrapes, maps). It runs until `--sim-hours` of emulator
    time have passed. Target: under 250 MB after 24 hours of traffic.
 
-`--tracemalloc` runs the program under tracemalloc (12 frames), takes a
-snapshot after the warm-up and one at the end, and prints the allocation sites
-that grew most between them (the diff), with the traceback of the largest.
-RSS is then inflated by tracemalloc's own bookkeeping: use it to find what
-grows, and a run without it for the figures.
+`--tracemalloc` runs the program under tracemalloc (12 frames) and prints the
+allocation sites that grew most from the end of the warm-up to the end (a
+snapshot diff), with tracebacks. Its bookkeeping inflates RSS: it is for
+finding what grows; the figures come from runs without it.
 
 Usage:
   python tests/benchmarks/bench_memory.py dashboard [--warmup-minutes 5] [--minutes 60]
@@ -37,6 +36,7 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -286,7 +286,7 @@ def count_activity(base_url: str, key: str) -> int:
 
 
 def sample_until(pid: int, seconds: float, every: float, label: str, started: float,
-                 extra: callable | None = None) -> list[tuple[float, float]]:  # type: ignore[valid-type]
+                 extra: Callable[[], str] | None = None) -> list[tuple[float, float]]:
     """RSS samples of `pid` every `every` seconds for `seconds`, printed as they come."""
     samples: list[tuple[float, float]] = []
     deadline = time.monotonic() + seconds

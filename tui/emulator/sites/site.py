@@ -377,11 +377,9 @@ class SiteSource(Protocol):
 
 
 class SiteRegistry:
-    """One `SyntheticSite` per base domain, built on first use and kept while recently used.
+    """One `SyntheticSite` per base domain, built on first use; the `max_sites` most recently used kept.
 
-    At most `max_sites` are kept (each is ~70 KB, and callers choose the hosts): the least
-    recently used goes first. A site is a function of (seed, domain), so one built again is
-    the same site.
+    Callers choose the hosts and a site is ~70 KB; one built again (from seed and domain) is the same.
     """
 
     def __init__(self, seed: int, max_sites: int = 512) -> None:
