@@ -2,8 +2,9 @@
 
 What grew, found with tracemalloc (tests/benchmarks/bench_memory.py): every
 rebuild of the footer (each time the keys on offer change) left the old keys
-alive in Textual's watcher list. Here the rebuilds happen hundreds of times
-and the widgets still alive are counted.
+alive in Textual's watcher list; and each table's render caches filled with
+old versions of polled rows, up to DataTable's 10,000 cells. Here the rebuilds
+and polls happen many times and what is still alive is counted.
 """
 
 from __future__ import annotations
@@ -85,3 +86,24 @@ def test_forget_closed_watchers_keeps_the_open_ones() -> None:
     setattr(host, "__watchers", {"compact": [(open_node, print), (closed_node, print)]})
     assert forget_closed_watchers(host) == 1
     assert getattr(host, "__watchers") == {"compact": [(open_node, print)]}
+
+
+async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_change() -> None:
+    """Every poll that changes a row leaves the old renders in DataTable's caches (keyed by update count)."""
+    from textual.app import App, ComposeResult
+
+    from tui.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
+
+    class TableApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LiveTable("id", "progress", "target")
+
+    app = TableApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        table = app.query_one(LiveTable)
+        for poll in range(120):
+            table.sync([(f"job-{n}", (f"job-{n}", f"{poll + n} / 500", f"https://site-{n}.example/")) for n in range(30)])
+            await pilot.pause()  # drawn, as on a screen
+        assert len(table._cell_render_cache) <= CELL_CACHE
+        assert len(table._line_cache) <= LINE_CACHE and len(table._row_render_cache) <= LINE_CACHE
+        assert CELL_CACHE < 10_000 and LINE_CACHE < 1_000  # DataTable's own sizes, which a live table fills
