@@ -183,3 +183,28 @@ def test_the_site_registry_keeps_the_recently_used_sites_and_rebuilds_the_same_s
     assert len(registry._sites) == 2 and "two.com" not in registry._sites
     again = registry.site("two.com")
     assert [p.url for p in again.pages()] == [p.url for p in SiteRegistry(seed=3).site("two.com").pages()]
+
+
+def test_a_scaled_clock_runs_faster_and_the_cli_builds_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from tui.emulator.cli import build_parser
+    from tui.emulator.core import clock as clock_module
+    from tui.emulator.core.clock import ScaledClock
+
+    ticks = iter([100.0, 110.0])
+    monkeypatch.setattr(clock_module.time, "monotonic", lambda: next(ticks))
+    scaled = ScaledClock(96)
+    start = scaled._start
+    assert scaled.now() - start == timedelta(seconds=10 * 96)
+    assert build_parser().parse_args(["--clock-speed", "96"]).clock_speed == 96
+    assert build_parser().parse_args([]).clock_speed == 1.0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--clock-speed", "0"])
+
+
+def test_live_traffic_follows_the_clocks_speed(make_emulator) -> None:  # type: ignore[no-untyped-def]
+    from tui.emulator.core.clock import ScaledClock
+
+    assert make_emulator(clock=ScaledClock(96)).traffic._speed == 96
+    assert make_emulator().traffic._speed == 1.0
