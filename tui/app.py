@@ -21,7 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -36,6 +36,7 @@ from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
+from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:

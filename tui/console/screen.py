@@ -26,7 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets import Input, Label, OptionList, Select, Static, TextArea
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -57,6 +57,7 @@ from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import Confirm
+from tui.widgets.footer import Footer
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"

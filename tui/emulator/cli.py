@@ -18,6 +18,7 @@ from pathlib import Path
 from tui.api.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.key_sources import KEYS_VARIABLE, KeySpecError, specs_from_file, take_specs_from_environment
+from tui.emulator.core.clock import ScaledClock
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 
@@ -116,6 +117,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MS",
         help="answer every API request after this many milliseconds, to see how a client copes with a slow service",
     )
+    parser.add_argument(
+        "--clock-speed",
+        type=_clock_speed,
+        default=1.0,
+        metavar="N",
+        help="run the emulator's clock N times faster than real time (live traffic too), for soak tests",
+    )
 
 
 def _latency_ms(text: str) -> float:
@@ -126,6 +134,16 @@ def _latency_ms(text: str) -> float:
     if not 0 <= value <= 60_000:
         raise argparse.ArgumentTypeError("--latency must be between 0 and 60000 ms")
     return value / 1000
+
+
+def _clock_speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--clock-speed takes a number, got {text!r}") from None
+    if not 0 < value <= 10_000:
+        raise argparse.ArgumentTypeError("--clock-speed must be above 0 and at most 10000")
+    return value
 
 
 def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset()) -> str:
@@ -195,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         live=live,
         browser_backend=backend,
         latency=args.latency,
+        clock=ScaledClock(args.clock_speed) if args.clock_speed != 1.0 else None,
     )
 
     def ready(base_url: str) -> None:

@@ -20,6 +20,7 @@ from tui.emulator.core.background import BackgroundTasks
 from tui.emulator.core.billing import Billing
 from tui.emulator.core.clock import Clock, SystemClock
 from tui.emulator.core.ids import SeededIds
+from tui.emulator.core.retention import RetentionSweeper
 from tui.emulator.core.teams import Caller, Team, TeamDirectory
 from tui.emulator.core.usage import UsageLedger
 from tui.emulator.history import HistorySeeder
@@ -84,9 +85,16 @@ class Emulator:
                              webhooks=self.webhooks)
         self.background.add(self.webhooks.run_loop)
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
-        self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client)
+        self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client,
+                                        speed=getattr(self.clock, "speed", 1.0))
         if live:
             self.background.add(self.traffic.run)
+        # Activity first: a job is kept while its activity entry is listed.
+        self.retention = RetentionSweeper()
+        self.retention.add("activity", self.activity.prune)
+        self.retention.add("jobs", lambda: self.jobs.prune(self.activity.lists))
+        self.retention.add("webhook deliveries", self.webhooks.prune)
+        self.background.add(self.retention.run_loop)
         if history:
             HistorySeeder(clock=self.clock, teams=self.teams, usage=self.usage, billing=self.billing,
                           jobs=self.jobs, sites=self.sites, new_id=new_id).seed(seed)

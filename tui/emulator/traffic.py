@@ -28,8 +28,12 @@ PAUSE_SECONDS = (2.0, 7.0)
 class TrafficGenerator:
     """Sends a plausible call every few seconds on behalf of a seeded choice of teams and keys."""
 
-    def __init__(self, teams: TeamDirectory, seed: int, open_client: Callable[[], httpx.AsyncClient]) -> None:
+    def __init__(self, teams: TeamDirectory, seed: int, open_client: Callable[[], httpx.AsyncClient],
+                 speed: float = 1.0) -> None:
         self._teams = teams
+        # Pauses are in emulator time: with a clock run faster (`--clock-speed`), calls come faster
+        # too, so a simulated day carries a day's traffic.
+        self._speed = speed
         self._rng = random.Random(f"wds-emulator-traffic:{seed}")
         self._open_client = open_client
 
@@ -62,7 +66,7 @@ class TrafficGenerator:
         """Send a call every few seconds until cancelled."""
         async with self.client() as client:
             while True:
-                await asyncio.sleep(self._rng.uniform(*PAUSE_SECONDS))
+                await asyncio.sleep(self._rng.uniform(*PAUSE_SECONDS) / self._speed)
                 try:
                     response = await self.tick(client)
                 except Exception:

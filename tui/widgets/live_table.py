@@ -20,6 +20,9 @@ from textual.widgets.data_table import RowKey
 Cell = str | Text
 # Keys are strings: Textual's RowKey compares equal only to strings.
 Row = tuple[str, Sequence[Cell]]
+# Render caches: three pages of 100 rows of five cells; lines and rows for a few screens.
+CELL_CACHE = 1500
+LINE_CACHE = 300
 
 
 def _width(cell: Cell) -> int:
@@ -40,6 +43,14 @@ class LiveTable(DataTable):
         self._column_labels = columns
         self._widths_at_resize: tuple[int, ...] | None = None
         self._rows_width = 0
+        # DataTable's render caches hold up to 10,000 cells and 1,000 rows and lines. Each
+        # poll that changes a row makes new entries (the keys carry an update count), so on
+        # a dashboard left open they fill to the brim: megabytes per table, for versions of
+        # rows no one will see again. A few screens' worth is all a live table reuses.
+        self._cell_render_cache.maxsize = CELL_CACHE
+        self._row_render_cache.maxsize = LINE_CACHE
+        self._row_renderable_cache.maxsize = LINE_CACHE
+        self._line_cache.maxsize = LINE_CACHE
 
     def on_mount(self) -> None:
         for label in self._column_labels:

@@ -9,6 +9,8 @@ Design, because the paging promise depends on it:
   kind. A page is a slice of one list found by two binary searches (the cursor's
   sequence number from above, the 24-hour window from below), so a page costs
   O(limit + log n) no matter how long the history is.
+- Entries that have left the 24-hour window are dropped by `prune` (the
+  retention sweep calls it), so memory holds one day of calls, not all of them.
 - Pages run newest first; the cursor is the sequence number of the last entry
   returned. Entries that arrive while someone pages get higher numbers, so they
   never appear in a later page of that walk, and no entry is skipped or repeated.
@@ -83,6 +85,10 @@ class ActivityLog:
         self._next_seq = 1
         self._all: dict[str, list[ActivityEntry]] = defaultdict(list)
         self._by_endpoint: dict[tuple[str, str], list[ActivityEntry]] = defaultdict(list)
+        # Entries dropped by `prune`, per list, so `count` still counts every entry ever recorded.
+        self._pruned: dict[str | tuple[str, str], int] = defaultdict(int)
+        # Ids of the kept entries that name a job: the job store keeps such a job while its entry is listed.
+        self._job_entries: dict[str, ActivityEntry] = {}
         # How many entries the last `page()` call looked at (binary-search probes plus entries
         # returned); tests use it to prove a page never scans the history.
         self.last_page_reads = 0
@@ -119,11 +125,38 @@ class ActivityLog:
         self._next_seq += 1
         history.append(entry)
         self._by_endpoint[(team_id, endpoint)].append(entry)
+        if job_id:
+            self._job_entries[entry.id] = entry
         return entry
 
     def count(self, team_id: str, endpoint: str | None = None) -> int:
-        """All entries ever recorded for the team (including those outside the window)."""
-        return len(self._entries(team_id, endpoint))
+        """All entries ever recorded for the team (including those outside the window, even dropped)."""
+        key: str | tuple[str, str] = team_id if endpoint is None else (team_id, endpoint)
+        return len(self._entries(team_id, endpoint)) + self._pruned.get(key, 0)
+
+    def lists(self, job_id: str) -> bool:
+        """Whether an entry of the job `job_id` is still inside the 24-hour window."""
+        entry = self._job_entries.get(job_id)
+        return entry is not None and entry.created_at > self._clock.now() - WINDOW
+
+    def prune(self) -> int:
+        """Drop every entry that has left the 24-hour window (no page can show it again); how many."""
+        cutoff = self._clock.now() - WINDOW
+        dropped = 0
+        lists: list[tuple[str | tuple[str, str], list[ActivityEntry]]] = [*self._all.items(),
+                                                                           *self._by_endpoint.items()]
+        for key, entries in lists:
+            # Each list is in time order: the entries to drop are a prefix. The same cutoff as `page`.
+            gone = bisect_right(entries, cutoff, key=lambda entry: entry.created_at)
+            if gone:
+                if isinstance(key, str):
+                    dropped += gone
+                    for entry in entries[:gone]:
+                        if self._job_entries.get(entry.id) is entry:
+                            del self._job_entries[entry.id]
+                del entries[:gone]
+                self._pruned[key] += gone
+        return dropped
 
     def page(
         self,

@@ -8,6 +8,7 @@ depends on wall-clock sleeps.
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -23,6 +24,24 @@ class SystemClock:
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+
+class ScaledClock:
+    """Real time run `speed` times faster, from the real time it was made at.
+
+    For soak tests (`wds-tui emulator --clock-speed`): a day of the contract's
+    24-hour windows, job retention and paced live traffic passes in minutes.
+    """
+
+    def __init__(self, speed: float, start: datetime | None = None) -> None:
+        if not speed > 0:
+            raise ValueError("the clock's speed must be positive")
+        self.speed = speed
+        self._start = _require_aware(start or datetime.now(UTC))
+        self._started = time.monotonic()
+
+    def now(self) -> datetime:
+        return self._start + timedelta(seconds=(time.monotonic() - self._started) * self.speed)
 
 
 class ManualClock:

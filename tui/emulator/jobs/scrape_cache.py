@@ -36,13 +36,22 @@ def cache_key(url: str) -> str:
 
 
 class ScrapeCache:
-    """Documents scraped by each team, newest per URL."""
+    """Documents scraped by each team, newest per URL.
 
-    def __init__(self) -> None:
+    At most `max_entries` documents are kept, the least recently stored dropped
+    first (as a real cache evicts): callers choose the URLs, so it is bounded.
+    """
+
+    def __init__(self, max_entries: int = 5000) -> None:
+        self.max_entries = max_entries
         self._entries: dict[tuple[str, str], CacheEntry] = {}
 
     def put(self, team_id: str, url: str, document: dict[str, Any], at: datetime) -> None:
-        self._entries[(team_id, cache_key(url))] = CacheEntry(copy.deepcopy(document), at)
+        key = (team_id, cache_key(url))
+        self._entries.pop(key, None)  # re-stored: now the newest
+        self._entries[key] = CacheEntry(copy.deepcopy(document), at)
+        while len(self._entries) > self.max_entries:
+            del self._entries[next(iter(self._entries))]
 
     def get(self, team_id: str, url: str) -> CacheEntry | None:
         return self._entries.get((team_id, cache_key(url)))

@@ -15,6 +15,7 @@ shows `creditsUsed` growing as pages complete. A map costs 1 credit.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,7 @@ from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedO
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Caller
 from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
-from tui.emulator.jobs.crawl_progress import Timeline, page_interval
+from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
@@ -308,6 +309,21 @@ class JobStore:
             self._record(caller, endpoint, job.url or prompt[:200], job_id, 0, at)
         return job
 
+
+    # -- retention ---------------------------------------------------------------
+
+    def prune(self, still_listed: Callable[[str], bool]) -> int:
+        """Drop the jobs past their 24-hour retention (`expiresAt`) whose activity entry is gone too; how many.
+
+        `still_listed(job_id)` says whether the team's activity still shows the job's entry: a
+        job stays retrievable for as long as the activity lists it, even past its own expiry.
+        """
+        cutoff = self._clock.now() - JOB_RETENTION
+        expired = [job_id for job_id, job in self._jobs.items()
+                   if job.created_at <= cutoff and not still_listed(job_id)]
+        for job_id in expired:
+            del self._jobs[job_id]
+        return len(expired)
 
     # -- bookkeeping -------------------------------------------------------------
 

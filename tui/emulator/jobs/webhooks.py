@@ -160,6 +160,15 @@ class WebhookDispatcher:
                 delivery.state = "cancelled"
                 self._pending.remove(delivery)
 
+    def prune(self, older_than: timedelta = timedelta(hours=24)) -> int:
+        """Forget finished deliveries due more than `older_than` ago (their job has expired); how many."""
+        cutoff = self._clock.now() - older_than
+        pending = set(map(id, self._pending))
+        kept = [d for d in self.log if id(d) in pending or d.due_at > cutoff]
+        dropped = len(self.log) - len(kept)
+        self.log = kept
+        return dropped
+
     def deliveries_for(self, job_id: str) -> list[Delivery]:
         """Every delivery of one job, in the order they were queued."""
         return [delivery for delivery in self.log if delivery.job_id == job_id]

@@ -1,0 +1,109 @@
+"""The dashboard stays the same size however long it runs (issue 9: steady for days).
+
+What grew, found with tracemalloc (tests/benchmarks/bench_memory.py): every
+rebuild of the footer (each time the keys on offer change) left the old keys
+alive in Textual's watcher list; and each table's render caches filled with
+old versions of polled rows, up to DataTable's 10,000 cells. Here the rebuilds
+and polls happen many times and what is still alive is counted.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from textual.widgets._footer import FooterKey
+
+from tests.ui.conftest import dashboard, seeded_emulator, settle
+from tui.console.history import ConsoleTarget
+from tui.console.screen import ConsoleScreen
+from tui.widgets.footer import Footer, forget_closed_watchers
+
+REBUILDS = 20
+
+
+def alive(kind: type) -> int:
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if isinstance(obj, kind))
+
+
+async def rebuild_footer(pilot, times: int) -> None:  # type: ignore[no-untyped-def]
+    footer = pilot.app.screen.query_one(Footer)
+    rebuilt = footer.children[0] if footer.children else None
+    for _ in range(times):
+        pilot.app.screen.refresh_bindings()  # what a change of the keys on offer does: a rebuild
+        await pilot.pause(0.01)
+    await pilot.pause(0.1)
+    assert rebuilt is None or footer.children[0] is not rebuilt, "the footer was not rebuilt"
+
+
+async def test_the_dashboards_footer_keeps_no_keys_from_earlier_rebuilds() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await rebuild_footer(pilot, 3)
+        shown = len(app.screen.query(FooterKey))
+        baseline = alive(FooterKey)
+        await rebuild_footer(pilot, REBUILDS)
+        assert alive(FooterKey) <= baseline, "every rebuild left its keys alive"
+        assert len(app.screen.query(FooterKey)) == shown  # the footer still shows its keys
+
+
+async def test_bindings_that_change_on_every_poll_do_not_grow_the_footer() -> None:
+    """Live traffic: the activity pane's keys ("Next page", "Interact") change as rows arrive."""
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")  # the activity pane: its cursor decides whether "Interact" is on offer
+        baseline = alive(FooterKey)
+        for _ in range(REBUILDS // 2):
+            await pilot.press("down")
+            await pilot.press("up")
+            app.screen.refresh_bindings()
+            await pilot.pause(0.02)
+        await pilot.pause(0.2)
+        assert alive(FooterKey) <= baseline + len(app.screen.query(FooterKey))
+
+
+async def test_the_consoles_footer_keeps_no_keys_from_earlier_rebuilds() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await app.push_screen(ConsoleScreen(app.client, ConsoleTarget.for_interact("job-1"), clock=app.clock))
+        await pilot.pause()
+        await rebuild_footer(pilot, 3)
+        baseline = alive(FooterKey)
+        await rebuild_footer(pilot, REBUILDS)
+        assert alive(FooterKey) <= baseline
+
+
+def test_forget_closed_watchers_keeps_the_open_ones() -> None:
+    class Node:
+        def __init__(self, closing: bool) -> None:
+            self._closing = closing
+
+    host = Node(False)
+    open_node, closed_node = Node(False), Node(True)
+    setattr(host, "__watchers", {"compact": [(open_node, print), (closed_node, print)]})
+    assert forget_closed_watchers(host) == 1
+    assert getattr(host, "__watchers") == {"compact": [(open_node, print)]}
+
+
+async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_change() -> None:
+    """Every poll that changes a row leaves the old renders in DataTable's caches (keyed by update count)."""
+    from textual.app import App, ComposeResult
+
+    from tui.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
+
+    class TableApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LiveTable("id", "progress", "target")
+
+    app = TableApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        table = app.query_one(LiveTable)
+        for poll in range(120):
+            table.sync([(f"job-{n}", (f"job-{n}", f"{poll + n} / 500", f"https://site-{n}.example/")) for n in range(30)])
+            await pilot.pause()  # drawn, as on a screen
+        assert len(table._cell_render_cache) <= CELL_CACHE
+        assert len(table._line_cache) <= LINE_CACHE and len(table._row_render_cache) <= LINE_CACHE
+        assert CELL_CACHE < 10_000 and LINE_CACHE < 1_000  # DataTable's own sizes, which a live table fills
