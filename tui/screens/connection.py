@@ -15,12 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from tui.api.client import WdsClient
 from tui.advice import advice_for
+from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.clock import system_clock
+from tui.widgets.footer import Footer
 from tui.widgets.live import LiveData
 
 RETRY_SECONDS = 5.0

@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Label, ProgressBar, Static
+from textual.widgets import Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
+from tui.widgets.footer import Footer
 from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
 

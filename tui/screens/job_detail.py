@@ -16,16 +16,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, LoadingIndicator, Static, TabbedContent, TabPane
+from textual.widgets import Label, LoadingIndicator, Static, TabbedContent, TabPane
 
 from tui.api.client import WdsClient
-from tui.api.resources.jobs import no_retrieval, retrieval_path
 from tui.api.errors import NotFoundError, WdsError
+from tui.api.resources.jobs import no_retrieval, retrieval_path
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import OpenInteract
 from tui.widgets.document_view import DocumentView
+from tui.widgets.footer import Footer
 from tui.widgets.json_tree import JsonTree
+
 
 class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
     """A job's document and JSON; for a scrape, i opens the console on its browser instead."""
