@@ -208,3 +208,20 @@ def test_live_traffic_follows_the_clocks_speed(make_emulator) -> None:  # type: 
 
     assert make_emulator(clock=ScaledClock(96)).traffic._speed == 96
     assert make_emulator().traffic._speed == 1.0
+
+
+async def test_a_dropped_crawl_or_batch_still_answers_job_expired(emulator: Emulator, clock: ManualClock) -> None:
+    async with client_for(emulator) as c:
+        crawl = await c.post("/v2/crawl", json={"url": "https://acme-outdoor.com/", "limit": 2}, headers=auth(ALPHA_KEY))
+        batch = await c.post("/v2/batch/scrape", json={"urls": ["https://acme-outdoor.com/"]}, headers=auth(ALPHA_KEY))
+        crawl_id, batch_id = crawl.json()["id"], batch.json()["id"]
+        clock.advance(25 * HOUR)
+        emulator.retention.sweep()
+        assert emulator.jobs.get(crawl_id) is None and emulator.jobs.get(batch_id) is None
+        for path in (f"/v2/crawl/{crawl_id}", f"/v2/batch/scrape/{batch_id}"):
+            r = await c.get(path, headers=auth(ALPHA_KEY))
+            assert r.status_code == 404 and r.json()["error"] == "Job expired.", r.text
+        # Another team, or the wrong kind, learns nothing of the id.
+        other = await c.get(f"/v2/crawl/{crawl_id}", headers=auth(BETA_KEY))
+        wrong_kind = await c.get(f"/v2/batch/scrape/{crawl_id}", headers=auth(ALPHA_KEY))
+        assert other.json()["error"] == wrong_kind.json()["error"] == "Job not found."

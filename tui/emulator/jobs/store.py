@@ -15,6 +15,7 @@ shows `creditsUsed` growing as pages complete. A map costs 1 credit.
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,6 +49,11 @@ from tui.emulator.sites.site_map import map_links
 NO_LLM_MESSAGE = (
     "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded but never run here."
 )
+
+# Status endpoints that answer 404 "Job expired." once a job is past its 24 hours.
+EXPIRY_ANSWERED_KINDS = ("crawl", "batch_scrape")
+# Ids of dropped jobs kept for that answer: about a day of a busy team's crawls and batches.
+EXPIRED_IDS_MAX = 50_000
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,9 @@ class JobStore:
         self._webhooks = webhooks
         self.cache = ScrapeCache()
         self._jobs: dict[str, Job] = {}
+        # Crawls and batches dropped by `prune`: id -> (team, kind), so their status still
+        # answers "Job expired." rather than "Job not found." (ids only: ~200 B each, capped).
+        self._expired: OrderedDict[str, tuple[str, str]] = OrderedDict()
 
     # -- lookup ------------------------------------------------------------------
 
@@ -322,7 +331,11 @@ class JobStore:
         expired = [job_id for job_id, job in self._jobs.items()
                    if job.created_at <= cutoff and not still_listed(job_id)]
         for job_id in expired:
-            del self._jobs[job_id]
+            job = self._jobs.pop(job_id)
+            if job.kind in EXPIRY_ANSWERED_KINDS:
+                self._expired[job_id] = (job.team_id, job.kind)
+        while len(self._expired) > EXPIRED_IDS_MAX:
+            self._expired.popitem(last=False)
         return len(expired)
 
     # -- bookkeeping -------------------------------------------------------------
@@ -335,6 +348,8 @@ class JobStore:
     def owned(self, job_id: str, team_id: str, kinds: tuple[str, ...]) -> Job:
         """The job `job_id` of one of `kinds` (`NotFound` otherwise; `Forbidden` when another team's)."""
         job = self.get(job_id)
+        if job is None and self._expired.get(job_id.lower()) in [(team_id, kind) for kind in kinds]:
+            raise NotFound("Job expired.")
         if job is None or job.kind not in kinds:
             raise NotFound("Job not found.")
         if job.team_id != team_id:
