@@ -316,3 +316,20 @@ async def test_a_session_deleted_while_its_browser_starts_is_closed(
     r = await creating
     assert r.status_code == 410
     assert backend.open_sessions == set()
+
+
+async def test_destroyed_sessions_are_listed_for_24_hours_then_forgotten(
+    browser_client: httpx.AsyncClient, browser_emulator: Emulator, clock: ManualClock
+) -> None:
+    old = (await create(browser_client)).json()["id"]
+    assert (await browser_client.delete(f"/v2/browser/{old}", headers=auth(ALPHA_KEY))).status_code == 200
+    clock.advance(23 * 3600)
+    recent = (await create(browser_client)).json()["id"]
+    assert (await browser_client.delete(f"/v2/browser/{recent}", headers=auth(ALPHA_KEY))).status_code == 200
+    live = (await create(browser_client)).json()["id"]
+    browser_emulator.retention.sweep()
+    assert {s["id"] for s in await sessions(browser_client)} == {old, recent, live}  # 23 h: still shown
+    clock.advance(3600)
+    assert browser_emulator.retention.sweep()["browser sessions"] == 1
+    assert {s["id"] for s in await sessions(browser_client)} == {recent, live}
+    assert (await browser_client.delete(f"/v2/browser/{old}", headers=auth(ALPHA_KEY))).status_code == 404

@@ -94,6 +94,7 @@ class Emulator:
         self.retention.add("activity", self.activity.prune)
         self.retention.add("jobs", lambda: self.jobs.prune(self.activity.lists))
         self.retention.add("webhook deliveries", self.webhooks.prune)
+        self.retention.add("browser sessions", self.browser.prune)
         self.background.add(self.retention.run_loop)
         if history:
             HistorySeeder(clock=self.clock, teams=self.teams, usage=self.usage, billing=self.billing,

@@ -18,9 +18,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from tui.api.limits import ACTIVITY_TTL_DEFAULT, TTL_DEFAULT_CANDIDATES
+from tui.api.limits import ACTIVITY_TTL_DEFAULT, ACTIVITY_WINDOW_HOURS, TTL_DEFAULT_CANDIDATES
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
     BrowserBackend,
@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 # The contract states two defaults for ttl (600 and 300); the emulator takes the first.
 SESSION_TTL_DEFAULT = TTL_DEFAULT_CANDIDATES[0]
 REAPER_INTERVAL_SECONDS = 1.0
+# Destroyed sessions stay listed as long as the activity shows their calls, then go (`prune`).
+SESSION_RETENTION = timedelta(hours=ACTIVITY_WINDOW_HOURS)
 START_URL_TIMEOUT_SECONDS = 30.0
 
 SESSION_NOT_FOUND = "Browser session not found."
@@ -280,6 +282,21 @@ class BrowserSessionManager:
                     self._finish(session, due, reason)
                     expired.append(session)
         return expired
+
+    def prune(self) -> int:
+        """Forget sessions destroyed more than 24 hours ago (their browsers closed); how many.
+
+        The list shows destroyed sessions as the activity shows their calls: for 24 hours.
+        """
+        cutoff = self._clock.now() - SESSION_RETENTION
+        gone = [s for s in self._sessions.values()
+                if not s.active and s.handle is None and s.destroyed_at is not None and s.destroyed_at <= cutoff]
+        for session in gone:
+            del self._sessions[session.id]
+        gone_ids = {s.id for s in gone}
+        for job_id in [job for job, sid in self._by_job.items() if sid in gone_ids]:
+            del self._by_job[job_id]
+        return len(gone)
 
     async def reaper_loop(self) -> None:
         """Served mode: end expired sessions promptly so their browsers do not linger."""
