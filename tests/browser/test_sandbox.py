@@ -172,3 +172,24 @@ def test_a_hidden_file_such_as_the_emulators_key_file_reads_empty_inside(tmp_pat
         assert result.stdout == ""
     finally:
         shutil.rmtree(home)
+
+
+@needs_bwrap
+def test_a_checkout_or_venv_under_tmp_stays_visible_and_its_hidden_files_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CI clones into /tmp: the private /tmp must not take Python, the venv or this package away.
+    venv = Path(tempfile.mkdtemp(prefix="wds-venv-", dir="/tmp"))
+    try:
+        (venv / "marker").write_text("from the venv")
+        key_file = venv / "emulator-keys"
+        key_file.write_text("ops=wds-secret-key\n")
+        monkeypatch.setattr(sandbox_module.sys, "prefix", str(venv))
+        assert venv in sandbox_module.runtime_paths()
+        sandbox = Sandbox(find_bwrap(), hidden=[key_file])
+        command = sandbox.wrap(["cat", str(venv / "marker"), str(key_file)], writable=[tmp_path])
+        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == "from the venv"
+    finally:
+        shutil.rmtree(venv)

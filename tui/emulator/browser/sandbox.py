@@ -32,7 +32,9 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
+from importlib.util import find_spec
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,20 @@ def dashboard_config_dir() -> Path:
     return Path(user_config_dir("wds-tui"))
 
 
+def runtime_paths() -> list[Path]:
+    """Where the sandboxed programs come from: Python and its venv, this package, Playwright's
+    driver (node) and Chromium. Those under `/tmp` (a checkout or venv made there, as CI
+    does) would vanish under the private `/tmp`, so `wrap` binds them back read-only."""
+    found = {Path(sys.prefix), Path(sys.exec_prefix), Path(sys.base_prefix), Path(__file__).resolve().parents[3]}
+    playwright = find_spec("playwright")
+    if playwright is not None and playwright.origin:
+        found.add(Path(playwright.origin).resolve().parent)
+    chromium = os.environ.get("WDS_CHROMIUM")
+    if chromium:
+        found.add(Path(chromium).resolve().parent)
+    return sorted(path for path in found if _under(path, Path("/tmp")) and path.exists())
+
+
 class Sandbox:
     """Wraps commands in bubblewrap (see module doc); a pass-through without `bwrap`."""
 
@@ -121,9 +137,14 @@ class Sandbox:
             warn_not_isolated()
             return list(command)
         args = [str(self.bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        runtime = runtime_paths()
+        for path in runtime:
+            args += ["--ro-bind", str(path), str(path)]
         for path in self.hidden:
-            if _under(path, Path("/tmp")) or not path.exists():
+            if not path.exists():
                 continue
+            if _under(path, Path("/tmp")) and not any(_under(path, bound) for bound in runtime):
+                continue  # gone with the private /tmp already
             # A directory is covered by an empty tmpfs; a file (a key file) by /dev/null
             # (a device node needs --dev-bind: plain binds are nodev).
             args += ["--tmpfs", str(path)] if path.is_dir() else ["--dev-bind", "/dev/null", str(path)]
