@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import processes_mentioning
 from tui.emulator.browser import sandbox as sandbox_module
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, Sandbox, find_bwrap
@@ -20,22 +21,6 @@ from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start
 pytestmark = pytest.mark.browser
 
 needs_bwrap = pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: nothing to sandbox with")
-
-
-def processes_mentioning(marker: str) -> list[int]:
-    """Live (non-zombie) processes whose command line contains `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
 
 
 async def gone(marker: str) -> bool:
