@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import re
 import signal
@@ -15,7 +16,11 @@ import httpx
 import pytest
 
 from tui.emulator.cli import KeySpecError, add_arguments, banner, teams_from_specs
-from tui.emulator.key_sources import KEYS_VARIABLE, specs_from_file, take_specs_from_environment
+from tui.emulator.key_sources import (
+    KEYS_VARIABLE,
+    specs_from_file,
+    take_specs_from_environment,
+)
 from tui.emulator.service import Emulator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -261,3 +266,24 @@ def test_a_key_file_others_can_read_is_warned_about_at_start(tmp_path: Path) -> 
     finally:
         stderr = stop(process)
     assert "readable by other users" in stderr and "chmod 600" in stderr
+
+
+@pytest.mark.parametrize("bwrap", [True, False], ids=["bwrap", "no-bwrap"])
+def test_the_banner_says_whether_sessions_are_isolated(bwrap: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.emulator.browser.chromium import ChromiumBackend
+    from tui.emulator.browser.sandbox import find_bwrap
+
+    if bwrap and find_bwrap() is None:
+        pytest.skip("bubblewrap is not installed")
+    if not bwrap:
+        monkeypatch.setenv("WDS_BWRAP", "")  # names no bwrap: the sandbox is a pass-through
+    backend = ChromiumBackend()
+    if not backend.available:
+        pytest.skip("no Chromium")
+    emulator = Emulator.from_keys({"ops": ["wds-" + "1" * 32]}, browser_backend=backend)
+    try:
+        text = banner("http://127.0.0.1:4000", emulator, live=False)
+    finally:
+        asyncio.run(backend.shutdown())  # removes the temp root the sandbox's hidden list made
+    expected = "each session in its own sandbox (bubblewrap)" if bwrap else "sessions NOT isolated (install bubblewrap)"
+    assert f"Browser sessions: Chromium, {expected}" in text

@@ -17,8 +17,13 @@ from pathlib import Path
 
 from tui.api.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
-from tui.emulator.key_sources import KEYS_VARIABLE, KeySpecError, specs_from_file, take_specs_from_environment
 from tui.emulator.core.clock import ScaledClock
+from tui.emulator.key_sources import (
+    KEYS_VARIABLE,
+    KeySpecError,
+    specs_from_file,
+    take_specs_from_environment,
+)
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 
@@ -153,6 +158,11 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
     """
     backend = emulator.browser.backend
     browser = "Chromium" if backend.available else f"off: {backend.unavailable_reason}"
+    sandbox = getattr(backend, "sandbox", None) if backend.available else None
+    if sandbox is not None:
+        # Said where the operator looks first: sessions run code callers send.
+        browser += (", each session in its own sandbox (bubblewrap)" if sandbox.isolated
+                    else ", sessions NOT isolated (install bubblewrap)")
     lines = [
         f"wds-tui emulator serving {base_url}  (seed {emulator.seed}, live traffic {'on' if live else 'off'})",
         f"Browser sessions: {browser}",
