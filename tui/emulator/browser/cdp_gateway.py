@@ -12,7 +12,6 @@ that browser's multiplexer.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hmac
 import logging
@@ -25,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from tui.emulator.browser.cdp_mux import CdpMultiplexer, MuxClosed
+from tui.emulator.core.background import run_until_first_ends
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +98,9 @@ class CdpGateway:
                 async for message in client:
                     await connection.send(message)
 
-        tasks = [asyncio.create_task(to_browser()), asyncio.create_task(to_client())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            await run_until_first_ends(to_browser(), to_client())
         finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
             await client.close()
             with contextlib.suppress(Exception):
                 await connection.close(1011 if mux.closed.is_set() else 1000)

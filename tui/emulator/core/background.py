@@ -19,6 +19,20 @@ Spawn = Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]]
 """What a part that starts one-off work is given: runs a coroutine as a task the emulator cancels on close."""
 
 
+async def run_until_first_ends(*work: Coroutine[Any, Any, Any]) -> None:
+    """Run `work` together until one ends; then cancel the others and wait for them to finish.
+
+    The shape of every relay: either side closing (or the session ending) ends the whole.
+    """
+    tasks = [asyncio.create_task(coroutine) for coroutine in work]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class BackgroundTasks:
     """The loops to run while served, and every task started for them or by `spawn`."""
 

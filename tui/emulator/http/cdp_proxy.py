@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.sessions import SESSION_DESTROYED
+from tui.emulator.core.background import run_until_first_ends
 
 log = logging.getLogger(__name__)
 
@@ -117,17 +118,9 @@ class _Relay:
                 await asyncio.wait_for(self.handle.closed.wait(), LIVENESS_INTERVAL_SECONDS)
 
     async def run(self, upstream: Any) -> None:
-        tasks = [
-            asyncio.create_task(self.client_to_browser(upstream)),
-            asyncio.create_task(self.browser_to_client(upstream)),
-            asyncio.create_task(self.watch_session()),
-        ]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await run_until_first_ends(
+            self.client_to_browser(upstream), self.browser_to_client(upstream), self.watch_session()
+        )
         if self._ended():
             code, reason = SESSION_DESTROYED_CODE, SESSION_DESTROYED_REASON
         else:
