@@ -96,24 +96,10 @@ def test_bad_flags_exit_2_with_a_message(args: list[str], message: str) -> None:
 
 @pytest.mark.socket
 def test_serves_prints_keys_and_stops_on_ctrl_c() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui.emulator", "--port", "0", "--no-traffic", "--seed", "3",
-         "--api-key", "ops=wds-" + "1" * 32, "--api-key", "wds-" + "2" * 32],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+    process, base_url, text = start_emulator(
+        "--seed", "3", "--api-key", "ops=wds-" + "1" * 32, "--api-key", "wds-" + "2" * 32, entry=("tui.emulator",)
     )
     try:
-        lines = []
-        deadline = time.monotonic() + 20
-        assert process.stdout is not None
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            if "Press Ctrl+C" in line:
-                break
-        text = "".join(lines)
-        base_url = re.search(r"serving (http://127\.0\.0\.1:\d+)", text).group(1)  # type: ignore[union-attr]
         assert "ops: wds-" + "1" * 32 in text and "team-1: wds-" + "2" * 32 in text
         r = httpx.get(f"{base_url}/v2/team/activity", headers={"Authorization": "Bearer wds-" + "2" * 32}, timeout=5)
         assert r.status_code == 200 and len(r.json()["data"]) == 50  # seeded history
@@ -186,10 +172,13 @@ def test_bad_keys_from_the_environment_exit_2_without_quoting_them() -> None:
     assert SECRET_ONE not in result.stderr + result.stdout
 
 
-def start_emulator(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str, str]:
-    """`wds-tui emulator ARGS` on a free port: the process, its base URL and its banner."""
+def start_emulator(
+    *args: str, env: dict[str, str] | None = None, entry: tuple[str, ...] = ("tui", "emulator")
+) -> tuple[subprocess.Popen[str], str, str]:
+    """`python -m <entry> ARGS` (`wds-tui emulator` by default) on a free port: the process, its base URL
+    and its banner."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", *args],
+        [sys.executable, "-m", *entry, "--port", "0", "--no-traffic", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
     )
     lines = []
