@@ -31,6 +31,20 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def middle_clip(text: str, width: int) -> str:
+    """`text` cut to `width` characters in the middle, so both ends stay ("example.com/…/page").
+
+    For values whose ends carry the meaning (URLs, paths, ids); `clip` keeps the start.
+    """
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = width // 2
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
 def bare_url(url: str) -> str:
     """A URL without its http(s) scheme, which says little and costs a narrow pane eight columns."""
     return url.removeprefix("https://").removeprefix("http://")

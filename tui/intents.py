@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -65,3 +65,34 @@ class Confirm(Intent):
     question: str
     confirm_label: str
     on_yes: Callable[[], object]
+
+
+@dataclass(eq=False)
+class AskSupport(Intent):
+    """Ask the support agent about one job; the screen prefills a question from what is known."""
+
+    job_id: str
+    kind: str  # the activity kind: scrape, crawl, batch_scrape, agent, ...
+    status: str | None = None  # the job's state, when known (completed, failed, ...)
+    error: str | None = None  # an error message or the page's HTTP status, when known
+    target: str | None = None  # the URL the job was about
+
+
+@dataclass(eq=False)
+class OpenDocsSearch(Intent):
+    """Open the documentation search screen."""
+
+    query: str = ""
+
+
+@dataclass(eq=False)
+class OpenDocument(Intent):
+    """Show one scraped document (a crawl's or a batch's page) full screen."""
+
+    document: Any  # tui.api.models.common.Document; Any keeps pydantic out of this module's imports
+    title: str = ""
+
+
+@dataclass(eq=False)
+class OpenHelp(Intent):
+    """Show the keys that work on the screen the user is on."""
