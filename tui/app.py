@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
@@ -29,7 +31,7 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession
+from tui.intents import Intent, NewSession, OpenHelp
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
@@ -90,11 +92,14 @@ class WdsApp(App[None]):
         # already reaches the pane chosen (a plain binding would run only after the
         # next key had been handed to the old focus). check_action lets digits
         # through to text fields.
-        Binding("1", "focus_pane('crawls')", "Crawls", show=False, priority=True),
-        Binding("2", "focus_pane('activity')", "Activity", show=False, priority=True),
-        Binding("3", "focus_pane('usage')", "Usage", show=False, priority=True),
-        Binding("4", "focus_pane('sessions')", "Sessions", show=False, priority=True),
-        Binding("escape", "minimize", "Restore", show=False),
+        Binding("1", "focus_pane('crawls')", "Go to crawls", show=False, priority=True),
+        Binding("2", "focus_pane('activity')", "Go to activity", show=False, priority=True),
+        Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True),
+        Binding("4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True),
+        Binding("escape", "minimize", "Restore the panes", show=False),
+        # Not priority: a text field takes "?" as text before any binding sees it.
+        Binding("question_mark", "help", "Help: the keys that work here", key_display="?", show=False),
+        Binding("f1", "help", "Help: the keys that work here", show=False),
     ]
 
     def __init__(
@@ -228,10 +233,28 @@ class WdsApp(App[None]):
     # --- actions ----------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.action_state_on(self.screen, action, parameters)
+
+    def action_state_on(self, screen: Screen[object], action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Whether an app action can run for a person on `screen`.
+
+        `check_action` asks about the screen on top; the palette and the help ask
+        about the screen under them (`tui.keymap`).
+        """
         if action == "focus_pane":
             # Only where the panes are, and never instead of typing a digit.
-            return self.screen is self.screen_stack[0] and not takes_text(self.focused)
+            return screen is self.screen_stack[0] and not takes_text(screen.focused)
+        if action == "minimize":
+            return self._zoomed is not None or screen.maximized is not None
         return True
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" panel lists keys without their owners; the help screen (?) replaces it.
+        return (command for command in super().get_system_commands(screen) if command.title != "Keys")
+
+    def action_help(self) -> None:
+        """Show the keys that work on the current screen."""
+        self.post_message(OpenHelp())
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()

@@ -1,0 +1,201 @@
+"""The actions a person can run, read from the widgets' own BINDINGS: what the palette lists and the help shows.
+
+Nothing here is a second list of keys to keep in step: a pane, screen or
+widget that gains a binding with a description shows up in the command
+palette (`tui.commands`) and in the help screen (`tui.screens.help`) as it is.
+
+Which bindings count: every described binding a class of this package
+declares, and, of Textual's own widgets, only those it shows in the footer
+(the others are cursor keys and editing keys, which are not actions a
+person looks up by name). Each action is grouped under its owner: the pane
+it belongs to, else the screen, else "App".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from textual.actions import parse
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.screen import Screen
+
+from tui.panes.base import Pane
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+APP_GROUP = "App"
+"""The heading of the app-wide keys."""
+
+
+@dataclass
+class KeyAction:
+    """One action and the keys that run it, on the node that owns it."""
+
+    group: str  # the owner's name: a pane's title, a screen's name, or APP_GROUP
+    description: str
+    action: str  # as written in the binding, e.g. "focus_pane('crawls')"
+    node: DOMNode  # where the binding is declared: the action runs with it as namespace
+    keys: list[str] = field(default_factory=list)  # as shown to people ("⏎", "^p", "?")
+    enabled: bool | None = True  # check_action's answer: None means "shown, but cannot run now"
+
+    @property
+    def key_text(self) -> str:
+        """The keys, joined for one line ("? / f1")."""
+        return " / ".join(self.keys)
+
+    async def run(self) -> None:
+        """Run the action on its owner (Textual checks `check_action` again first)."""
+        await self.node.app.run_action(self.action, self.node)
+
+
+@dataclass
+class KeyGroup:
+    """The actions of one owner, under its name."""
+
+    title: str
+    actions: list[KeyAction]
+
+
+def _own_class(cls: type) -> bool:
+    return cls.__module__.split(".")[0] == "tui"
+
+
+def described_bindings(node: DOMNode) -> list[Binding]:
+    """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key)."""
+    by_key: dict[str, Binding] = {}
+    for cls in reversed(type(node).__mro__):
+        declared = cls.__dict__.get("BINDINGS")
+        if not declared:
+            continue
+        own = _own_class(cls)
+        for binding in Binding.make_bindings(declared):
+            if binding.description and not binding.system and (own or binding.show):
+                by_key[binding.key] = binding
+    return list(by_key.values())
+
+
+def screen_title(screen: Screen[Any]) -> str:
+    """A screen's name for people: its TITLE, else its class name in words ("JobDetailScreen" -> "Job detail")."""
+    if screen.TITLE:
+        return screen.TITLE
+    name = type(screen).__name__.removesuffix("Screen") or "Screen"
+    words = "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip()
+    return words[:1].upper() + words[1:]
+
+
+def owner_title(node: DOMNode, screen: Screen[Any]) -> str:
+    """The group `node`'s actions go under: its pane, else its screen."""
+    for each in node.ancestors_with_self:
+        if isinstance(each, Pane):
+            return each.TITLE
+    return screen_title(screen)
+
+
+def action_state(node: DOMNode, action: str, screen: Screen[Any]) -> bool | None:
+    """What `check_action` says about `action` for a person working on `screen`.
+
+    The app is asked through `action_state_on(screen, ...)` when it has one: while
+    the palette or the help is open, the app's own `self.screen` is that overlay,
+    not the screen the person is working on.
+    """
+    namespace, name, parameters = parse(action)
+    app = node.app
+    target: DOMNode = {"app": app, "screen": screen, "focused": screen.focused or screen}.get(namespace, node)
+    if target is app and hasattr(app, "action_state_on"):
+        return app.action_state_on(screen, name, parameters)  # type: ignore[no-any-return]
+    return target.check_action(name, parameters)
+
+
+class _Collector:
+    """Gathers actions in order, one per (owner, action), merging the keys of each."""
+
+    def __init__(self, screen: Screen[Any], *, include_disabled: bool) -> None:
+        self.screen = screen
+        self.include_disabled = include_disabled
+        self.groups: dict[str, KeyGroup] = {}
+        self._by_action: dict[tuple[int, str], KeyAction] = {}
+        self._seen_keys: set[tuple[str, str]] = set()
+        self._seen_descriptions: set[tuple[str, str]] = set()
+
+    def add(self, node: DOMNode, group: str) -> None:
+        app = node.app
+        for binding in described_bindings(node):
+            state = action_state(node, binding.action, self.screen)
+            if state is False or (state is None and not self.include_disabled):
+                continue
+            key = app.get_key_display(binding)
+            merged = self._by_action.get((id(node), binding.action))
+            if merged is not None:  # a second key for the same action ("n,escape", "? and f1")
+                if key not in merged.keys:
+                    merged.keys.append(key)
+                continue
+            # An inner widget repeating its pane's key or action ("enter: Open job") adds nothing.
+            if (group, binding.key) in self._seen_keys or (group, binding.description) in self._seen_descriptions:
+                continue
+            self._seen_keys.add((group, binding.key))
+            self._seen_descriptions.add((group, binding.description))
+            entry = KeyAction(group, binding.description, binding.action, node, [key], state)
+            self._by_action[(id(node), binding.action)] = entry
+            self.groups.setdefault(group, KeyGroup(group, [])).actions.append(entry)
+
+    def add_app(self, app: App[Any]) -> None:
+        self.add(app, APP_GROUP)
+        if app.ENABLE_COMMAND_PALETTE and self.include_disabled:  # help only: the palette is where one is
+            palette = Binding(
+                app.COMMAND_PALETTE_BINDING,
+                "command_palette",
+                "Command palette: every action",
+                key_display=app.COMMAND_PALETTE_DISPLAY,
+            )
+            key = app.get_key_display(palette)
+            self.groups.setdefault(APP_GROUP, KeyGroup(APP_GROUP, [])).actions.append(
+                KeyAction(APP_GROUP, palette.description, palette.action, app, [key])
+            )
+
+
+def hidden_in_its_owner(node: DOMNode) -> bool:
+    """Whether `node` is hidden inside its pane or screen (a closed drop-down's menu, say).
+
+    A pane hidden by another's zoom still counts: its actions (zoom to it) still work.
+    """
+    for each in node.ancestors_with_self:
+        if isinstance(each, Pane | Screen):
+            return False
+        if not each.display:
+            return True
+    return False
+
+
+def palette_actions(screen: Screen[Any]) -> list[KeyAction]:
+    """Every action that can run now on `screen`: each pane's and widget's, the screen's, then the app's."""
+    collector = _Collector(screen, include_disabled=False)
+    for node in screen.walk_children(with_self=True):
+        if not hidden_in_its_owner(node):
+            collector.add(node, owner_title(node, screen))
+    collector.add_app(screen.app)
+    return [entry for group in collector.groups.values() for entry in group.actions]
+
+
+def focus_chain(screen: Screen[Any]) -> Iterable[DOMNode]:
+    """The focused widget and its ancestors up to `screen` (the screen alone when nothing has focus)."""
+    focused = screen.focused
+    if focused is None:
+        return [screen]
+    return [node for node in focused.ancestors_with_self if node is not screen.app]
+
+
+def keys_where_you_are(screen: Screen[Any]) -> list[KeyGroup]:
+    """The keys that work on `screen` as it is now, grouped: the focused pane or widget, the screen, the app.
+
+    Keys that exist here but cannot run this instant (no row selected...)
+    are kept, marked by `enabled` None.
+    """
+    collector = _Collector(screen, include_disabled=True)
+    for node in focus_chain(screen):
+        collector.add(node, owner_title(node, screen))
+    collector.add_app(screen.app)
+    return [group for group in collector.groups.values() if group.actions]
