@@ -11,7 +11,6 @@ ends in error is notified and logged, see `tui.failures`).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,8 +21,6 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -32,12 +29,14 @@ from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
 from tui.intents import Intent, NewSession, OpenHelp
+from tui.keymap import takes_text
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
+from tui.screens.help import HelpScreen
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
@@ -71,15 +70,6 @@ class Intervals:
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
 
 
-def takes_text(widget: Widget | None) -> bool:
-    """Whether keys typed go into `widget` as text (an Input or a TextArea)."""
-    if isinstance(widget, Input):
-        return True
-    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea)
-
-
 class WdsApp(App[None]):
     """The dashboard."""
 
@@ -97,9 +87,10 @@ class WdsApp(App[None]):
         Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True),
         Binding("4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True),
         Binding("escape", "minimize", "Restore the panes", show=False),
-        # Not priority: a text field takes "?" as text before any binding sees it.
-        Binding("question_mark", "help", "Help: the keys that work here", key_display="?", show=False),
-        Binding("f1", "help", "Help: the keys that work here", show=False),
+        # Priority, as the digits: so that they work on forms and dialogs too; check_action
+        # lets "?" through to text fields (f1 is never text).
+        Binding("question_mark", "help('?')", "Help: the keys that work here", show=False, priority=True),
+        Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True),
     ]
 
     def __init__(
@@ -244,6 +235,10 @@ class WdsApp(App[None]):
         if action == "focus_pane":
             # Only where the panes are, and never instead of typing a digit.
             return screen is self.screen_stack[0] and not takes_text(screen.focused)
+        if action == "help":
+            # Not over the help itself: its own ? and f1 close it.
+            typed = parameters == ("?",) and takes_text(screen.focused)
+            return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
         return True
@@ -252,8 +247,8 @@ class WdsApp(App[None]):
         # Textual's "Keys" panel lists keys without their owners; the help screen (?) replaces it.
         return (command for command in super().get_system_commands(screen) if command.title != "Keys")
 
-    def action_help(self) -> None:
-        """Show the keys that work on the current screen."""
+    def action_help(self, key: str = "f1") -> None:
+        """Show the keys that work on the current screen (`key`: which key asked, see check_action)."""
         self.post_message(OpenHelp())
 
     def action_focus_pane(self, pane_id: str) -> None:

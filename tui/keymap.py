@@ -13,6 +13,7 @@ it belongs to, else the screen, else "App".
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,10 @@ from typing import TYPE_CHECKING, Any
 from textual.actions import parse
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.keys import key_to_character
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input
 
 from tui.panes.base import Pane
 
@@ -58,6 +62,21 @@ class KeyGroup:
 
     title: str
     actions: list[KeyAction]
+
+
+def takes_text(widget: Widget | None) -> bool:
+    """Whether keys typed go into `widget` as text (an Input or a TextArea)."""
+    if isinstance(widget, Input):
+        return True
+    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
+
+
+def typed_as_text(binding: Binding) -> bool:
+    """Whether a text field would take this binding's key as a character ("q", "?", "1")."""
+    character = key_to_character(binding.key)
+    return character is not None and character.isprintable()
 
 
 def _own_class(cls: type) -> bool:
@@ -111,11 +130,14 @@ def action_state(node: DOMNode, action: str, screen: Screen[Any]) -> bool | None
 
 
 class _Collector:
-    """Gathers actions in order, one per (owner, action), merging the keys of each."""
+    """Gathers actions in order, one per (owner, description), merging the keys of each."""
 
-    def __init__(self, screen: Screen[Any], *, include_disabled: bool) -> None:
+    def __init__(self, screen: Screen[Any], *, for_help: bool) -> None:
         self.screen = screen
-        self.include_disabled = include_disabled
+        # The help also shows keys that cannot act this instant, and leaves out the keys
+        # a focused text field would take as text; the palette runs actions without keys.
+        self.include_disabled = for_help
+        self.typing = for_help and takes_text(screen.focused)
         self.groups: dict[str, KeyGroup] = {}
         self._by_action: dict[tuple[int, str], KeyAction] = {}
         self._seen_keys: set[tuple[str, str]] = set()
@@ -123,12 +145,18 @@ class _Collector:
 
     def add(self, node: DOMNode, group: str) -> None:
         app = node.app
+        # Textual stops looking at a modal screen (a form, a dialog): past it, only priority keys work.
+        beyond_modal = self.include_disabled and node is app and self.screen.is_modal
         for binding in described_bindings(node):
+            if beyond_modal and not binding.priority:
+                continue
+            if self.typing and node is not self.screen.focused and not binding.priority and typed_as_text(binding):
+                continue
             state = action_state(node, binding.action, self.screen)
             if state is False or (state is None and not self.include_disabled):
                 continue
             key = app.get_key_display(binding)
-            merged = self._by_action.get((id(node), binding.action))
+            merged = self._by_action.get((id(node), binding.description))
             if merged is not None:  # a second key for the same action ("n,escape", "? and f1")
                 if key not in merged.keys:
                     merged.keys.append(key)
@@ -139,7 +167,7 @@ class _Collector:
             self._seen_keys.add((group, binding.key))
             self._seen_descriptions.add((group, binding.description))
             entry = KeyAction(group, binding.description, binding.action, node, [key], state)
-            self._by_action[(id(node), binding.action)] = entry
+            self._by_action[(id(node), binding.description)] = entry
             self.groups.setdefault(group, KeyGroup(group, [])).actions.append(entry)
 
     def add_app(self, app: App[Any]) -> None:
@@ -172,7 +200,7 @@ def hidden_in_its_owner(node: DOMNode) -> bool:
 
 def palette_actions(screen: Screen[Any]) -> list[KeyAction]:
     """Every action that can run now on `screen`: each pane's and widget's, the screen's, then the app's."""
-    collector = _Collector(screen, include_disabled=False)
+    collector = _Collector(screen, for_help=False)
     for node in screen.walk_children(with_self=True):
         if not hidden_in_its_owner(node):
             collector.add(node, owner_title(node, screen))
@@ -194,7 +222,7 @@ def keys_where_you_are(screen: Screen[Any]) -> list[KeyGroup]:
     Keys that exist here but cannot run this instant (no row selected...)
     are kept, marked by `enabled` None.
     """
-    collector = _Collector(screen, include_disabled=True)
+    collector = _Collector(screen, for_help=True)
     for node in focus_chain(screen):
         collector.add(node, owner_title(node, screen))
     collector.add_app(screen.app)
