@@ -97,3 +97,15 @@ async def test_unknown_job_state_is_kept(client: WdsClient, recorder: Recorder) 
     recorder.queue.append(json_response(200, {"success": True, "status": "queued", "completed": 0, "total": 0}))
     status = await client.crawl.get(JOB_ID)
     assert status.status == "queued" and not status.is_finished and status.progress is None
+
+
+@pytest.mark.parametrize(
+    ("extra", "name"),
+    [({}, None), ({"profile": {"name": "shop"}}, "shop"), ({"profileName": "shop"}, "shop"), ({"profile": 3}, None)],
+)
+async def test_a_session_profile_is_read_when_a_service_lists_it(
+    client: WdsClient, recorder: Recorder, extra: dict[str, object], name: str | None
+) -> None:
+    session = {"id": "s", "status": "active", **extra}
+    recorder.queue.append(json_response(200, {"success": True, "sessions": [session]}))
+    assert (await client.browser.list()).sessions[0].profile_name == name

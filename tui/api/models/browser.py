@@ -43,6 +43,19 @@ class BrowserSession(WdsModel):
         """True while the session can still run code."""
         return self.status == SessionStatus.ACTIVE
 
+    @property
+    def profile_name(self) -> str | None:
+        """The profile's name, when the service lists it.
+
+        The contract's list has no such field: it is read from what a service
+        may add (`profile: {name}` as in the create request, or `profileName`).
+        """
+        extra = self.model_extra or {}
+        profile = extra.get("profile")
+        name = profile.get("name") if isinstance(profile, dict) else profile
+        name = name if name is not None else extra.get("profileName")
+        return name if isinstance(name, str) and name else None
+
 
 class BrowserSessionCreated(WdsModel):
     """The answer to `POST /v2/browser`: the new session's id, URLs and expiry."""
