@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -96,3 +97,14 @@ class OpenDocument(Intent):
 @dataclass(eq=False)
 class OpenHelp(Intent):
     """Show the keys that work on the screen the user is on."""
+
+
+@dataclass(eq=False)
+class OpenEndedSession(Intent):
+    """Show what is known of a browser session that has ended (read-only): times, profile, console runs."""
+
+    session: BrowserSession
+    profile: str | None = None
+    ended: str = ""  # how it ended, in words ("deleted from this dashboard", "not known ...")
+    ended_at: datetime | None = None
+    ended_after: datetime | None = None  # set when only a range is known: after this, by `ended_at`

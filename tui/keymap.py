@@ -85,7 +85,7 @@ def _own_class(cls: type) -> bool:
 
 def described_bindings(node: DOMNode) -> list[Binding]:
     """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key)."""
-    by_key: dict[str, Binding] = {}
+    by_key: dict[tuple[str, str], Binding] = {}  # one key may run two actions, each where it can
     for cls in reversed(type(node).__mro__):
         declared = cls.__dict__.get("BINDINGS")
         if not declared:
@@ -93,7 +93,7 @@ def described_bindings(node: DOMNode) -> list[Binding]:
         own = _own_class(cls)
         for binding in Binding.make_bindings(declared):
             if binding.description and not binding.system and (own or binding.show):
-                by_key[binding.key] = binding
+                by_key[(binding.key, binding.action)] = binding
     return list(by_key.values())
 
 
@@ -140,7 +140,7 @@ class _Collector:
         self.typing = for_help and takes_text(screen.focused)
         self.groups: dict[str, KeyGroup] = {}
         self._by_action: dict[tuple[int, str], KeyAction] = {}
-        self._seen_keys: set[tuple[str, str]] = set()
+        self._key_owners: dict[tuple[str, str], int] = {}
         self._seen_descriptions: set[tuple[str, str]] = set()
 
     def add(self, node: DOMNode, group: str) -> None:
@@ -162,9 +162,9 @@ class _Collector:
                     merged.keys.append(key)
                 continue
             # An inner widget repeating its pane's key or action ("enter: Open job") adds nothing.
-            if (group, binding.key) in self._seen_keys or (group, binding.description) in self._seen_descriptions:
+            owner = self._key_owners.setdefault((group, binding.key), id(node))
+            if owner != id(node) or (group, binding.description) in self._seen_descriptions:
                 continue
-            self._seen_keys.add((group, binding.key))
             self._seen_descriptions.add((group, binding.description))
             entry = KeyAction(group, binding.description, binding.action, node, [key], state)
             self._by_action[(id(node), binding.description)] = entry

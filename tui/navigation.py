@@ -10,7 +10,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenHelp, OpenInteract, OpenJob
+from tui.intents import (
+    Confirm,
+    Intent,
+    NewSession,
+    OpenConsole,
+    OpenCrawl,
+    OpenEndedSession,
+    OpenHelp,
+    OpenInteract,
+    OpenJob,
+)
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -76,6 +86,12 @@ class Navigator:
             from tui.screens.confirm import ConfirmScreen
 
             return ConfirmScreen(intent.question, intent.confirm_label)
+        if isinstance(intent, OpenEndedSession):
+            from tui.console.history import ConsoleTarget
+            from tui.screens.session_detail import SessionDetailScreen
+
+            history = self.console_histories.for_target(ConsoleTarget.for_session(intent.session))
+            return SessionDetailScreen(intent, history)
         if isinstance(intent, OpenHelp):
             from tui.screens.help import HelpScreen
 

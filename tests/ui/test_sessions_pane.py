@@ -49,9 +49,11 @@ def app(emulator: Emulator, transport: SwitchableTransport, clock: ManualClock) 
     return dashboard(emulator, transport, clock=clock.now)
 
 
-def cells(pane: SessionsPane) -> dict[str, list[str]]:
+def cells(pane: SessionsPane) -> dict[str, dict[str, str]]:
+    """Session id -> column heading -> what the cell shows."""
     table = pane.query_one(LiveTable)
-    return {str(key): [str(c) for c in table.get_row(key)] for key in table.row_keys}
+    headings = [str(column.label) for column in table.ordered_columns]
+    return {str(key): dict(zip(headings, map(str, table.get_row(key)), strict=True)) for key in table.row_keys}
 
 
 def the_team(emulator: Emulator) -> Team:
@@ -88,9 +90,9 @@ async def test_create_then_delete_a_session(app: WdsApp, emulator: Emulator, bac
         [session] = team_sessions(emulator)
         assert session.status == "active" and session.ttl == 120 and session.activity_ttl == 300
         row = cells(pane)[session.id]
-        assert row[:2] == [session.id[:8], "● active"]
+        assert [row["ID"], row["Status"]] == [session.id[:8], "● active"]
         # created by this app: it ends at expiresAt (12:02), before the idle limit (12:05)
-        assert row[4] == "12:02:00"
+        assert row["Ends"] == "12:02:00"
         assert pane.query_one(LiveTable).selected_key() == session.id
 
         await pilot.press("d")
@@ -101,8 +103,13 @@ async def test_create_then_delete_a_session(app: WdsApp, emulator: Emulator, bac
         assert session.status == "destroyed"
         assert [closed for closed, _ in backend.closes] == [session.id]
         row = cells(pane)[session.id]
-        assert row[1:5] == ["○ destroyed", "12:00:00", "12:00:00", "ended"]
-        assert row[5].startswith("emulator.test/live/") and "token" not in row[5]
+        assert [row[c] for c in ("Status", "Created", "Last activity", "Ends")] == [
+            "○ destroyed",
+            "12:00:00",
+            "12:00:00",
+            "ended",
+        ]
+        assert row["Live view"].startswith("emulator.test/live/") and "token" not in row["Live view"]
 
 
 async def test_form_rejects_out_of_range_values_under_their_fields_and_keeps_them(
@@ -215,7 +222,7 @@ async def test_delete_asks_first_and_escape_or_enter_on_cancel_keep_the_session(
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, SessionsPane)
-        assert cells(pane)[created.id][4] == "—", "a session this app did not create has no known end"
+        assert cells(pane)[created.id]["Ends"] == "—", "a session this app did not create has no known end"
 
         await pilot.press("d")
         confirm = app.screen

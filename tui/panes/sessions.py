@@ -1,14 +1,19 @@
-"""The browser sessions pane: list, filter, create, delete, copy URLs, open the console.
+"""The browser sessions pane: list, filter, create, delete, copy URLs, open the console or an ended session.
 
 When does a session end? The list endpoint carries neither `expiresAt` nor the
-session's `activityTtl`, so the pane remembers both for the sessions *this app*
-created (from the create response and the form) and shows, for those, the
+session's `activityTtl` (nor its profile), so the pane remembers them for the
+sessions *this app* created (from the create response and the form, see
+`tui.panes.session_notes`) and shows, for those, the
 local clock time at which the session will end: the earlier of `expiresAt` and
 `lastActivity + activityTtl`, marked "idle" when the idle limit comes first.
 A clock time rather than a countdown: it only changes when the session's
 activity does, so an idle dashboard repaints nothing, and it is exact, where a
 countdown computed at each poll is up to one interval wrong. Other sessions
-show "—": nobody can know when they end.
+show "—": nobody can know when they end. The "Ends" column comes third so that
+it stays in view in a quarter of an 80-column screen.
+
+Enter on an ended session shows what is known of it (times, profile, the
+console runs of this dashboard), where on an active one it opens the console.
 """
 
 from __future__ import annotations
@@ -34,22 +39,17 @@ from tui.api.models.browser import BrowserSession, SessionStatus
 from tui.api.limits import ACTIVITY_TTL_DEFAULT
 from tui.api.requests import BrowserStatus
 from tui.formatting import NO_VALUE, clip, clock_time, short_id
-from tui.intents import Confirm, NewSession, OpenConsole
+from tui.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
 from tui.panes.base import Pane
+from tui.panes.session_notes import KnownLifetime, SessionNotebook, ends_at
 from tui.widgets.live_table import LiveTable, Row
 
 if TYPE_CHECKING:
     from tui.screens.session_form import SessionCreated
 
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
-
-
-@dataclass(frozen=True)
-class KnownLifetime:
-    """What this app knows about when a session it created ends."""
-
-    expires_at: datetime | None
-    activity_ttl: int
+PROFILE_WIDTH = 16
+COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
 
 
 @dataclass(frozen=True)
@@ -71,20 +71,6 @@ def short_url(url: str | None, width: int = 24) -> str:
 def status_text(status: str) -> str:
     marks = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
     return f"{marks.get(status, '?')} {status}"
-
-
-def ends_at(session: BrowserSession, known: KnownLifetime | None) -> tuple[datetime, bool] | None:
-    """When an active session ends by itself, and whether the idle limit is what ends it."""
-    expires = session.expires_at or (known.expires_at if known else None)
-    idle_end = None
-    if known is not None and session.last_activity is not None:
-        idle_end = session.last_activity + timedelta(seconds=known.activity_ttl)
-    if expires is None and idle_end is None:
-        return None
-    if idle_end is not None and (expires is None or idle_end < expires):
-        return idle_end, True
-    assert expires is not None
-    return expires, False
 
 
 def ends_text(session: BrowserSession, known: KnownLifetime | None, now: datetime) -> str:
@@ -153,18 +139,20 @@ class SessionsPane(Pane[SessionsView]):
         Binding("v", "copy_live_view", "Copy live view"),
         # priority: otherwise the table's own (hidden) Enter binding hides this one from the footer
         Binding("enter", "open_console", "Console", key_display="⏎", priority=True),
+        # Enter on an ended session: check_action lets only one of the two run (and show).
+        Binding("enter", "show_ended", "Details", key_display="⏎", priority=True),
     ]
 
     status_filter: reactive[str] = reactive("all", init=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.known: dict[str, KnownLifetime] = {}
+        self.notes = SessionNotebook()
         self._select_next: str | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusFilterBar(id="sessions-filter", classes="pane-toolbar")
-        yield LiveTable("ID", "Status", "Created", "Last activity", "Ends", "Live view", id="sessions-table")
+        yield LiveTable(*COLUMNS, id="sessions-table")
         yield from self.compose_status()
 
     def on_mount(self) -> None:
@@ -184,9 +172,7 @@ class SessionsPane(Pane[SessionsView]):
 
     def show(self, data: SessionsView) -> bool:
         now = self.clock()
-        if data.status == "all":  # forget what can no longer end by itself
-            alive = {s.id for s in data.sessions if s.is_active}
-            self.known = {sid: life for sid, life in self.known.items() if sid in alive}
+        self.notes.observe(data.sessions, now, complete=data.status == "all")
         table = self.query_one(LiveTable)
         changed = table.sync([self._row(session, now) for session in data.sessions])
         if self._select_next in table.row_keys:  # the session just created
@@ -199,15 +185,16 @@ class SessionsPane(Pane[SessionsView]):
         return changed
 
     def _row(self, session: BrowserSession, now: datetime) -> Row:
-        known = self.known.get(session.id)
+        known = self.notes.lifetime(session.id)
         return (
             session.id,
             (
                 short_id(session.id),
                 status_text(session.status),
+                ends_text(session, known, now),
+                clip(self.notes.profile(session) or NO_VALUE, PROFILE_WIDTH),
                 clock_time(session.created_at, now),
                 clock_time(session.last_activity, now),
-                ends_text(session, known, now),
                 short_url(session.live_view_url),
             ),
         )
@@ -228,6 +215,8 @@ class SessionsPane(Pane[SessionsView]):
         session = self.selected_session()
         if action in ("delete", "open_console"):
             return session is not None and session.is_active or None
+        if action == "show_ended":
+            return session is not None and not session.is_active or None
         if action == "copy_cdp":
             return session is not None and bool(session.cdp_url) or None
         if action == "copy_live_view":
@@ -243,6 +232,8 @@ class SessionsPane(Pane[SessionsView]):
         event.stop()
         if self.check_action("open_console", ()):
             self.action_open_console()
+        elif self.check_action("show_ended", ()):
+            self.action_show_ended()
 
     # --- filter ---------------------------------------------------------------------
 
@@ -267,8 +258,10 @@ class SessionsPane(Pane[SessionsView]):
         self.post_message(NewSession())
 
     def session_created(self, created: SessionCreated) -> None:
-        """A session this app started: remember when it ends, select it, say so."""
-        self.known[created.session.id] = self._lifetime(created)
+        """A session this app started: remember when it ends and its profile, select it, say so."""
+        notes = self.notes.of(created.session.id)
+        notes.lifetime = self._lifetime(created)
+        notes.profile = created.request.profile.name if created.request.profile is not None else None
         self._select_next = created.session.id
         self.notify(f"session {short_id(created.session.id)} started", title="Browser session")
         self.refresh_data()
@@ -300,12 +293,13 @@ class SessionsPane(Pane[SessionsView]):
         except WdsError as exc:
             self.notify(exc.message, title=exc.title, severity="error", timeout=10)
             return
-        self.known.pop(session_id, None)
         details = []
         if result.session_duration_ms is not None:
             details.append(f"ran {result.session_duration_ms / 1000:.0f} s")
         if result.credits_billed is not None:
             details.append(f"{result.credits_billed:g} credits billed")
+        notes = self.notes.of(session_id)
+        notes.deleted_at, notes.delete_summary = self.clock(), ", ".join(details)
         suffix = f" ({', '.join(details)})" if details else ""
         self.notify(f"session {short_id(session_id)} deleted{suffix}", title="Browser session")
         self.refresh_data()
@@ -334,3 +328,12 @@ class SessionsPane(Pane[SessionsView]):
         session = self.selected_session()
         if session is not None and session.is_active:
             self.post_message(OpenConsole(session))
+
+    def action_show_ended(self) -> None:
+        """Ask the app for what is known of the selected session, which has ended."""
+        session = self.selected_session()
+        if session is None or session.is_active:
+            return
+        end = self.notes.ended(session)
+        profile = self.notes.profile(session)
+        self.post_message(OpenEndedSession(session, profile, end.how, end.at, end.after))
