@@ -20,12 +20,14 @@ from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, se
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
 from tui.app import WdsApp
+from tui.console.history import ConsoleTarget, RunOutcome, RunSpec
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Team
 from tui.emulator.service import Emulator
 from tui.intents import OpenConsole
 from tui.panes.sessions import SessionsPane
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.session_detail import SessionDetailScreen
 from tui.screens.session_form import SessionFormScreen
 from tui.widgets.live_table import LiveTable
 
@@ -302,3 +304,76 @@ async def test_enter_asks_for_the_console_of_an_active_session_only(app: WdsApp,
         await pilot.press("enter")
         await pilot.pause()
         assert len(requested) == 1, "a destroyed session has no console"
+
+
+async def test_the_profile_column_shows_the_profile_this_dashboard_created_the_session_with(
+    app: WdsApp, client: WdsClient
+) -> None:
+    other = await client.browser.create(ttl=600)  # not created here, and the list names no profile
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, SessionsPane)
+        await pilot.press("c")
+        form = app.screen
+        assert isinstance(form, SessionFormScreen)
+        form.query_one("#profile-name", Input).value = "shop"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+        created = pane.selected_session()
+        assert created is not None and created.id != other.id
+        assert cells(pane)[created.id]["Profile"] == "shop"
+        assert cells(pane)[other.id]["Profile"] == "—"
+
+
+async def test_enter_on_an_ended_session_shows_what_is_known_of_it(
+    app: WdsApp, emulator: Emulator, clock: ManualClock
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, SessionsPane)
+        await pilot.press("c")
+        form = app.screen
+        assert isinstance(form, SessionFormScreen)
+        form.query_one("#profile-name", Input).value = "shop"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        [session] = team_sessions(emulator)
+        # A run in its console during this dashboard's run.
+        history = app.navigator.console_histories.for_target(ConsoleTarget.for_session(pane.selected_session()))
+        run = history.start(RunSpec("code", "await page.title()", "node", None), clock.now())
+        run.finish(RunOutcome(success=True, stdout="Example Domain\n", exit_code=0), 0.25)
+
+        clock.advance(90)
+        await pilot.press("d", "y")  # delete, confirmed
+        await settle(pilot)
+        assert pane.selected_session() is not None and not pane.selected_session().is_active
+
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = app.screen
+        assert isinstance(detail, SessionDetailScreen)
+        facts = dict(detail.facts())
+        assert facts["id"] == session.id and facts["status"] == "destroyed" and facts["profile"] == "shop"
+        assert facts["created"] == "2026-07-15 12:00:00"
+        assert facts["ended"].startswith("2026-07-15 12:01:30 · deleted from this dashboard (ran 90 s")
+        text = " ".join(str(s.render()) for s in detail.query(Static))
+        assert "await page.title()" in text and "Example Domain" in text and "succeeded" in text
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SessionDetailScreen)
+
+
+async def test_an_ended_session_this_dashboard_never_saw_alive_says_its_end_is_not_known(
+    app: WdsApp, client: WdsClient
+) -> None:
+    created = await client.browser.create(ttl=600)
+    await client.browser.delete(created.id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot, SessionsPane)
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = app.screen
+        assert isinstance(detail, SessionDetailScreen)
+        facts = dict(detail.facts())
+        assert facts["profile"] == "—" and facts["ended"].startswith("not known")
+        assert detail.query_one("#session-no-runs", Static).display
