@@ -226,4 +226,8 @@ def keys_where_you_are(screen: Screen[Any]) -> list[KeyGroup]:
     for node in focus_chain(screen):
         collector.add(node, owner_title(node, screen))
     collector.add_app(screen.app)
+    for group in collector.groups.values():
+        # One key, two actions each where it can (Enter: console or details): say what it does now.
+        working = {key for entry in group.actions if entry.enabled for key in entry.keys}
+        group.actions = [e for e in group.actions if e.enabled or not set(e.keys) <= working]
     return [group for group in collector.groups.values() if group.actions]
