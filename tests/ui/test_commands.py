@@ -7,11 +7,15 @@ each with its key, and runs each on the pane or screen that owns it.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
@@ -22,6 +26,7 @@ from tui.intents import AskSupport, Intent, OpenJob
 from tui.panes.activity import ActivityPane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
+from tui.screens.help import HelpScreen
 from tui.screens.job_detail import JobDetailScreen
 from tui.screens.session_form import SessionFormScreen
 
@@ -171,8 +176,6 @@ async def test_the_app_keys_are_listed_with_their_keys(app: WdsApp) -> None:
         hits = await search(pilot, "help")
         assert hits["App: Help: the keys that work here"] == "key ? / f1"
         await run_hit(pilot, "App: Help: the keys that work here")
-        from tui.screens.help import HelpScreen
-
         assert isinstance(app.screen, HelpScreen)
         assert "Keys" not in (await search_system(pilot))
 
@@ -180,3 +183,50 @@ async def test_the_app_keys_are_listed_with_their_keys(app: WdsApp) -> None:
 async def search_system(pilot: Pilot[Any]) -> set[str]:
     """Textual's own commands for the screen on top (its "Keys" panel is replaced by the help)."""
     return {command.title for command in pilot.app.get_system_commands(pilot.app.screen)}
+
+
+class ReportScreen(Screen[None]):
+    """A screen the palette and the help have never heard of, with a widget of its own keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "export", "Export the report")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.exported = 0
+
+    def compose(self) -> ComposeResult:
+        yield Counter()
+
+    def on_mount(self) -> None:
+        self.query_one(Counter).focus()
+
+    def action_export(self) -> None:
+        self.exported += 1
+
+
+class Counter(Static, can_focus=True):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("plus", "bump", "Count one more")]
+    count = 0
+
+    def action_bump(self) -> None:
+        self.count += 1
+
+
+async def test_a_new_screen_is_listed_from_its_bindings_alone(app: WdsApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot, SessionsPane)
+        screen = ReportScreen()
+        await app.push_screen(screen)
+        await pilot.pause()
+        hits = await search(pilot, "report")
+        assert hits["Report: Export the report"] == "key x"
+        await run_hit(pilot, "Report: Export the report")
+        assert screen.exported == 1
+        hits = await search(pilot, "count")
+        await run_hit(pilot, "Report: Count one more")
+        assert screen.query_one(Counter).count == 1
+
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        groups = {group.title: [e.description for e in group.actions] for group in app.screen.groups}
+        assert groups["Report"] == ["Count one more", "Export the report"]
