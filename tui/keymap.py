@@ -65,12 +65,12 @@ class KeyGroup:
 
 
 def takes_text(widget: Widget | None) -> bool:
-    """Whether keys typed go into `widget` as text (an Input or a TextArea)."""
+    """Whether keys typed go into `widget` as text (an Input or an editable TextArea)."""
     if isinstance(widget, Input):
         return True
     # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
     text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea)
+    return text_area is not None and isinstance(widget, text_area.TextArea) and not widget.read_only
 
 
 def typed_as_text(binding: Binding) -> bool:

@@ -102,3 +102,13 @@ async def test_question_mark_and_digits_are_typed_into_a_text_field() -> None:
         await settle(pilot)
         assert app.screen is form, "? in a text field is text"
         assert form.query_one("#profile-name", Input).value == "shop?2"
+
+
+def test_what_counts_as_a_text_field() -> None:
+    from textual.widgets import DataTable, TextArea
+
+    from tui.keymap import takes_text
+
+    assert takes_text(Input()) and takes_text(TextArea())
+    assert not takes_text(TextArea(read_only=True)), "a document shown read-only takes ? as help"
+    assert not takes_text(DataTable()) and not takes_text(None)
