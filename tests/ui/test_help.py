@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input, TextArea
 
 from tests.ui.conftest import dashboard, open_pane, seeded_emulator, settle, wait_until
+from tui.keymap import takes_text
 from tui.panes.activity import ActivityPane
 from tui.panes.sessions import SessionsPane
 from tui.screens.help import HelpScreen
@@ -105,10 +106,6 @@ async def test_question_mark_and_digits_are_typed_into_a_text_field() -> None:
 
 
 def test_what_counts_as_a_text_field() -> None:
-    from textual.widgets import DataTable, TextArea
-
-    from tui.keymap import takes_text
-
     assert takes_text(Input()) and takes_text(TextArea())
     assert not takes_text(TextArea(read_only=True)), "a document shown read-only takes ? as help"
     assert not takes_text(DataTable()) and not takes_text(None)
