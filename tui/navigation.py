@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
 from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+from tui.intents import OpenDocument
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -72,6 +73,10 @@ class Navigator:
             from tui.screens.session_form import SessionFormScreen
 
             return SessionFormScreen(self.client)
+        if isinstance(intent, OpenDocument):
+            from tui.screens.document import DocumentScreen
+
+            return DocumentScreen(intent.document, intent.title)
         if isinstance(intent, Confirm):
             from tui.screens.confirm import ConfirmScreen
 
