@@ -1,8 +1,10 @@
 """The token usage pane: month by month, for the team or broken down by API key.
 
 A bar chart (tokens on the left axis, credits on the right) and the same
-figures in a small table. `k` switches between the team's total and one series
-per API key. Keys are only ever shown masked: the service masks them already,
+figures in a small table. Above them, two plain lines: this month so far with
+a straight-line projection to its end (`tui.widgets.usage_projection`), and
+the total of the months shown. `k` switches between the team's total and one
+series per API key. Keys are only ever shown masked: the service masks them already,
 and `mask_key` is applied again in case a server sends them whole.
 """
 
@@ -22,6 +24,7 @@ from tui.api.redact import mask_key
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
 from tui.widgets.usage_chart import UsageChart
+from tui.widgets.usage_projection import MonthSoFar, this_month_text
 from tui.widgets.usage_series import Series
 
 ALL_KEYS = "all keys"
@@ -47,6 +50,13 @@ class UsageFigures:
     @property
     def total_tokens(self) -> int:
         return sum(sum(one.tokens) for one in self.series)
+
+    def tokens_in(self, month: str) -> int:
+        """Tokens of every series in `month` (`2026-07`); 0 for a month not shown."""
+        if month not in self.months:
+            return 0
+        index = self.months.index(month)
+        return sum(one.tokens[index] for one in self.series)
 
 
 def month_label(period: TokenUsagePeriod) -> str:
@@ -141,12 +151,23 @@ class UsagePane(Pane[UsageView]):
         changed |= self._set_summary(self._summary(data, shown))
         return changed
 
+    def show_again(self, data: UsageView) -> bool:
+        # The same usage, but time has passed: the projection moves (and a month may have turned).
+        return self._set_summary(self._summary(data, figures(data)))
+
     def _summary(self, data: UsageView, shown: UsageFigures) -> str:
+        """This month (so far, projected) on one line; the total of the months shown on the next."""
         mode = f"by key ({len(shown.series)})" if data.by_key else ALL_KEYS
         if not shown.months:
-            return f"{mode} · no usage recorded"
+            return f"No usage recorded · {mode}"
+        month = MonthSoFar.at(self.clock())
         total = shown.total_tokens
-        return f"{mode} · {total:,} tokens = {credits_text(total)} credits"
+        count = len(shown.months)
+        months = "month" if count == 1 else f"{count} months"
+        return (
+            f"{this_month_text(month, shown.tokens_in(month.label))}\n"
+            f"Total of the {months} shown: {total:,} tokens = {credits_text(total)} credits · {mode}"
+        )
 
     def _set_summary(self, text: str) -> bool:
         if text == self._summary_text:
