@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from tui.widgets.usage_projection import MIN_ELAPSED, MonthSoFar, this_month_text
+from tui.widgets.usage_projection import MIN_ELAPSED, MonthSoFar, this_month_short, this_month_text
 
 
 def at(*args: int) -> MonthSoFar:
@@ -59,3 +59,8 @@ def test_the_month_is_the_service_s_in_utc() -> None:
     local = datetime(2025, 6, 30, 23, 0, tzinfo=timezone(timedelta(hours=-5)))
     month = MonthSoFar.at(local)
     assert month.label == "2025-07" and month.projected(10) is None
+
+
+def test_the_short_wording_keeps_both_numbers() -> None:
+    assert this_month_short(at(2025, 6, 16), 15_585) == "June 15.6k so far, projected 31.2k"
+    assert this_month_short(at(2025, 6, 1), 120) == "June 120 so far, too early to project"

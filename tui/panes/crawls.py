@@ -82,7 +82,7 @@ def counts(progress: Progress) -> str:
 
 
 def progress_cell(tracked: TrackedCrawl) -> Text:
-    """The progress column: `◌ 12/50 ▰▱▱▱▱▱` while running, `✓ completed 50/50` once ended.
+    """The pages column: `◌ 12/50 ▰▱▱▱▱▱` while running, `✓ completed 50/50` once ended.
 
     A failed status call is marked `⚠` with its reason and the last progress
     known; a crawl whose end could not be learned says so.
@@ -136,7 +136,8 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         self.tracker = CrawlTracker()
 
     def compose(self) -> ComposeResult:
-        yield CrawlTable("id", "progress", "url", "started", "options", id="crawls-table")
+        # "pages", not "progress": the headers alone must fit a quarter of an 80-column screen.
+        yield CrawlTable("id", "pages", "url", "started", "options", id="crawls-table")
         empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
         empty.display = False  # until a fetch says so: "no data yet" is not "no crawls"
         yield empty

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from tui.widgets.usage_series import human
+
 MIN_ELAPSED = timedelta(days=1)
 """No projection before this much of the month has passed."""
 
@@ -67,3 +69,10 @@ def this_month_text(month: MonthSoFar, so_far: int) -> str:
     else:
         outlook = f"projected {projected:,} by {month.last_day}"
     return f"{month.name} so far {so_far:,} tokens ({outlook})"
+
+
+def this_month_short(month: MonthSoFar, so_far: int) -> str:
+    """`June 15.6k so far, projected 31.2k`: the same line for a narrow pane."""
+    projected = month.projected(so_far)
+    outlook = "too early to project" if projected is None else f"projected {human(projected)}"
+    return f"{month.name} {human(so_far)} so far, {outlook}"
