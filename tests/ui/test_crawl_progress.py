@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -19,8 +20,9 @@ from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 from tui.navigation import Navigator
 from tui.panes.base import PaneStatus
-from tui.panes.crawl_tracker import LINGER, STATUS_CONCURRENCY
-from tui.panes.crawls import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar
+from tui.api.models import ActiveCrawl
+from tui.panes.crawl_tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
+from tui.panes.crawls import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
 from tui.screens.confirm import ConfirmScreen
 
 STATUS_PATH = re.compile(r"^/v2/crawl/[0-9a-f-]{36}$")
@@ -103,6 +105,29 @@ def test_the_bar_is_text_and_never_empty_or_full_while_under_way() -> None:
     assert progress_bar(50, 50) == "▰▰▰▰▰▰"
     assert progress_bar(60, 50) == "▰▰▰▰▰▰"  # more done than planned: full, not more
     assert progress_bar(3, 0) == "▱▱▱▱▱▱"  # total unknown
+
+
+def tracked(state: str | None, completed: int = 0, total: int = 0, **kw: object) -> TrackedCrawl:
+    crawl = ActiveCrawl.model_validate({"id": "7f3e4b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "url": "https://a.test/"})
+    progress = Progress(state, completed, total) if state is not None else None
+    return TrackedCrawl(crawl, progress, **kw)  # type: ignore[arg-type]
+
+
+def test_each_state_reads_with_its_symbol() -> None:
+    left = datetime(2025, 6, 15, 12, tzinfo=UTC)
+    cases = {
+        "◌ 3/12 ▰▰▱▱▱▱": tracked("scraping", 3, 12),
+        "◌ 3/? ▱▱▱▱▱▱": tracked("scraping", 3, 0),
+        "✓ completed 12/12": tracked("completed", 12, 12, left_at=left),
+        "✗ failed 2/12": tracked("failed", 2, 12, left_at=left),
+        "⊘ cancelled 4/25": tracked("cancelled", 4, 25, left_at=left),
+        "⚠ 3/12 ▰▰▱▱▱▱ · Rate limited: slow down": tracked("scraping", 3, 12, error="Rate limited: slow down"),
+        "⚠ … · Server error: boom": tracked(None, error="Server error: boom"),
+        "⚠ ended · state unknown: Server error: boom": tracked("scraping", 3, 12, left_at=left, error="Server error: boom"),
+        "? ended · no longer on the service": tracked("scraping", 3, 12, left_at=left, gone=True),
+    }
+    assert {text: str(progress_cell(row)) for text, row in cases.items()} == {text: text for text in cases}
+    assert progress_cell(cases["✗ failed 2/12"]).style == "bold red"  # the look every screen gives a failure
 
 
 async def test_progress_follows_the_crawl_then_it_stays_completed_for_a_while_then_goes(

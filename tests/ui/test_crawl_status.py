@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 from textual.geometry import Region
-from textual.widgets import Label, Markdown, ProgressBar, Static
+from textual.widgets import Label, Markdown, ProgressBar, Static, TabbedContent
 from textual.widgets._progress_bar import PercentageStatus
 
 from tests.ui.conftest import NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
@@ -19,6 +19,7 @@ from tui.navigation import Navigator
 from tui.screens.crawl_status import CrawlStatusScreen, crawl_error
 from tui.screens.document import DocumentScreen
 from tui.widgets.document_view import DocumentView
+from tui.widgets.json_tree import JsonTree
 from tui.widgets.live_table import LiveTable
 
 
@@ -93,6 +94,13 @@ async def test_enter_on_a_page_opens_its_document_and_escape_comes_back(
         assert str(status_line.content) == f"✓ HTTP {meta.status_code} · {meta.url}"
         view = document.query_one(DocumentView)
         assert view.query(Markdown), "the page's markdown is shown as Markdown"
+        await pilot.press("j")  # the JSON the service sent, as a tree
+        await pilot.pause()
+        assert document.query_one(TabbedContent).active == "json"
+        assert document.query_one(JsonTree).has_focus
+        await pilot.press("d")
+        await pilot.pause()
+        assert document.query_one(TabbedContent).active == "document"
 
         await pilot.press("escape")
         assert app.screen is screen
