@@ -262,7 +262,8 @@ async def test_x_cancels_the_crawl_after_a_confirmation(
 
         confirm = await open_cancel(pilot, pane, started.id)
         message = str(confirm.query_one("#confirm-message", Static).content)
-        assert message.startswith(f"Stop crawl {started.id[:8]} of acme-outdoor.com/ (")
+        assert message.startswith(f"Stop crawl {started.id[:8]} of acme-outdoor.com/?\n")
+        assert max(len(line) for line in message.splitlines()) <= 56  # whole in the dialog at 80 columns
         await pilot.press("n")  # changed its mind: nothing sent
         await pilot.pause()
         assert not [r for r in faults.requests if r.method == "DELETE"]

@@ -64,3 +64,4 @@ def test_the_month_is_the_service_s_in_utc() -> None:
 def test_the_short_wording_keeps_both_numbers() -> None:
     assert this_month_short(at(2025, 6, 16), 15_585) == "June 15.6k so far, projected 31.2k"
     assert this_month_short(at(2025, 6, 1), 120) == "June 120 so far, too early to project"
+    assert this_month_short(at(2025, 11, 24), 25_155, abbreviated=True) == "Nov 25.2k so far, projected 32.8k"

@@ -205,10 +205,12 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         if tracked is None or not tracked.running:
             return
         crawl = tracked.crawl
-        done = f" ({counts(tracked.progress)} pages done)" if tracked.progress is not None else ""
+        done = f"{counts(tracked.progress)} pages done. " if tracked.progress is not None else ""
+        # Short lines: the dialog does not wrap, and must read whole on an 80-column screen.
         question = (
-            f"Stop crawl {short_id(crawl.id)} of {bare_url(crawl.url)}{done}?\n"
-            "The pages scraped so far stay; the rest are not scraped. This cannot be undone."
+            f"Stop crawl {short_id(crawl.id)} of {middle_clip(bare_url(crawl.url), 30)}?\n"
+            f"{done}The pages scraped so far stay;\n"
+            "the rest are not scraped. This cannot be undone."
         )
         self.post_message(Confirm(question, "Stop crawl", partial(self.cancel_crawl, crawl.id)))
 

@@ -176,7 +176,11 @@ class UsagePane(Pane[UsageView]):
         count = len(shown.months)
         months = "month" if count == 1 else f"{count} months"
         return (
-            (this_month_text(month, so_far), this_month_short(month, so_far)),
+            (
+                this_month_text(month, so_far),
+                this_month_short(month, so_far),
+                this_month_short(month, so_far, abbreviated=True),
+            ),
             (
                 f"Total of the {months} shown: {total:,} tokens = {credits_text(total)} credits",
                 f"Total of {months}: {human(total)} tokens = {human(total / TOKENS_PER_CREDIT)} credits",

@@ -71,8 +71,9 @@ def this_month_text(month: MonthSoFar, so_far: int) -> str:
     return f"{month.name} so far {so_far:,} tokens ({outlook})"
 
 
-def this_month_short(month: MonthSoFar, so_far: int) -> str:
-    """`June 15.6k so far, projected 31.2k`: the same line for a narrow pane."""
+def this_month_short(month: MonthSoFar, so_far: int, *, abbreviated: bool = False) -> str:
+    """`June 15.6k so far, projected 31.2k` (`Jun ...` abbreviated): the same line for a narrow pane."""
     projected = month.projected(so_far)
     outlook = "too early to project" if projected is None else f"projected {human(projected)}"
-    return f"{month.name} {human(so_far)} so far, {outlook}"
+    name = f"{month.start:%b}" if abbreviated else month.name
+    return f"{name} {human(so_far)} so far, {outlook}"
