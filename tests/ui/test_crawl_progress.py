@@ -122,7 +122,8 @@ def test_each_state_reads_with_its_symbol() -> None:
         "✗ failed 2/12": tracked("failed", 2, 12, left_at=left),
         "⊘ cancelled 4/25": tracked("cancelled", 4, 25, left_at=left),
         "⚠ 3/12 ▰▰▱▱▱▱ · Rate limited: slow down": tracked("scraping", 3, 12, error="Rate limited: slow down"),
-        "⚠ … · Server error: boom": tracked(None, error="Server error: boom"),
+        "⚠ Server error: boom": tracked(None, error="Server error: boom"),
+        "◌ …": tracked(None),
         "⚠ ended · state unknown: Server error: boom": tracked("scraping", 3, 12, left_at=left, error="Server error: boom"),
         "? ended · no longer on the service": tracked("scraping", 3, 12, left_at=left, gone=True),
     }

@@ -95,11 +95,12 @@ def progress_cell(tracked: TrackedCrawl) -> Text:
     if tracked.left_at is not None and (progress is None or tracked.error is not None):
         reason = f": {tracked.error}" if tracked.error else ""
         return Text(clip(f"⚠ ended · state unknown{reason}", ERROR_CELL_WIDTH), style=WARNING)
-    done = f"{counts(progress)} {progress_bar(progress.completed, progress.total)}" if progress else "…"
+    done = f"{counts(progress)} {progress_bar(progress.completed, progress.total)}" if progress else None
     if tracked.error is not None:
-        return Text(clip(f"⚠ {done} · {tracked.error}", ERROR_CELL_WIDTH), style=WARNING)
+        said = f"{done} · {tracked.error}" if done else tracked.error
+        return Text(clip(f"⚠ {said}", ERROR_CELL_WIDTH), style=WARNING)
     look = look_of(progress.state if progress else "scraping")
-    return Text(f"{look.symbol} {done}", style=look.style)
+    return Text(f"{look.symbol} {done or '…'}", style=look.style)  # "…": listed, not asked about yet
 
 
 def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Text, str, str, str]]:
