@@ -62,7 +62,7 @@ def test_crawls_pane_with_a_running_a_completed_and_a_cancelled_crawl(snap_compa
     assert snap_compare(app, terminal_size=size, run_before=run)
 
 
-def crawl_to_a_page(size, url: str, include: list[str], row: int):
+def crawl_to_a_page(url: str, include: list[str], row: int):
     """The dashboard, and a `run_before` that crawls `url` to the end, opens its status and Enter on page `row`."""
     clock = ManualClock(NOW)
 
@@ -86,11 +86,11 @@ def crawl_to_a_page(size, url: str, include: list[str], row: int):
 
 @size_ids
 def test_document_of_a_page_that_answered_500(snap_compare, size) -> None:
-    app, run = crawl_to_a_page(size, "https://lumen-labs.io/", ["/status.*"], row=1)
+    app, run = crawl_to_a_page("https://lumen-labs.io/", ["/status.*"], row=1)
     assert snap_compare(app, terminal_size=size, run_before=run)
 
 
 @size_ids
 def test_document_of_a_page(snap_compare, size) -> None:
-    app, run = crawl_to_a_page(size, "https://northwind.dev/", [], row=0)
+    app, run = crawl_to_a_page("https://northwind.dev/", [], row=0)
     assert snap_compare(app, terminal_size=size, run_before=run)
