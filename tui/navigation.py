@@ -16,6 +16,7 @@ from tui.intents import (
     NewSession,
     OpenConsole,
     OpenCrawl,
+    OpenDocument,
     OpenEndedSession,
     OpenHelp,
     OpenInteract,
@@ -82,6 +83,10 @@ class Navigator:
             from tui.screens.session_form import SessionFormScreen
 
             return SessionFormScreen(self.client)
+        if isinstance(intent, OpenDocument):
+            from tui.screens.document import DocumentScreen
+
+            return DocumentScreen(intent.document, intent.title)
         if isinstance(intent, Confirm):
             from tui.screens.confirm import ConfirmScreen
 

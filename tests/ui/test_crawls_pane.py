@@ -69,7 +69,7 @@ async def test_no_crawls_says_so(client: WdsClient) -> None:
         pane = app.query_one(CrawlsPane)
         await wait_until(pilot, lambda: pane.data is not None, "the first fetch")
         await pilot.pause()
-        assert pane.data == []
+        assert pane.data == ()
         empty = pane.query_one("#crawls-empty", Static)
         assert empty.display and text_of(empty) == "No crawls running"
         table = pane.query_one(CrawlTable)
@@ -89,8 +89,9 @@ async def test_a_started_crawl_is_listed_and_its_status_followed_to_the_end(
         pane = app.query_one(CrawlsPane)
         table = pane.query_one(CrawlTable)
         await wait_until(pilot, lambda: started.id in table.row_keys, "the crawl's row")
-        short, url, when, options = cells(table, started.id)
+        short, progress, url, when, options = cells(table, started.id)
         assert short == started.id[:8]
+        assert progress == "◌ 0/12 ▱▱▱▱▱▱"
         assert url == "acme-outdoor.com/"
         assert when == LOCAL_NOW
         assert options == "limit 12 · depth 3 · markdown"

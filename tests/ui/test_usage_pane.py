@@ -18,10 +18,11 @@ from tui.app import WdsApp
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 from tui.panes.base import Pane
-from tui.panes.usage import UsagePane
+from tui.panes.usage import UsagePane, credits_text
 from tui.widgets.live_table import LiveTable
 from tui.widgets.usage_bars import UsageBars
 from tui.widgets.usage_chart import UsageChart
+from tui.widgets.usage_series import human
 
 KEY = "wds-" + "a1" * 16
 KEY_2 = "wds-" + "b2" * 16
@@ -153,3 +154,62 @@ async def test_the_chart_coming_back_after_a_zoom_is_not_plotted_again(app: WdsA
         await pilot.pause()
         assert plots.calls == 0
         assert plot.render_lines(plot.region.reset_offset) == shown
+
+
+def summary(pane: UsagePane) -> list[str]:
+    return str(pane.query_one(".usage-summary").render()).splitlines()
+
+
+async def test_the_summary_says_which_number_is_this_month_and_which_the_total(
+    app: WdsApp, emulator: Emulator
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, UsagePane)
+        await pilot.press("z")  # room for the full wording
+        await pilot.pause()
+        wire = wire_tokens(emulator, by_key=False)
+        july = wire[("2026-07", None)]
+        total = sum(wire.values())
+        # 15 July 12:00 UTC: 14.5 of July's 31 days gone.
+        projected = round(july * 31 / 14.5)
+        assert summary(pane) == [
+            f"July so far {july:,} tokens (projected {projected:,} by 31 Jul)",
+            f"Total of the 6 months shown: {total:,} tokens = {credits_text(total)} credits",
+        ]
+
+        await pilot.press("k")  # by key: this month and the total are still every key's together
+        await settle(pilot)
+        assert summary(pane) == [
+            f"July so far {july:,} tokens (projected {projected:,} by 31 Jul)",
+            f"Total of the 6 months shown: {total:,} tokens = {credits_text(total)} credits",
+        ]
+
+
+async def test_a_narrow_pane_says_the_same_in_fewer_words(app: WdsApp, emulator: Emulator) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, UsagePane)
+        wire = wire_tokens(emulator, by_key=False)
+        july, total = wire[("2026-07", None)], sum(wire.values())
+        width = pane.query_one(".usage-summary").content_region.width
+        lines = summary(pane)
+        assert lines == [
+            f"July {human(july)} so far, projected {human(round(july * 31 / 14.5))}",
+            f"Total of 6 months: {human(total)} tokens",
+        ]
+        assert all(len(line) <= width for line in lines)  # nothing cut
+        await pilot.press("z")  # zoomed: the full wording comes back
+        await pilot.pause()
+        assert summary(pane)[0].startswith(f"July so far {july:,} tokens (projected ")
+
+
+async def test_the_projection_follows_the_clock_when_the_usage_does_not_change(
+    app: WdsApp, emulator: Emulator
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, UsagePane)
+        july = wire_tokens(emulator, by_key=False)[("2026-07", None)]
+        emulator.clock.advance(24 * 3600 + 12 * 3600)  # 16 July 24:00: 16 days gone
+        pane.refresh_data()
+        await settle(pilot)
+        assert wire_tokens(emulator, by_key=False)[("2026-07", None)] == july  # the same answer...
+        assert summary(pane)[0] == f"July so far {july:,} tokens (projected {round(july * 31 / 16):,} by 31 Jul)"

@@ -1,23 +1,42 @@
-"""The "Active crawls" pane: the team's running crawls (`GET /v2/crawl/active`).
+"""The "Active crawls" pane: the team's running crawls (`GET /v2/crawl/active`), how far they are, how they ended.
 
-One row per crawl with its main options in a compact form; Enter opens the
-crawl's live status screen.
+One row per crawl: its progress (pages done of the total, and a small bar
+drawn with characters, readable without colour), its start and its main
+options. A crawl that ended stays a few minutes marked completed, failed or
+cancelled (`tui.panes.crawl_tracker` keeps that memory across polls). Enter
+opens the crawl's live status screen; x cancels the highlighted crawl after
+a confirmation.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
-from textual import on
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from tui.api.models import ActiveCrawl, ActiveCrawlOptions
-from tui.formatting import bare_url, local_time, short_id
-from tui.intents import OpenCrawl
+from tui.api.errors import APIStatusError, NotFoundError, WdsError
+from tui.api.models import ActiveCrawlOptions
+from tui.api.models.crawl import CrawlStatus
+from tui.formatting import bare_url, clip, clock_time, middle_clip, short_id
+from tui.intents import Confirm, OpenCrawl
 from tui.panes.base import Pane
+from tui.panes.crawl_tracker import CrawlTracker, Progress, TrackedCrawl
+from tui.status_look import UNKNOWN, look_of, state_text
 from tui.widgets.live_table import LiveTable
+
+BAR_CELLS = 6
+URL_WIDTH = 32
+"""A longer URL is cut in the middle, so the progress and start columns stay in view."""
+ERROR_CELL_WIDTH = 48
+"""A progress cell that carries an error reason is cut here; the status screen (Enter) says it all."""
+WARNING = "yellow"  # an ANSI colour, as in tui.status_look
+NO_CANCEL = 'this service does not support cancelling crawls (it answered 405 "method not allowed")'
 
 
 def _format_name(fmt: Any) -> str:
@@ -43,10 +62,58 @@ def options_summary(options: ActiveCrawlOptions) -> str:
     return " · ".join(parts) if parts else "defaults"
 
 
-def crawl_row(crawl: ActiveCrawl) -> tuple[str, tuple[str, str, str, str]]:
+def progress_bar(completed: int, total: int, cells: int = BAR_CELLS) -> str:
+    """`▰▰▱▱▱▱`: the share of pages done in `cells` characters.
+
+    A crawl under way never shows an empty or a full bar: one page done
+    fills a cell, one page missing leaves one.
+    """
+    if total <= 0:
+        return "▱" * cells
+    filled = round(cells * min(completed, total) / total)
+    if 0 < completed < total:
+        filled = min(max(filled, 1), cells - 1)
+    return "▰" * filled + "▱" * (cells - filled)
+
+
+def counts(progress: Progress) -> str:
+    """`12/50`; `12/?` while the service does not know the total."""
+    return f"{progress.completed}/{progress.total if progress.total > 0 else '?'}"
+
+
+def progress_cell(tracked: TrackedCrawl) -> Text:
+    """The pages column: `◌ 12/50 ▰▱▱▱▱▱` while running, `✓ completed 50/50` once ended.
+
+    A failed status call is marked `⚠` with its reason and the last progress
+    known; a crawl whose end could not be learned says so.
+    """
+    progress = tracked.progress
+    if progress is not None and progress.finished:
+        return state_text(progress.state) + f" {counts(progress)}"
+    if tracked.gone:
+        return Text(f"{UNKNOWN.symbol} ended · no longer on the service", style="dim")
+    if tracked.left_at is not None and (progress is None or tracked.error is not None):
+        reason = f": {tracked.error}" if tracked.error else ""
+        return Text(clip(f"⚠ ended · state unknown{reason}", ERROR_CELL_WIDTH), style=WARNING)
+    done = f"{counts(progress)} {progress_bar(progress.completed, progress.total)}" if progress else None
+    if tracked.error is not None:
+        said = f"{done} · {tracked.error}" if done else tracked.error
+        return Text(clip(f"⚠ {said}", ERROR_CELL_WIDTH), style=WARNING)
+    look = look_of(progress.state if progress else "scraping")
+    return Text(f"{look.symbol} {done or '…'}", style=look.style)  # "…": listed, not asked about yet
+
+
+def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Text, str, str, str]]:
     """One table row for a crawl, keyed by its full id."""
-    started = local_time(crawl.created_at, "%H:%M:%S")
-    return crawl.id, (short_id(crawl.id), bare_url(crawl.url), started, options_summary(crawl.options))
+    crawl = tracked.crawl
+    cells = (
+        short_id(crawl.id),
+        progress_cell(tracked),
+        middle_clip(bare_url(crawl.url), URL_WIDTH),
+        clock_time(crawl.created_at, now),
+        options_summary(crawl.options),
+    )
+    return crawl.id, cells
 
 
 class CrawlTable(LiveTable):
@@ -55,33 +122,52 @@ class CrawlTable(LiveTable):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Status")]
 
 
-class CrawlsPane(Pane[list[ActiveCrawl]]):
-    """Crawls running now, with their options; Enter follows one live."""
+class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
+    """Crawls running now with their progress, and those that just ended; Enter follows one live, x cancels."""
 
     TITLE = "Active crawls"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Crawl status", show=False),
+        Binding("x", "cancel_crawl", "Cancel crawl"),
     ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tracker = CrawlTracker()
+
     def compose(self) -> ComposeResult:
-        yield CrawlTable("id", "url", "started", "options", id="crawls-table")
+        # "pages", not "progress": the headers alone must fit a quarter of an 80-column screen.
+        yield CrawlTable("id", "pages", "url", "started", "options", id="crawls-table")
         empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
         empty.display = False  # until a fetch says so: "no data yet" is not "no crawls"
         yield empty
         yield from self.compose_status()
 
-    async def fetch(self) -> list[ActiveCrawl]:
-        return (await self.client.crawl.active()).crawls
+    async def fetch(self) -> tuple[TrackedCrawl, ...]:
+        active = (await self.client.crawl.active()).crawls
+        return await self.tracker.update(active, self.clock(), self._status)
 
-    def show(self, data: list[ActiveCrawl]) -> bool:
+    async def _status(self, crawl_id: str) -> CrawlStatus:
+        # One document, not the default hundred: the pane reads the counts only.
+        return await self.client.crawl.get(crawl_id, limit=1)
+
+    def show(self, data: tuple[TrackedCrawl, ...]) -> bool:
         table = self.query_one(CrawlTable)
-        changed = table.sync([crawl_row(crawl) for crawl in data])
-        return self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
+        now = self.clock()
+        changed = table.sync([crawl_row(tracked, now) for tracked in data])
+        changed = self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
+        self.refresh_bindings()  # the highlighted crawl may have ended: x comes or goes
+        return changed
 
-    def crawl_by_id(self, crawl_id: str) -> ActiveCrawl | None:
-        """The crawl of the last good fetch with this id."""
-        return next((crawl for crawl in self.data or [] if crawl.id == crawl_id), None)
+    def crawl_by_id(self, crawl_id: str) -> TrackedCrawl | None:
+        """The crawl of the last good fetch with this id (running, or ended a moment ago)."""
+        return next((tracked for tracked in self.data or () if tracked.crawl.id == crawl_id), None)
+
+    def selected_crawl(self) -> TrackedCrawl | None:
+        """The crawl under the table's cursor."""
+        key = self.query_one(CrawlTable).selected_key()
+        return self.crawl_by_id(str(key)) if key is not None else None
 
     # --- opening a crawl ------------------------------------------------------------
 
@@ -95,12 +181,63 @@ class CrawlsPane(Pane[list[ActiveCrawl]]):
         if key is not None:
             self.open_crawl(str(key))
 
+    @on(DataTable.RowHighlighted, "#crawls-table")
+    def _row_highlighted(self) -> None:
+        self.refresh_bindings()  # x only on a crawl that runs
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_selected":
             return True if self.data else None
+        if action == "cancel_crawl":
+            selected = self.selected_crawl()
+            return selected is not None and selected.running
         return True
 
     def open_crawl(self, crawl_id: str) -> None:
         """Ask for the live status screen of one crawl."""
-        crawl = self.crawl_by_id(crawl_id)
-        self.post_message(OpenCrawl(crawl_id, crawl.url if crawl is not None else None))
+        tracked = self.crawl_by_id(crawl_id)
+        self.post_message(OpenCrawl(crawl_id, tracked.crawl.url if tracked is not None else None))
+
+    # --- cancelling a crawl -------------------------------------------------------------
+
+    def action_cancel_crawl(self) -> None:
+        """Ask, then cancel the highlighted crawl."""
+        tracked = self.selected_crawl()
+        if tracked is None or not tracked.running:
+            return
+        crawl = tracked.crawl
+        done = f"{counts(tracked.progress)} pages done. " if tracked.progress is not None else ""
+        # Short lines: the dialog does not wrap, and must read whole on an 80-column screen.
+        question = (
+            f"Stop crawl {short_id(crawl.id)} of {middle_clip(bare_url(crawl.url), 30)}?\n"
+            f"{done}The pages scraped so far stay;\n"
+            "the rest are not scraped. This cannot be undone."
+        )
+        self.post_message(Confirm(question, "Stop crawl", partial(self.cancel_crawl, crawl.id)))
+
+    @work(group="crawl-cancel", exit_on_error=False)
+    async def cancel_crawl(self, crawl_id: str) -> None:
+        """`DELETE /v2/crawl/{id}`; each way it can fail gets its own message."""
+        name = f"crawl {short_id(crawl_id)}"
+        try:
+            answer = await self.client.crawl.cancel(crawl_id)
+        except NotFoundError:
+            gone = f"{name} not found: it is already gone from the service"
+            self.notify(gone, title="Cancel crawl", severity="warning")
+            self.refresh_data()
+            return
+        except APIStatusError as exc:
+            message = NO_CANCEL if exc.status == 405 else f"{name} was not cancelled: {exc}"
+            self.notify(message, title="Cancel crawl", severity="error", timeout=10)
+            return
+        except WdsError as exc:
+            self.notify(f"{name} was not cancelled: {exc.message}", title=exc.title, severity="error", timeout=10)
+            self.refresh_data()  # a timeout may still have cancelled it: the next answer tells
+            return
+        state = str(answer.status) if answer.status is not None else "cancelled"
+        self.tracker.ended(crawl_id, state, self.clock())
+        said = "cancelled" if state == "cancelled" else f"had already ended ({state})"
+        self.notify(f"{name} {said}", title="Cancel crawl")
+        self.data = self.tracker.rows
+        self.show(self.data)  # at once: the next poll may be a while
+        self.refresh_data()

@@ -1,8 +1,10 @@
 """The token usage pane: month by month, for the team or broken down by API key.
 
 A bar chart (tokens on the left axis, credits on the right) and the same
-figures in a small table. `k` switches between the team's total and one series
-per API key. Keys are only ever shown masked: the service masks them already,
+figures in a small table. Above them, two plain lines: this month so far with
+a straight-line projection to its end (`tui.widgets.usage_projection`), and
+the total of the months shown. `k` switches between the team's total and one
+series per API key. Keys are only ever shown masked: the service masks them already,
 and `mask_key` is applied again in case a server sends them whole.
 """
 
@@ -22,9 +24,13 @@ from tui.api.redact import mask_key
 from tui.panes.base import Pane
 from tui.widgets.live_table import LiveTable, Row
 from tui.widgets.usage_chart import UsageChart
+from tui.widgets.usage_projection import MonthSoFar, this_month_short, this_month_text
+from tui.widgets.usage_series import human
 from tui.widgets.usage_series import Series
 
 ALL_KEYS = "all keys"
+Summary = tuple[tuple[str, ...], ...]
+"""The summary's lines, each in a few wordings, longest first."""
 CHART_MIN_PANE_HEIGHT = 13
 """Rows inside the pane below which the chart is hidden and the table kept."""
 
@@ -47,6 +53,13 @@ class UsageFigures:
     @property
     def total_tokens(self) -> int:
         return sum(sum(one.tokens) for one in self.series)
+
+    def tokens_in(self, month: str) -> int:
+        """Tokens of every series in `month` (`2026-07`); 0 for a month not shown."""
+        if month not in self.months:
+            return 0
+        index = self.months.index(month)
+        return sum(one.tokens[index] for one in self.series)
 
 
 def month_label(period: TokenUsagePeriod) -> str:
@@ -113,6 +126,7 @@ class UsagePane(Pane[UsageView]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._wordings: Summary | None = None
         self._summary_text: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -125,6 +139,7 @@ class UsagePane(Pane[UsageView]):
         # Too short for both: keep the table (exact figures, and the pane's
         # focus for its keys); zoom (z) brings the chart back.
         self.query_one(UsageChart).display = self.content_region.height >= CHART_MIN_PANE_HEIGHT
+        self._fit_summary()
 
     async def fetch(self) -> UsageView:
         # The mode is captured with the answer: a toggle while this call is in
@@ -141,18 +156,57 @@ class UsagePane(Pane[UsageView]):
         changed |= self._set_summary(self._summary(data, shown))
         return changed
 
-    def _summary(self, data: UsageView, shown: UsageFigures) -> str:
-        mode = f"by key ({len(shown.series)})" if data.by_key else ALL_KEYS
-        if not shown.months:
-            return f"{mode} · no usage recorded"
-        total = shown.total_tokens
-        return f"{mode} · {total:,} tokens = {credits_text(total)} credits"
+    def show_again(self, data: UsageView) -> bool:
+        # The same usage, but time has passed: the projection moves (and a month may have turned).
+        return self._set_summary(self._summary(data, figures(data)))
 
-    def _set_summary(self, text: str) -> bool:
+    def _summary(self, data: UsageView, shown: UsageFigures) -> Summary:
+        """This month (so far, projected) on one line, the total of the months shown on the next.
+
+        Each line in a few wordings, longest first: the pane shows the
+        longest that fits its width (a quarter of an 80-column screen takes
+        the short ones, where exact figures give way to 1.2M).
+        """
+        if not shown.months:
+            mode = f"by key ({len(shown.series)})" if data.by_key else ALL_KEYS
+            return ((f"No usage recorded · {mode}",),)
+        month = MonthSoFar.at(self.clock())
+        so_far = shown.tokens_in(month.label)
+        total = shown.total_tokens
+        count = len(shown.months)
+        months = "month" if count == 1 else f"{count} months"
+        return (
+            (
+                this_month_text(month, so_far),
+                this_month_short(month, so_far),
+                this_month_short(month, so_far, abbreviated=True),
+            ),
+            (
+                f"Total of the {months} shown: {total:,} tokens = {credits_text(total)} credits",
+                f"Total of {months}: {human(total)} tokens = {human(total / TOKENS_PER_CREDIT)} credits",
+                f"Total of {months}: {human(total)} tokens",
+            ),
+        )
+
+    def _set_summary(self, summary: Summary) -> bool:
+        self._wordings = summary
+        return self._fit_summary()
+
+    def _fit_summary(self) -> bool:
+        """Show each summary line in its longest wording that fits; True when the text changed."""
+        if self._wordings is None:
+            return False
+        static = self.query_one(".usage-summary", Static)
+        width = static.content_region.width or 10_000  # not laid out yet: the full lines
+
+        def fitting(wordings: tuple[str, ...]) -> str:
+            return next((line for line in wordings if len(line) <= width), wordings[-1])
+
+        text = "\n".join(fitting(wordings) for wordings in self._wordings)
         if text == self._summary_text:
             return False  # Static.update would repaint even for the same text
         self._summary_text = text
-        self.query_one(".usage-summary", Static).update(text)
+        static.update(text)
         return True
 
     def action_toggle_by_key(self) -> None:

@@ -4,24 +4,27 @@ Polled like a pane (`tui.widgets.live.LiveData`): the next fetch only after
 the previous one has finished, none while another screen covers this one, and
 none once the crawl is completed, failed or cancelled (r asks again). A
 failed fetch keeps what is on screen, marked stale with the reason under the
-title.
+title. Enter on a page opens that page's document; `a` asks the support agent
+about the crawl, with what this screen knows of it.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.widgets import Label, ProgressBar, Static
+from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
+from tui.intents import AskSupport, OpenDocument
 from tui.widgets.footer import Footer
 from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
@@ -43,12 +46,37 @@ def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
     return rows
 
 
+def crawl_error(status: CrawlStatus) -> str | None:
+    """What went wrong with a crawl, as far as its status answer says, for a question to support.
+
+    The contract gives a crawl's status no `error`; a service that sends one
+    anyway is quoted. Otherwise the listed pages that answered an HTTP error
+    are counted, with their codes.
+    """
+    extra = (status.model_extra or {}).get("error")
+    if isinstance(extra, str) and extra:
+        return extra
+    codes = [doc.metadata.status_code for doc in status.data]
+    failed = sorted({code for code in codes if code is not None and code >= 400})
+    if not failed:
+        return None
+    count = sum(1 for code in codes if code is not None and code >= 400)
+    return f"{count} of {len(codes)} listed pages answered an HTTP error ({', '.join(map(str, failed))})"
+
+
+class PageTable(LiveTable):
+    """The crawl's pages; Enter opens the highlighted one (and says so in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page")]
+
+
 class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
     """Progress, status, credits and pages of one crawl."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("r", "reload", "Reload"),
+        Binding("a", "ask_support", "Ask support"),
     ]
 
     DEFAULT_CSS = """
@@ -63,7 +91,9 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
     CrawlStatusScreen #crawl-status.-failed { color: $error; text-style: bold; }
     CrawlStatusScreen #crawl-status.-completed { color: $success; text-style: bold; }
     CrawlStatusScreen .crawl-progress { height: 1; padding: 0 1; margin-bottom: 1; }
-    CrawlStatusScreen .crawl-progress Label { width: auto; margin-right: 2; }
+    /* Direct children only: the bar's own percentage is a Label too, and `width: auto`
+       would freeze it at its first width ("67%"), cutting "100%" to "100". */
+    CrawlStatusScreen .crawl-progress > Label { width: auto; margin-right: 2; }
     CrawlStatusScreen #crawl-pages { height: 1fr; margin: 0 1; }
     """
 
@@ -103,7 +133,7 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
             bar = ProgressBar(total=None, show_eta=False, id="crawl-progress")
             bar.display = False  # an indeterminate bar animates for ever; wait for the total
             yield bar
-        yield LiveTable("status", "url", "title", id="crawl-pages")
+        yield PageTable("status", "url", "title", id="crawl-pages")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -138,6 +168,7 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
         if isinstance(error, NotFoundError):
             # The job is gone (unknown or expired): asking again will not bring it back.
             self.stop_polling()
+            self.failure = f"{error.title}: {error.message}"  # what `a` tells support
             self._show_error(
                 f"Crawl {short_id(self.crawl_id)} was not found on the service ({error.message}). "
                 "It may have expired; r tries again."
@@ -181,6 +212,28 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_ask_support(self) -> None:
+        """Ask the app for the support screen, prefilled with this crawl's state and trouble."""
+        # Also before any answer came, or when none can come (a crawl the service no
+        # longer knows is a fair question for support): then the failure is the error.
+        status = self.data
+        state = str(status.status) if status is not None else None
+        error = crawl_error(status) if status is not None else self.failure
+        self.post_message(AskSupport(self.crawl_id, "crawl", status=state, error=error, target=self.url))
+
+    @on(DataTable.RowSelected, "#crawl-pages")
+    def _page_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.open_page(int(str(event.row_key.value).split(":", 1)[0]))
+
+    def open_page(self, index: int) -> None:
+        """Ask for the `index`-th listed page's document, full screen."""
+        status = self.data
+        if status is None or not 0 <= index < len(status.data):
+            return
+        title = f"Crawl {short_id(self.crawl_id)} · page {index + 1} of {len(status.data)}"
+        self.post_message(OpenDocument(status.data[index], title))
 
     def action_reload(self) -> None:
         self.refresh_data()

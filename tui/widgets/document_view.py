@@ -72,6 +72,8 @@ def _document_fields(document: Document) -> list[Field]:
 
 def job_fields(job: BaseModel) -> list[Field]:
     """The fields worth reading first, in reading order, for any job model."""
+    if isinstance(job, Document):  # one page of a crawl or a batch, on its own
+        return _document_fields(job)
     if isinstance(job, ScrapeResult):
         if job.data is None:
             return [Field("status", "no document in the answer", alert=True)]
@@ -117,6 +119,8 @@ def page_lines(documents: Iterable[Document], limit: int = PAGE_LIST_LIMIT) -> l
 
 def job_content(job: BaseModel) -> str | None:
     """The markdown (or text) a job produced, when it has one to read."""
+    if isinstance(job, Document):
+        return job.markdown or job.summary
     if isinstance(job, ScrapeResult) and job.data is not None:
         return job.data.markdown or job.data.summary
     if isinstance(job, ExtractStatus) and isinstance(job.data, str):

@@ -1,4 +1,4 @@
-"""Crawls: parameter preview, active crawls, start and status (`/v2/crawl...`)."""
+"""Crawls: parameter preview, active crawls, start, status and cancel (`/v2/crawl...`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from tui.api.models.common import JobStatus, Timestamp, WdsModel
+from tui.api.models.common import JobStateValue, JobStatus, Timestamp, WdsModel
 
 
 class CrawlOptionFields(WdsModel):
@@ -107,3 +107,16 @@ class CrawlStarted(WdsModel):
 
 class CrawlStatus(JobStatus):
     """Status, progress and one page of documents of a crawl."""
+
+
+class CrawlCancelled(WdsModel):
+    """The answer to `DELETE /v2/crawl/{id}`: the crawl's state after the request.
+
+    Not in the contract's tables; the service and its SDKs answer
+    `{success, status: "cancelled"}`. A crawl that had already finished keeps
+    its state (the emulator then answers `completed` or `failed`), so the
+    caller shows what `status` says rather than assuming "cancelled".
+    """
+
+    success: bool = True
+    status: JobStateValue | None = None

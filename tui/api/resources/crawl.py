@@ -1,11 +1,11 @@
-"""`client.crawl`: crawl parameter preview, active crawls, start and status."""
+"""`client.crawl`: crawl parameter preview, active crawls, start, status and cancel."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.api.models.crawl import ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus
+from tui.api.models.crawl import ActiveCrawlList, CrawlCancelled, CrawlParamsPreview, CrawlStarted, CrawlStatus
 from tui.api.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 
@@ -51,3 +51,14 @@ class CrawlResource(Resource):
         return await self._client.request(
             "GET", path, CrawlStatus, params=page_params(skip, limit), max_bytes=DOCUMENTS
         )
+
+    async def cancel(self, job_id: str) -> CrawlCancelled:
+        """Stop a running crawl (`DELETE /v2/crawl/{id}`); the pages scraped so far stay.
+
+        Not in the contract's tables, so a service may not have it: expect a
+        `NotFoundError` (no such crawl, or no such route) or an `APIStatusError`
+        with status 405 (the method is not allowed there). Never retried: the
+        client retries GETs only.
+        """
+        path = f"/v2/crawl/{job_id_segment(job_id)}"
+        return await self._client.request("DELETE", path, CrawlCancelled)
