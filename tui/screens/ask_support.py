@@ -79,18 +79,23 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
 
     DEFAULT_CSS = """
     AskSupportScreen { layout: vertical; }
-    AskSupportScreen #ask-title { height: 1; padding: 0 1; background: $panel; text-style: bold; }
+    AskSupportScreen #ask-title {
+        height: 1; padding: 0 1; background: $panel; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     AskSupportScreen #ask-body { height: 1fr; }
     AskSupportScreen #ask-main { width: 3fr; }
     AskSupportScreen #ask-side { width: 2fr; min-width: 36; }
     AskSupportScreen #question { height: 7; border-title-color: $text-muted; }
-    AskSupportScreen.-narrow #question { height: 5; }
+    AskSupportScreen.-narrow #question { height: 4; }
     AskSupportScreen #ask-row { height: 1; margin-bottom: 1; }
+    AskSupportScreen.-narrow #ask-row { margin-bottom: 0; }
     AskSupportScreen #ask-row Label { width: auto; padding: 0 1; color: $text-muted; }
     AskSupportScreen #rationale { width: 1fr; }
     AskSupportScreen #send { margin-left: 1; min-width: 16; }
     AskSupportScreen .field-error { color: $error; height: auto; padding: 0 1; }
-    AskSupportScreen #asked { height: auto; max-height: 10; border: round $primary 40%; }
+    AskSupportScreen #asked {
+        height: auto; max-height: 10; border: round $primary 40%; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     AskSupportScreen #asked:focus { border: round $primary; }
     AskSupportScreen.-narrow #ask-side { display: none; }
     AskSupportScreen.-narrow.-listing #ask-side { display: block; width: 1fr; }
@@ -141,7 +146,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
                     )
                     yield Button("Send", id="send", compact=True, variant="primary")
                 yield Static("", id="rationale-error", classes="field-error", markup=False)
-                yield SupportAnswerView(CURRENT_NOTE, id="answer")
+                yield SupportAnswerView(CURRENT_NOTE, with_question=False, id="answer")
             with Vertical(id="ask-side"):
                 asked = OptionList(id="asked")
                 asked.border_title = "Asked this run (Enter shows)"
@@ -152,11 +157,11 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
     def _title(self) -> Text:
         subject = self.subject
         title = Text(f"Ask support · {subject.label}")
-        if subject.target:
-            title.append(f" · {middle_clip(subject.target, 60)}")
         if subject.status or subject.http_status is not None:
             title.append(" · ")
             title.append_text(state_text(subject.status, subject.http_status))
+        if subject.target:  # last: at 80 columns the end of a long URL is what gets cut
+            title.append(f" · {middle_clip(subject.target, 60)}")
         return title
 
     def on_mount(self) -> None:

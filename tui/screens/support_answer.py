@@ -21,6 +21,7 @@ from textual.widgets import Label, Markdown, Static
 
 from tui.api.limits import ASK_BUDGET_SECONDS
 from tui.api.models.support import FixValidation, SupportAskPartial
+from tui.formatting import clip
 from tui.support_log import AskRecord
 
 PARTS: tuple[tuple[str, str], ...] = (
@@ -32,6 +33,9 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("sources", "Cited in the answer"),
 )
 """Part id and heading, in the order shown."""
+
+QUESTION_SHOWN = 400
+"""Characters of the question shown above an answer: enough to tell two questions apart."""
 
 STATE_MARKS = {"asking": "◌", "answered": "✓", "stuck": "⚠", "partial": "✗", "failed": "✗", "cancelled": "⊘"}
 
@@ -103,7 +107,7 @@ def parts_of(record: AskRecord) -> dict[str, str | None]:
     """The text of each part (None hides it); `answer` is Markdown, the others plain text."""
     texts: dict[str, str | None] = dict.fromkeys(part for part, _ in PARTS)
     if record.failure is not None:
-        texts["problem"] = f"{record.failure.title}\n{record.failure.message}"
+        texts["problem"] = record.failure.message  # its title is the summary line's
     answer: SupportAskPartial | None = record.answer
     if answer is None:
         return texts
@@ -139,17 +143,22 @@ class SupportAnswerView(VerticalScroll):
     SupportAnswerView .ans-heading { color: $text-muted; text-style: bold; }
     SupportAnswerView .ans-text { height: auto; }
     SupportAnswerView Markdown { height: auto; margin: 0; padding: 0; }
-    SupportAnswerView #ans-problem { border: tall $error; padding: 0 1; }
+    SupportAnswerView Markdown > MarkdownBlock:last-child { margin-bottom: 0; }
+    SupportAnswerView #ans-problem { border: round $error; padding: 0 1; }
     SupportAnswerView #ans-problem .ans-text { color: $error; text-style: bold; }
-    SupportAnswerView #ans-fix { border: tall $success; padding: 0 1; }
+    SupportAnswerView #ans-fix { border: round $success; padding: 0 1; }
     SupportAnswerView #ans-fix .ans-heading { color: $success; }
-    SupportAnswerView #ans-stuck { border: tall $warning; padding: 0 1; }
+    SupportAnswerView #ans-stuck { border: round $warning; padding: 0 1; }
     SupportAnswerView #ans-stuck .ans-heading { color: $warning; }
     """
 
-    def __init__(self, empty_note: str, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(
+        self, empty_note: str, *, with_question: bool = True, id: str | None = None  # noqa: A002 - Textual's name
+    ) -> None:
         super().__init__(id=id)
         self.empty_note = empty_note
+        # False beside the editor, which already shows the question: one line saved for the answer.
+        self.with_question = with_question
         self.record: AskRecord | None = None
 
     def compose(self) -> ComposeResult:
@@ -187,7 +196,8 @@ class SupportAnswerView(VerticalScroll):
             summary.set_class(state in ("failed", "partial"), "-bad")
             summary.set_class(state == "stuck", "-stuck")
             when = record.asked_at.astimezone().strftime("%H:%M:%S")
-            asked.update(f"#{record.number} asked {when} about {record.subject.label}: {record.question.strip()}")
+            about = f"#{record.number} asked {when} about {record.subject.label}"
+            asked.update(f"{about}: {clip(record.question.strip(), QUESTION_SHOWN)}" if self.with_question else about)
             asked.display = True
             texts = parts_of(record)
         for part, _ in PARTS:
