@@ -182,7 +182,7 @@ async def test_kinds_without_retrieval_send_nothing(
         await pilot.app.push_screen(screen)
         await pilot.pause(0.05)
         notice = str(screen.query_one("#job-notice", Static).content)
-        assert notice.startswith(f"`{endpoint}` calls have no retrieval endpoint in the contract")
+        assert notice.startswith(f"{endpoint} calls have no retrieval endpoint in the contract")
         assert transport.paths == []
         assert screen.check_action("reload", ()) is False
         await pilot.press("r")
