@@ -245,12 +245,16 @@ class SupportLog:
         """The job's unsent draft: what was last typed, or a question prefilled from `subject`."""
         draft = self._drafts.get(subject.job_id)
         if draft is None:
-            draft = self._drafts[subject.job_id] = AskDraft(prefilled_question(subject))
+            draft = AskDraft(prefilled_question(subject))
+            self.keep_draft(subject.job_id, draft)
         return draft
 
     def keep_draft(self, job_id: str, draft: AskDraft) -> None:
         """Remember what is typed for `job_id` (called on every edit)."""
+        self._drafts.pop(job_id, None)  # re-inserted last: the most recently edited is dropped last
         self._drafts[job_id] = draft
+        while len(self._drafts) > self.limit:  # a dashboard open for days asks about many jobs
+            del self._drafts[next(iter(self._drafts))]
 
     def __iter__(self) -> Iterator[AskRecord]:
         return iter(self._records)

@@ -19,7 +19,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
 
-from tests.ui.conftest import BASE_URL, KEY, PaneHost, SwitchableTransport, client_over, seeded_emulator, wait_until
+from tests.ui.conftest import BASE_URL, KEY, NOW, PaneHost, SwitchableTransport, client_over, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
@@ -27,7 +27,7 @@ from tui.intents import AskSupport
 from tui.navigation import Navigator
 from tui.screens.ask_support import NOTHING_TO_ASK, AskSupportScreen
 from tui.screens.support_answer import SupportAnswerView
-from tui.support_log import AskSubject, prefilled_question
+from tui.support_log import AskDraft, AskSubject, SupportLog, prefilled_question
 
 ASK = "/v2/support/ask"
 MISSING_PAGE = "https://acme-outdoor.com/no-such-page-here"
@@ -357,3 +357,17 @@ async def test_at_80_columns_the_list_replaces_the_question(client: WdsClient) -
         await pilot.pause()
         assert main.display and not side.display
         assert pilot.app.focused is screen.query_one("#question", TextArea)
+
+
+def test_the_log_keeps_its_last_questions_and_drafts_only() -> None:
+    log = SupportLog(limit=3)
+    subjects = [AskSubject(f"{n:08d}-0000-4000-8000-000000000000", "scrape") for n in range(5)]
+    for subject in subjects:
+        log.start(subject, "Why?", None, NOW)
+        log.draft_for(subject)
+    assert [record.number for record in log] == [3, 4, 5]
+    assert log.get(1) is None and log.latest_for(subjects[4].job_id) is not None
+    log.keep_draft(subjects[0].job_id, AskDraft("typed again"))
+    assert log.draft_for(subjects[0]).question == "typed again"
+    assert log.draft_for(subjects[3]).question.startswith("My scrape job 00000003")
+    assert len(log._drafts) == 3
