@@ -163,7 +163,7 @@ async def test_a_job_that_did_not_fail_shows_the_agent_stuck_with_what_it_tried(
         screen = await open_ask(pilot, scraped.job_id, status="scraped", error=None)
         await send(pilot, screen)
         view = answer_view(screen)
-        assert view.summary.startswith("⚠ the agent is stuck in ")
+        assert view.summary.startswith("⚠ the agent is stuck · answered in ")
         stuck = view.part_text("stuck")
         assert stuck is not None and stuck.startswith(f"Blocked by: Job {scraped.job_id} did not fail")
         assert f"• looked up job {scraped.job_id}" in stuck
@@ -357,6 +357,10 @@ async def test_at_80_columns_the_list_replaces_the_question(client: WdsClient) -
         await pilot.pause()
         assert main.display and not side.display
         assert pilot.app.focused is screen.query_one("#question", TextArea)
+        await pilot.press("ctrl+o")
+        await pilot.press("escape")  # from the list, Esc goes back to the question, not out
+        await pilot.pause()
+        assert pilot.app.screen is screen and main.display and not side.display
 
 
 def test_the_log_keeps_its_last_questions_and_drafts_only() -> None:

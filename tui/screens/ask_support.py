@@ -210,7 +210,10 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
         self.workers.cancel_group(self, ASK_GROUP)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.has_class("-narrow") and self.has_class("-listing"):
+            self.action_toggle_list()  # from the list back to the question first, as ctrl+o does
+        else:
+            self.dismiss(None)
 
     def action_toggle_list(self) -> None:
         """At 80 columns switch between the question and the list; wider, move to the list and back."""

@@ -68,8 +68,8 @@ def summary_of(record: AskRecord, elapsed: float | None = None) -> str:
     answer = record.answer
     assert answer is not None
     confidence = f" · confidence {answer.confidence}" if answer.confidence else ""
-    verb = "the agent is stuck" if state == "stuck" else "answered"
-    return f"{mark} {verb} in {took(record.duration_s)}{confidence}"
+    stuck = "the agent is stuck · " if state == "stuck" else ""
+    return f"{mark} {stuck}answered in {took(record.duration_s)}{confidence}"
 
 
 def citations(text: str) -> list[str]:
