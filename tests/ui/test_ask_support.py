@@ -19,11 +19,22 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
 
-from tests.ui.conftest import BASE_URL, KEY, NOW, PaneHost, SwitchableTransport, client_over, seeded_emulator, wait_until
+from tests.ui.conftest import (
+    BASE_URL,
+    KEY,
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_over,
+    dashboard,
+    seeded_emulator,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.intents import AskSupport
+from tui.intents import AskSupport, OpenJob
 from tui.navigation import Navigator
 from tui.screens.ask_support import NOTHING_TO_ASK, AskSupportScreen
 from tui.screens.support_answer import SupportAnswerView
@@ -375,3 +386,27 @@ def test_the_log_keeps_its_last_questions_and_drafts_only() -> None:
     assert log.draft_for(subjects[0]).question == "typed again"
     assert log.draft_for(subjects[3]).question.startswith("My scrape job 00000003")
     assert len(log._drafts) == 3
+
+
+async def test_from_a_failed_scrapes_job_screen_a_asks_about_it_in_the_dashboard(
+    emulator: Emulator, front: SupportFront
+) -> None:
+    app = dashboard(emulator, front)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        job_id = await failed_scrape(app.client)
+        app.post_message(OpenJob("scrape", job_id, target=MISSING_PAGE))
+        await wait_until(pilot, lambda: getattr(app.screen, "job", None) is not None, "the job screen")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, AskSupportScreen), "the ask screen")
+        screen = app.screen
+        assert isinstance(screen, AskSupportScreen)
+        await pilot.pause()
+        assert screen.query_one("#question", TextArea).text == (
+            f"My scrape job {job_id[:8]} of {MISSING_PAGE} failed with HTTP 404. Why, and how do I fix it?"
+        )
+        await send(pilot, screen)
+        assert front.asked[-1]["jobId"] == job_id
+        assert (answer_view(screen).part_text("answer") or "").startswith(f"{MISSING_PAGE} does not exist")
+        await pilot.press("escape")
+        assert getattr(app.screen, "job_id", None) == job_id  # back on the job screen
