@@ -230,6 +230,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
             asked.focus()
 
     @on(Button.Pressed, "#send")
+    @on(Input.Submitted, "#rationale")  # Enter on the one-line rationale: done typing, send
     def _send_pressed(self) -> None:
         self.action_send()
 
