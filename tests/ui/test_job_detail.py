@@ -131,6 +131,11 @@ async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualCl
         shown = fields(screen)
         assert shown["job status"] == "completed"
         assert shown["progress"] == f"{status.completed} / {status.total} pages"
+        failing = sum(1 for page in status.data if (page.metadata.status_code or 0) >= 400)
+        expected = f"✓ completed · {status.completed} of {status.total} pages"
+        if failing:
+            expected += f" · {failing} answered an HTTP error"
+        assert str(screen.query_one("#job-verdict", Static).render()) == expected
         pages = str(screen.query_one(".document-pages", Static).content).splitlines()
         assert len(pages) == len(status.data) > 0
         assert status.data[0].metadata.url in pages[0]
@@ -159,6 +164,7 @@ async def test_agent_job_is_read_through_extract_and_shows_its_error(
         assert shown["job status"] == str(job.status)
         assert job.error, "the emulator has no LLM: agent jobs fail with a reason"
         assert shown["error"] == job.error
+        assert str(screen.query_one("#job-verdict", Static).render()) == f"✗ failed · {job.error}"
         assert screen.query_one(".field-value.-alert")
 
 
