@@ -125,7 +125,7 @@ class AskFailure:
                        "This deployment of the service has no AI backend, so its support agent cannot answer "
                        f"(the service said: {text}). The hosted service can.", status)
         if isinstance(error, GatewayTimeoutError):
-            said = "this is what it had." if error.partial is not None else "it sent back nothing."
+            said = "this is what it had." if partial_of(error) is not None else "it sent back nothing."
             return cls("Out of time (504)",
                        f"The agent ran out of its {ASK_BUDGET_SECONDS} s budget; {said}", status)
         if isinstance(error, BadGatewayError):
@@ -145,6 +145,15 @@ class AskFailure:
         if status is not None:
             return cls(f"{error.title} ({status})", error.message, status)
         return cls(error.title, error.message)
+
+
+def partial_of(error: GatewayTimeoutError) -> SupportAskPartial | None:
+    """A 504's partial envelope, or None when it holds nothing to show (a bare `{"error": ...}`)."""
+    partial = error.partial
+    if partial is None:
+        return None
+    parts = (partial.answer, partial.fix_parameters, partial.validation, partial.feedback)
+    return partial if any(part is not None for part in parts) else None
 
 
 def _detail_paths(details: object) -> list[str]:

@@ -224,6 +224,8 @@ ERRORS = [
                  "This deployment of the service has no AI backend", id="503"),
     pytest.param(support_error(502, "Upstream agent unreachable."), "✗ Support agent unreachable (502)",
                  "could not reach its AI support agent: Upstream agent unreachable.", id="502"),
+    pytest.param(support_error(504, "Support agent timed out."), "✗ Out of time (504)",
+                 "The agent ran out of its 60 s budget; it sent back nothing.", id="504-empty"),
     pytest.param(support_error(500, "Boom."), "✗ Server error (500)",
                  "The service failed while answering: Boom.", id="500"),
     pytest.param(support_error(429, "Rate limit exceeded.", **{"Retry-After": "12"}), "✗ Too many requests (429)",

@@ -44,7 +44,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import middle_clip
 from tui.screens.support_answer import STATE_MARKS, SupportAnswerView
 from tui.status_look import state_text
-from tui.support_log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog
+from tui.support_log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
 from tui.widgets.footer import Footer
 
 ASK_GROUP = "support-ask"
@@ -265,7 +265,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
         try:
             answer = await self.client.support.ask(record.question, record.rationale, job_id=self.subject.job_id)
         except GatewayTimeoutError as error:
-            record.fail(AskFailure.of(error), self._elapsed(), partial=error.partial)
+            record.fail(AskFailure.of(error), self._elapsed(), partial=partial_of(error))
         except WdsError as error:
             failure = AskFailure.of(error)
             record.fail(failure, self._elapsed())
