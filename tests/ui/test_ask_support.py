@@ -252,6 +252,7 @@ async def test_each_error_has_its_own_message_and_the_question_is_kept(
         assert view.summary.startswith(summary)
         problem = view.part_text("problem")
         assert problem is not None and message in problem
+        assert problem.endswith("The question is kept: edit it, or send it again with ctrl+s.")
         assert question.text == "Why does my scrape answer 404?"
         assert screen.current is not None and screen.current.state == "failed"
         field_error = screen.query_one("#question-error", Static)
