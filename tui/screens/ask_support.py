@@ -305,6 +305,8 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
             self._ticker = None
         self._show_current()
         self._show_list()
+        if self.compared is self.current:  # the same question on both sides: both see its end
+            self.query_one("#compare", SupportAnswerView).show(self.compared)
 
     def _show_current(self) -> None:
         elapsed = self._elapsed() if self.asking else None
@@ -315,14 +317,13 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
     def _show_list(self) -> None:
         asked = self.query_one("#asked", OptionList)
         highlighted = asked.highlighted_option.id if asked.highlighted_option is not None else None
-        asked.set_options(Option(list_line(record), id=str(record.number)) for record in reversed(list(self.asked_log)))
-        numbers = [str(record.number) for record in reversed(list(self.asked_log))]
+        newest_first = list(reversed(list(self.asked_log)))
+        asked.set_options(Option(list_line(record), id=str(record.number)) for record in newest_first)
+        numbers = [str(record.number) for record in newest_first]
         if highlighted in numbers:
-            asked.highlighted = numbers.index(highlighted)
+            asked.highlighted = numbers.index(highlighted)  # the reader's place in the list stays
         elif numbers:
             asked.highlighted = 0
-        if not len(self.asked_log):
-            self.query_one("#compare", SupportAnswerView).show(None)
 
     @on(OptionList.OptionSelected, "#asked")
     def _asked_selected(self, event: OptionList.OptionSelected) -> None:
