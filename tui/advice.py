@@ -20,7 +20,7 @@ def advice_for(error: WdsError, host: str, embedded_log: Path | None = None) -> 
     if isinstance(error, AuthenticationError):
         return (
             f"{host} refused the API key. Check WDS_API_KEY (or api_key in the config file, "
-            "or --api-key); `wds-tui config` shows which key is in use, masked."
+            "or --api-key); wds-tui config shows which key is in use, masked."
         )
     if isinstance(error, APITimeoutError):
         return f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
 from tui.intents import (
+    AskSupport,
     Confirm,
     Intent,
     NewSession,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
     from tui.api.client import WdsClient
     from tui.console.history import ConsoleHistories
+    from tui.support_log import SupportLog
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -47,6 +49,7 @@ class Navigator:
         self.clock = clock
         self.crawl_poll_seconds = crawl_poll_seconds
         self._histories: ConsoleHistories | None = None
+        self._support_log: SupportLog | None = None
 
     @property
     def console_histories(self) -> ConsoleHistories:
@@ -56,6 +59,15 @@ class Navigator:
 
             self._histories = ConsoleHistories()
         return self._histories
+
+    @property
+    def support_log(self) -> SupportLog:
+        """The questions asked to support in this run and their answers (they outlive the screen)."""
+        if self._support_log is None:
+            from tui.support_log import SupportLog
+
+            self._support_log = SupportLog()
+        return self._support_log
 
     def screen_for(self, intent: Intent) -> Screen[Any]:
         """The screen that answers `intent`."""
@@ -87,6 +99,12 @@ class Navigator:
             from tui.screens.document import DocumentScreen
 
             return DocumentScreen(intent.document, intent.title)
+        if isinstance(intent, AskSupport):
+            from tui.screens.ask_support import AskSupportScreen
+            from tui.support_log import AskSubject
+
+            subject = AskSubject(intent.job_id, intent.kind, intent.status, intent.error, intent.target)
+            return AskSupportScreen(self.client, subject, log=self.support_log, clock=self.clock)
         if isinstance(intent, Confirm):
             from tui.screens.confirm import ConfirmScreen
 

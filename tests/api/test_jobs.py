@@ -50,8 +50,8 @@ async def test_kinds_without_retrieval_are_refused_before_sending(
         await client.jobs.get(kind, JOB_ID)
     assert recorder.requests == []
     assert info.value.kind == kind and info.value.fields == ["kind"]
-    assert str(info.value).startswith(f"`{kind}` calls have no retrieval endpoint in the contract")
-    assert "`scrape`, `crawl`, `batch_scrape`, `agent`" in str(info.value)
+    assert str(info.value).startswith(f"{kind} calls have no retrieval endpoint in the contract")
+    assert "Only scrape, crawl, batch_scrape and agent entries can." in str(info.value)
     assert retrieval_path(kind) is None
 
 

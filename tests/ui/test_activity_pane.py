@@ -195,7 +195,7 @@ async def test_enter_on_a_map_entry_says_there_is_no_retrieval(
         await wait_until(pilot, lambda: isinstance(app.screen, JobDetailScreen), "the job screen")
         await pilot.pause(0.1)
         notice = str(app.screen.query_one("#job-notice").content)
-        assert "`map` calls have no retrieval endpoint in the contract" in notice
+        assert "map calls have no retrieval endpoint in the contract" in notice
         assert transport.paths == []  # nothing was asked of the service
 
 

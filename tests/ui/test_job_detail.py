@@ -9,13 +9,15 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, Static
 
 from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
+from tui.intents import AskSupport
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
 from tui.api.resources.jobs import RETRIEVALS
 from tui.screens.job_detail import JobDetailScreen
-from tui.widgets.document_view import DocumentView
+from tui.status_look import FAILURE
+from tui.widgets.document_view import DocumentView, verdict
 from tui.widgets.json_tree import STRING_PREVIEW, JsonTree
 
 NO_RETRIEVAL = ("search", "extract", "llmstxt", "deep_research", "map", "browser", "interact")
@@ -57,7 +59,9 @@ async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClie
         shown = fields(screen)
         assert shown["title"] == meta.title
         assert shown["url"] == (meta.url or meta.source_url)
-        assert shown["statusCode"] == str(meta.status_code)
+        assert meta.status_code == 200 and shown["HTTP status"] == "200 OK"
+        assert shown["job status"] == "scraped"
+        assert str(screen.query_one("#job-verdict", Static).render()) == "✓ scraped · the page answered 200 OK"
         assert "markdown" in shown["formats"] and "links" in shown["formats"]
         markdown = screen.query_one(DocumentView).query_one(Markdown)
         assert markdown.source == scraped.data.markdown
@@ -78,6 +82,46 @@ async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClie
         assert data.is_expanded and metadata.is_expanded
 
 
+async def test_a_scrape_whose_page_answered_404_reads_as_a_failure_and_asks_support_about_it(
+    client: WdsClient,
+) -> None:
+    url = "https://acme-outdoor.com/no-such-page-here"
+    scraped = await client.scrape.create(url)
+    assert scraped.job_id is not None
+    async with screen_host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "scrape", scraped.job_id)
+        line = screen.query_one("#job-verdict", Static)
+        shown_line = line.render()
+        assert str(shown_line) == (
+            "✗ HTTP 404 · the page answered 404 Not Found; the job itself ended with status scraped"
+        )
+        assert screen.job is not None and verdict(screen.job).style == FAILURE.style  # the whole line in red
+        shown = fields(screen)
+        assert list(shown)[:3] == ["job status", "HTTP status", "error"]  # apart, and on top
+        assert shown["job status"] == "scraped"
+        assert shown["HTTP status"] == "404 Not Found"
+        alerts = [str(label.content) for label in screen.query(".field-value.-alert")]
+        assert alerts == ["404 Not Found", "The target answered 404 Not Found."]
+
+        assert screen.check_action("ask_support", ()) is True
+        await pilot.press("a")
+        await pilot.pause()
+        asked = [intent for intent in pilot.app.intents if isinstance(intent, AskSupport)]
+        assert [(a.job_id, a.kind, a.status, a.error, a.target) for a in asked] == [
+            (scraped.job_id, "scrape", "scraped", "HTTP 404", "https://example.org/")
+        ]
+
+
+async def test_ask_support_works_on_a_job_that_could_not_be_read(client: WdsClient) -> None:
+    missing = str(uuid.uuid4())
+    async with screen_host().run_test(size=(80, 24)) as pilot:
+        await open_job(pilot, client, "scrape", missing)
+        await pilot.press("a")
+        await pilot.pause()
+        asked = [intent for intent in pilot.app.intents if isinstance(intent, AskSupport)]
+        assert [(a.job_id, a.status, a.error) for a in asked] == [(missing, None, None)]
+
+
 async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualClock) -> None:
     started = await client.crawl.start("https://acme-outdoor.com/", limit=6)
     clock.advance(3600)
@@ -85,8 +129,13 @@ async def test_finished_crawl_lists_its_pages(client: WdsClient, clock: ManualCl
     async with screen_host().run_test(size=(100, 30)) as pilot:
         screen = await open_job(pilot, client, "crawl", started.id)
         shown = fields(screen)
-        assert shown["status"] == "completed"
+        assert shown["job status"] == "completed"
         assert shown["progress"] == f"{status.completed} / {status.total} pages"
+        failing = sum(1 for page in status.data if (page.metadata.status_code or 0) >= 400)
+        expected = f"✓ completed · {status.completed} of {status.total} pages"
+        if failing:
+            expected += f" · {failing} answered an HTTP error"
+        assert str(screen.query_one("#job-verdict", Static).render()) == expected
         pages = str(screen.query_one(".document-pages", Static).content).splitlines()
         assert len(pages) == len(status.data) > 0
         assert status.data[0].metadata.url in pages[0]
@@ -112,9 +161,10 @@ async def test_agent_job_is_read_through_extract_and_shows_its_error(
         assert transport.paths[-1] == f"/v2/extract/{job_id}"
         job = await client.extract.get(job_id)
         shown = fields(screen)
-        assert shown["status"] == str(job.status)
+        assert shown["job status"] == str(job.status)
         assert job.error, "the emulator has no LLM: agent jobs fail with a reason"
         assert shown["error"] == job.error
+        assert str(screen.query_one("#job-verdict", Static).render()) == f"✗ failed · {job.error}"
         assert screen.query_one(".field-value.-alert")
 
 
@@ -138,7 +188,7 @@ async def test_kinds_without_retrieval_send_nothing(
         await pilot.app.push_screen(screen)
         await pilot.pause(0.05)
         notice = str(screen.query_one("#job-notice", Static).content)
-        assert notice.startswith(f"`{endpoint}` calls have no retrieval endpoint in the contract")
+        assert notice.startswith(f"{endpoint} calls have no retrieval endpoint in the contract")
         assert transport.paths == []
         assert screen.check_action("reload", ()) is False
         await pilot.press("r")

@@ -116,9 +116,10 @@ class NoRetrievalError(RequestValidationError):
     title = "No retrieval endpoint"
 
     def __init__(self, kind: str, retrievable: Sequence[str]) -> None:
-        kinds = ", ".join(f"`{name}`" for name in retrievable)
+        # Plain words: the app shows this message as plain text, where backticks would show as such.
+        kinds = ", ".join(retrievable[:-1]) + f" and {retrievable[-1]}" if len(retrievable) > 1 else "".join(retrievable)
         message = (
-            f"`{kind}` calls have no retrieval endpoint in the contract, so this entry "
+            f"{kind} calls have no retrieval endpoint in the contract, so this entry "
             f"cannot be opened. Only {kinds} entries can."
         )
         super().__init__(message, request_name="kind", issues=[{"path": "kind", "message": message}])

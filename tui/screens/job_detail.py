@@ -4,6 +4,11 @@ The contract maps four kinds of activity entry to a retrieval endpoint
 (scrape, crawl, batch_scrape, agent). Those open as a readable document with
 a collapsible JSON tree of the whole answer beside it; every other kind says
 plainly that there is nothing to retrieve, without sending a request.
+
+Under the title, one line says how the job ended, with the symbol and colour
+of its state; for a scrape it keeps the job's status and the page's HTTP
+status apart (a job "scraped" whose page answered 404 reads as a failure).
+`a` asks the support agent about the job, with what this screen knows of it.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ from tui.api.errors import NotFoundError, WdsError
 from tui.api.resources.jobs import no_retrieval, retrieval_path
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
-from tui.intents import OpenInteract
-from tui.widgets.document_view import DocumentView
+from tui.intents import AskSupport, OpenInteract
+from tui.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.widgets.footer import Footer
 from tui.widgets.json_tree import JsonTree
 
@@ -38,11 +43,13 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("d", "show_tab('document')", "Document"),
         Binding("j", "show_tab('json')", "JSON"),
         Binding("i", "interact", "Interact"),
+        Binding("a", "ask_support", "Ask support"),
     ]
 
     DEFAULT_CSS = """
     JobDetailScreen { layout: vertical; }
     JobDetailScreen .job-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
+    JobDetailScreen #job-verdict { height: auto; padding: 0 1; text-style: bold; }
     JobDetailScreen .job-notice { padding: 1 2; height: auto; }
     JobDetailScreen .job-notice.-error { color: $error; }
     JobDetailScreen TabbedContent { height: 1fr; }
@@ -63,6 +70,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         if self.target:
             title += f" · {self.target}"
         yield Label(title, classes="job-title", markup=False)
+        yield Static("", id="job-verdict")
         if self.path is None:
             yield Static(no_retrieval(self.endpoint).message, classes="job-notice", id="job-notice", markup=False)
         else:
@@ -76,6 +84,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#job-verdict").display = False
         if self.path is not None:
             self.load()
 
@@ -121,6 +130,9 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         self.job = job
         notice.set_class(False, "-error")
         notice.display = False
+        line = self.query_one("#job-verdict", Static)
+        line.update(verdict(job))
+        line.display = True
         await self._show(job)
 
     def _clear_loading(self) -> None:
@@ -154,6 +166,19 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         target = "#job-json-tree" if tab == "json" else "#job-document-scroll"
         for widget in self.query(target):
             widget.focus()
+
+    def action_ask_support(self) -> None:
+        """Ask the support agent about this job, the question prefilled from what is shown (the app opens it)."""
+        outcome = job_outcome(self.job) if self.job is not None else None
+        self.post_message(
+            AskSupport(
+                self.job_id,
+                self.endpoint,
+                status=outcome.state if outcome is not None else None,
+                error=outcome.ask_error if outcome is not None else None,
+                target=self.target,
+            )
+        )
 
     def action_interact(self) -> None:
         """Leave the document for the console on the scrape's browser (the app opens it)."""

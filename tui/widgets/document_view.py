@@ -4,19 +4,27 @@
 status, an extract/agent status) and `DocumentView` lays it out: a two-column
 grid of fields, a list of pages for multi-page jobs, and the markdown content
 of a scraped page. The raw model is left to the JSON tree beside it.
+
+A scrape has two statuses that must not be confused: the job's (the service
+fetched the page: "scraped") and the page's HTTP status (it may have answered
+404). `job_outcome` keeps them apart, and `verdict` says in one line whether
+the job worked for the reader, a page's HTTP error counting as a failure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from http import HTTPStatus
 
 from pydantic import BaseModel
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.widgets import Label, Markdown, Static
 
 from tui.formatting import clip, local_time
+from tui.status_look import FAILURE, is_failure, state_text
 
 from tui.api.models import Document, ExtractStatus, JobStatus, ScrapeResult
 
@@ -35,9 +43,81 @@ class Field:
     alert: bool = False
 
 
+def http_status_text(code: int) -> str:
+    """`404 Not Found`; the bare number for a status without a standard phrase."""
+    try:
+        return f"{code} {HTTPStatus(code).phrase}"
+    except ValueError:
+        return str(code)
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """How a job ended, its parts kept apart: the job's state, its page's HTTP status, its error."""
+
+    state: str | None
+    http_status: int | None = None
+    error: str | None = None
+    failed_pages: int = 0  # crawl, batch: pages whose HTTP status is an error
+
+    @property
+    def failed(self) -> bool:
+        """Whether the reader should see a failure (the page's HTTP error counts)."""
+        return is_failure(self.state, self.http_status)
+
+    @property
+    def ask_error(self) -> str | None:
+        """What to tell support went wrong: the page's HTTP status when it is an error, else the error."""
+        if self.http_status is not None and self.http_status >= 400:
+            return f"HTTP {self.http_status}"
+        return self.error
+
+
+def job_outcome(job: BaseModel) -> JobOutcome:
+    """The outcome of any job model (scrape result, crawl/batch status, extract/agent status)."""
+    if isinstance(job, ScrapeResult):
+        if job.data is None:
+            return JobOutcome("failed" if not job.success else None, error="no document in the answer")
+        meta = job.data.metadata
+        return JobOutcome("scraped" if job.success else "failed", meta.status_code, meta.error)
+    status = getattr(job, "status", None)
+    error = getattr(job, "error", None)
+    failed_pages = 0
+    if isinstance(job, JobStatus):
+        failed_pages = sum(1 for page in job.data if (page.metadata.status_code or 0) >= 400)
+    return JobOutcome(str(status) if status is not None else None, None, str(error) if error else None, failed_pages)
+
+
+def verdict(job: BaseModel) -> Text:
+    """One line on top of a job: its state with symbol and colour, and in words what that means."""
+    outcome = job_outcome(job)
+    line = state_text(outcome.state, outcome.http_status)
+    code = outcome.http_status
+    if code is not None and code >= 400:
+        line.append(f" · the page answered {http_status_text(code)}; the job itself ended with status "
+                    f"{outcome.state or 'unknown'}")
+    elif code is not None:
+        line.append(f" · the page answered {http_status_text(code)}")
+    if isinstance(job, JobStatus):
+        total = str(job.total) if job.total else "?"
+        line.append(f" · {job.completed} of {total} pages")
+        if outcome.failed_pages:
+            line.append(f" · {outcome.failed_pages} answered an HTTP error", style=FAILURE.style)
+    if outcome.error and not (code is not None and code >= 400):
+        line.append(f" · {outcome.error}", style=FAILURE.style if outcome.failed else "")
+    return line
+
+
 def _document_fields(document: Document) -> list[Field]:
     meta = document.metadata
     fields: list[Field] = []
+    # What went wrong first, under the job's status: a person must not miss it.
+    if meta.status_code is not None:
+        fields.append(Field("HTTP status", http_status_text(meta.status_code), alert=meta.status_code >= 400))
+    if meta.error:
+        fields.append(Field("error", meta.error, alert=True))
+    if document.warning:
+        fields.append(Field("warning", document.warning, alert=True))
     if meta.title:
         fields.append(Field("title", meta.title))
     url = meta.url or meta.source_url
@@ -45,8 +125,6 @@ def _document_fields(document: Document) -> list[Field]:
         fields.append(Field("url", url))
     if meta.source_url and meta.source_url != url:
         fields.append(Field("sourceURL", meta.source_url))
-    if meta.status_code is not None:
-        fields.append(Field("statusCode", str(meta.status_code), alert=meta.status_code >= 400))
     if meta.content_type:
         fields.append(Field("contentType", meta.content_type))
     if meta.language:
@@ -63,10 +141,6 @@ def _document_fields(document: Document) -> list[Field]:
         formats.append("screenshot")
     if formats:
         fields.append(Field("formats", ", ".join(formats)))
-    if meta.error:
-        fields.append(Field("error", meta.error, alert=True))
-    if document.warning:
-        fields.append(Field("warning", document.warning, alert=True))
     return fields
 
 
@@ -76,13 +150,14 @@ def job_fields(job: BaseModel) -> list[Field]:
         return _document_fields(job)
     if isinstance(job, ScrapeResult):
         if job.data is None:
-            return [Field("status", "no document in the answer", alert=True)]
-        outcome = Field("status", "scraped" if job.success else "failed", alert=not job.success)
+            return [Field("job status", "no document in the answer", alert=True)]
+        # The job's status alone: the page's own status is the "HTTP status" field.
+        outcome = Field("job status", "scraped" if job.success else "failed", alert=not job.success)
         return [outcome, *_document_fields(job.data)]
     fields: list[Field] = []
     status = getattr(job, "status", None)
     if status is not None:
-        fields.append(Field("status", str(status), alert=str(status) == "failed"))
+        fields.append(Field("job status", str(status), alert=is_failure(str(status))))
     if isinstance(job, JobStatus):
         total = str(job.total) if job.total else "?"
         fields.append(Field("progress", f"{job.completed} / {total} pages"))
