@@ -29,7 +29,7 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession
+from tui.intents import Intent, NewSession, OpenDocsSearch
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
@@ -95,6 +95,8 @@ class WdsApp(App[None]):
         Binding("3", "focus_pane('usage')", "Usage", show=False, priority=True),
         Binding("4", "focus_pane('sessions')", "Sessions", show=False, priority=True),
         Binding("escape", "minimize", "Restore", show=False),
+        # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
+        Binding("/", "docs_search", "Search docs", show=False),
     ]
 
     def __init__(
@@ -231,10 +233,16 @@ class WdsApp(App[None]):
         if action == "focus_pane":
             # Only where the panes are, and never instead of typing a digit.
             return self.screen is self.screen_stack[0] and not takes_text(self.focused)
+        if action == "docs_search":
+            return not takes_text(self.focused)
         return True
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()
+
+    def action_docs_search(self) -> None:
+        """Open the docs search screen (with the last question and results of this run)."""
+        self.post_message(OpenDocsSearch())
 
     def action_minimize(self) -> None:
         if self._zoomed is not None:

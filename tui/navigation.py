@@ -6,17 +6,19 @@ frame needs none of them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenDocsSearch, OpenInteract, OpenJob
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
     from tui.console.history import ConsoleHistories
+    from tui.screens.docs_search import DocsSearchMemory
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -36,6 +38,7 @@ class Navigator:
         self.clock = clock
         self.crawl_poll_seconds = crawl_poll_seconds
         self._histories: ConsoleHistories | None = None
+        self._docs_search: DocsSearchMemory | None = None
 
     @property
     def console_histories(self) -> ConsoleHistories:
@@ -45,6 +48,15 @@ class Navigator:
 
             self._histories = ConsoleHistories()
         return self._histories
+
+    @property
+    def docs_search_memory(self) -> DocsSearchMemory:
+        """The last docs search (question, answer, selection), for the app's lifetime: operators reopen searches."""
+        if self._docs_search is None:
+            from tui.screens.docs_search import DocsSearchMemory
+
+            self._docs_search = DocsSearchMemory()
+        return self._docs_search
 
     def screen_for(self, intent: Intent) -> Screen[Any]:
         """The screen that answers `intent`."""
@@ -76,6 +88,16 @@ class Navigator:
             from tui.screens.confirm import ConfirmScreen
 
             return ConfirmScreen(intent.question, intent.confirm_label)
+        if isinstance(intent, OpenDocsSearch):
+            from tui.screens.docs_search import DocsSearchScreen
+            from tui.widgets.hyperlink import hyperlinks_supported
+
+            return DocsSearchScreen(
+                self.client,
+                memory=self.docs_search_memory,
+                query=intent.query,
+                hyperlinks=hyperlinks_supported(os.environ),  # the terminal's, so read where screens are built
+            )
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
