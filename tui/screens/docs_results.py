@@ -131,6 +131,13 @@ def _linked_title(answer: str, location: str) -> str | None:
     return None
 
 
+def _without_citations(answer: str, locations: list[str]) -> str:
+    """`answer` without its "(location)" citations: the list shows those under each source."""
+    for location in sorted(set(locations), key=len, reverse=True):
+        answer = re.sub(r"\s*\(\s*" + re.escape(location) + r"\s*\)", "", answer)
+    return answer
+
+
 def result_for(evidence: Evidence, answer: str, others: list[str]) -> DocsResult:
     """One piece of evidence as a result (see the module docstring for where each part comes from)."""
     location = evidence.path_or_url
@@ -148,7 +155,7 @@ def results_of(answer: DocsSearchAnswer) -> list[DocsResult]:
     locations = [item.path_or_url for item in answer.evidence]
     sources = len(answer.evidence)
     title = f"Answer ({sources} source{'' if sources == 1 else 's'})" if sources else "Answer (no sources cited)"
-    whole = DocsResult(title=title, snippet=clip_words(plain(answer.answer)), section=answer.answer)
+    whole = DocsResult(title=title, snippet=clip_words(plain(_without_citations(answer.answer, locations))), section=answer.answer)
     results = [whole]
     for index, item in enumerate(answer.evidence):
         others = [other for position, other in enumerate(locations) if position != index and other != item.path_or_url]

@@ -64,7 +64,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("/", "edit_query", "Edit question"),
         Binding("down", "to_results", "Results", show=False),
-        Binding("enter", "open_result", "Open result"),
+        # Priority, so the footer shows it over the list's own (hidden) enter; elsewhere check_action lets enter through.
+        Binding("enter", "open_result", "Open result", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -292,7 +293,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         sources = len(memory.answer.evidence)
         found = f"{sources} source{'' if sources == 1 else 's'}" if sources else "No source cited"
         took = f" in {memory.answer.duration_ms:,} ms" if memory.answer.duration_ms is not None else ""
-        self._say(f"{found} for {_quoted(memory.answered)}{took}. Enter on a result reads it.")
+        self._say(f"{found} for {_quoted(memory.answered)}{took}.")
 
     def _with_list_note(self, message: str) -> str:
         if self.memory.answered is not None and self.memory.answered != self.memory.query.strip():
