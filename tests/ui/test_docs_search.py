@@ -447,3 +447,18 @@ async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(clien
         navigator = pilot.app.navigator
         assert navigator is not None and navigator.docs_search_memory.answered == "webhook retries"
         assert faults.asked == ["webhook retries"]
+
+
+@pytest.mark.parametrize(
+    ("environ", "hyperlinks"),
+    [({"TERM": "xterm-256color"}, True), ({"TERM": "dumb"}, False), ({"TERM": "linux"}, False),
+     ({"TERM": "xterm-256color", "WDS_HYPERLINKS": "0"}, False), ({"TERM": "linux", "WDS_HYPERLINKS": "1"}, True)],
+)
+def test_the_navigator_asks_the_terminal_about_links(
+    client: WdsClient, monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], hyperlinks: bool
+) -> None:
+    monkeypatch.delenv("WDS_HYPERLINKS", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    screen = Navigator(client).screen_for(OpenDocsSearch())
+    assert isinstance(screen, DocsSearchScreen) and screen.hyperlinks is hyperlinks
