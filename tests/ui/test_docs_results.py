@@ -101,6 +101,8 @@ def test_titles_from_paths_and_plain_snippets() -> None:
     assert title_from_path("https://docs.example.com/") == "docs.example.com"
     assert plain("> **Bold** and `code` in a [link](https://x.example)\n> next line") == "Bold and code in a link next line"
     assert clip_words("one two three four", 12) == "one two…"
+    listed = "- the *path*, e.g. ^/blog/\n1. maxDepth\n| Type | When |\n|---|---|\n| crawl.page | a page | \n2 * 3 * 4"
+    assert plain(listed) == "the path, e.g. ^/blog/ maxDepth Type · When crawl.page · a page 2 * 3 * 4"
 
 
 @pytest.mark.parametrize(

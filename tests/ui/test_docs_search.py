@@ -274,9 +274,9 @@ async def test_enter_on_a_result_reads_it_and_escape_goes_back_to_the_list_as_it
         screen = await open_search(pilot)
         await pilot.press(*"caching maxAge", "enter")
         await searched(pilot, screen, "caching maxAge")
-        await pilot.press("down")  # from the question to the results
         results = screen.query_one("#docs-results", OptionList)
-        assert pilot.app.focused is results
+        screen.action_to_results()  # down, from the question to the results
+        assert pilot.app.focused is results  # at once: an enter typed right after must open, not search again
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         opened = screen.results[2]
@@ -341,6 +341,8 @@ async def test_a_search_is_kept_for_the_next_opening_from_the_dashboard(emulator
         assert shown_titles(again) == shown_titles(screen)
         assert again.query_one("#docs-results", OptionList).highlighted == 1
         assert faults.asked == ["rate/limit"]  # shown from memory, not asked again
+        await pilot.press("s")  # refining: the kept question is not selected, so a key adds to it
+        assert again.query_one("#docs-query", Input).value == "rate/limits"
 
 
 async def test_closing_while_searching_asks_again_on_the_next_opening(client: WdsClient, faults: DocsSearchFaults) -> None:

@@ -28,7 +28,13 @@ SNIPPET_CHARS = 150
 TITLE_LINE_CHARS = 200
 """A citing line longer than this is prose, not a heading."""
 
-_MARKDOWN_MARKS = re.compile(r"`|\*\*|__|^\s*>\s?|^\s*#+\s+", re.MULTILINE)
+_MARKDOWN_MARKS = re.compile(
+    r"`|\*\*|__"  # code and strong
+    r"|^\s*>\s?|^\s*#+\s+|^\s*(?:[-*+]|\d+\.)\s+"  # quote, heading and list marks at a line start
+    r"|^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$",  # a table's separator row
+    re.MULTILINE,
+)
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 
 
@@ -66,7 +72,15 @@ def plain(markdown: str) -> str:
     """Markdown flattened to one line of plain text (no backticks, quote marks or link syntax)."""
     text = _MARKDOWN_LINK.sub(r"\1", markdown)
     text = _MARKDOWN_MARKS.sub("", text)
-    return " ".join(text.split())
+    text = _EMPHASIS.sub(r"\1", text)
+    lines = [_table_row(line) if line.lstrip().startswith("|") else line for line in text.splitlines()]
+    return " ".join(" ".join(lines).split())
+
+
+def _table_row(line: str) -> str:
+    """A Markdown table row as its cells joined by " · "."""
+    cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    return " · ".join(cell for cell in cells if cell)
 
 
 def clip_words(text: str, limit: int = SNIPPET_CHARS) -> str:

@@ -114,6 +114,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
                 yield Input(
                     self.memory.query, placeholder="Ask the documentation, e.g. how long is a scrape cached?",
                     id="docs-query",
+                    select_on_focus=False,  # coming back to refine a question: a key must not replace it
                 )
                 with Horizontal(id="docs-status-row"):
                     spinner = LoadingIndicator(id="docs-spinner")
@@ -188,13 +189,16 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             self._cancel_timer()
             self.dismiss(None)
 
+    # Focus is set at once (Screen.set_focus), not after the queue (Widget.focus): keys typed
+    # right after (down, enter) must already reach the widget they were meant for.
+
     def action_edit_query(self) -> None:
         if self._reading is not None:
             self._close_reader()
-        self.query_one("#docs-query", Input).focus()
+        self.set_focus(self.query_one("#docs-query", Input))
 
     def action_to_results(self) -> None:
-        self.query_one("#docs-results", OptionList).focus()
+        self.set_focus(self.query_one("#docs-results", OptionList))
 
     def action_open_result(self) -> None:
         highlighted = self.query_one("#docs-results", OptionList).highlighted
@@ -332,11 +336,11 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         self.query_one(ContentSwitcher).current = "docs-reader"
         scroll = self.query_one("#docs-reader-scroll", VerticalScroll)
         scroll.scroll_home(animate=False)
-        scroll.focus()
+        self.set_focus(scroll)
         self.refresh_bindings()
 
     def _close_reader(self) -> None:
         self._reading = None
         self.query_one(ContentSwitcher).current = "docs-finder"
-        self.query_one("#docs-results", OptionList).focus()
+        self.set_focus(self.query_one("#docs-results", OptionList))
         self.refresh_bindings()
