@@ -250,6 +250,21 @@ async def test_each_error_of_the_endpoint_has_its_own_message(
         assert pilot.app.is_running and pilot.app.screen is screen
 
 
+async def test_after_a_rate_limit_the_question_is_asked_again_once_the_wait_is_over(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
+    async with host(client).run_test(size=(100, 30)) as pilot:
+        screen = await open_search(pilot)
+        faults.fail(429, "Rate limit exceeded.", {"Retry-After": "1"})
+        await pilot.press(*"crawl", "enter")
+        await wait_until(pilot, lambda: screen.query_one("#docs-status").has_class("-error"), "the 429")
+        assert "asks to wait 1 second before the next search" in status(screen)
+        assert "asked again by itself once the wait is over" in status(screen)
+        faults.answer = None
+        await searched(pilot, screen, "crawl")
+        assert faults.asked == ["crawl", "crawl"]
+
+
 async def test_a_lost_connection_says_so_and_enter_tries_again(
     client: WdsClient, faults: DocsSearchFaults, transport: DroppingTransport
 ) -> None:

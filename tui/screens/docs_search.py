@@ -28,7 +28,7 @@ from textual.widgets import ContentSwitcher, Input, Label, LoadingIndicator, Mar
 from textual.widgets.option_list import Option
 
 from tui.api.client import WdsClient
-from tui.api.errors import WdsError
+from tui.api.errors import RateLimitError, WdsError
 from tui.api.models.support import DocsSearchAnswer
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import middle_clip
@@ -39,6 +39,8 @@ from tui.widgets.hyperlink import link
 
 DEBOUNCE_SECONDS = 0.4
 """Typing searches this long after the last key; long enough not to send every word."""
+RATE_LIMIT_RETRY_MAX = 120.0
+"""After a 429 asking to wait at most this long, the question is asked again by itself."""
 QUERY_SHOWN = 60
 """A question is quoted in the status line cut to this many characters."""
 
@@ -236,7 +238,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         except WdsError as exc:
             if self.searching == question:
                 self._search_ended()
-                self._say(self._with_list_note(search_problem(exc)), error=True)
+                self._say(self._with_list_note(search_problem(exc) + self._retry_later(exc)), error=True)
             return
         except Exception as exc:  # a bug of ours: said here, and notified and logged by the app's sink
             if self.searching == question:
@@ -247,6 +249,16 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             return
         self._search_ended()
         self._show_answer(question, answer, selected=None)
+
+    def _retry_later(self, error: WdsError) -> str:
+        """After a 429 that says how long to wait: ask again then (any key typed meanwhile re-arms the debounce)."""
+        if not isinstance(error, RateLimitError) or error.retry_after is None:
+            return ""
+        if error.retry_after > RATE_LIMIT_RETRY_MAX:
+            return ""
+        self._cancel_timer()
+        self._timer = self.set_timer(error.retry_after, self.search_now)
+        return " It is asked again by itself once the wait is over."
 
     def _search_ended(self) -> None:
         self.searching = None
@@ -309,10 +321,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         self.query_one("#docs-results", OptionList).set_class(stale, "-stale")
 
     def _hint(self) -> str:
-        return (
-            f"Type a question: it is searched {self.debounce:g} s after you stop typing, "
-            "or at once with Enter."
-        )
+        return f"Type a question: searched {self.debounce:g} s after you stop typing, or now with Enter."
 
     def _say(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#docs-status", Static)
