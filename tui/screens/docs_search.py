@@ -80,7 +80,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     DocsSearchScreen #docs-spinner { width: 5; height: 1; min-height: 1; }
     DocsSearchScreen #docs-status { width: 1fr; height: auto; color: $text-muted; }
     DocsSearchScreen #docs-status.-error { color: $error; }
-    DocsSearchScreen #docs-results { height: 1fr; margin: 0 1; }
+    DocsSearchScreen #docs-results { height: 1fr; margin: 0 1; scrollbar-gutter: stable; }
     DocsSearchScreen #docs-results.-stale { opacity: 60%; }
     DocsSearchScreen #docs-reader { height: 1fr; }
     DocsSearchScreen #docs-source { height: auto; padding: 0 1; color: $text-muted; }
