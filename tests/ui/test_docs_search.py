@@ -1,136 +1,27 @@
-"""The docs search screen on the in-process emulator: debounce, newest question wins, errors, reading a result.
-
-Errors come from the emulator itself behind a small ASGI wrapper (`DocsSearchFaults`)
-that can hold a question's request, answer a chosen status, or drop the
-connection: our client is never mocked.
-"""
+"""The docs search screen on the in-process emulator: debounce, newest question wins, errors, reading a result."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from typing import Any
-
-import httpx
 import pytest
-from starlette.responses import JSONResponse
-from textual.content import Content
-from textual.pilot import Pilot
-from textual.style import Style
 from textual.widgets import Input, Markdown, OptionList, Static
 
-from tests.ui.conftest import BASE_URL, PaneHost, client_over, dashboard, seeded_emulator, wait_until
+from tests.ui.conftest import dashboard, wait_until
+from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
+    DocsSearchFaults,
+    DroppingTransport,
+    client,
+    emulator,
+    faults,
+    host,
+    open_search,
+    searched,
+    shown_titles,
+    status,
+    transport,
+)
 from tui.api.client import WdsClient
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.intents import OpenDocsSearch
-from tui.navigation import Navigator
 from tui.screens.docs_search import DocsSearchScreen
-
-SEARCH_PATH = "/v2/support/docs-search"
-
-
-class DocsSearchFaults:
-    """An ASGI wrapper around the emulator: logs each docs-search question, and can hold or fail them."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.asked: list[str] = []
-        self.held: dict[str, asyncio.Event] = {}
-        self.answer: tuple[int, Any, dict[str, str]] | None = None  # (status, body, headers) instead of the emulator's
-
-    def hold(self, question: str) -> asyncio.Event:
-        """Keep the request for `question` waiting until the returned event is set."""
-        self.held[question] = asyncio.Event()
-        return self.held[question]
-
-    def fail(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        """Answer every docs search with `status` and the support endpoints' error body."""
-        self.answer = (status, {"error": message}, headers or {})
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"] != SEARCH_PATH:
-            await self.app(scope, receive, send)
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        question = json.loads(body)["question"]
-        self.asked.append(question)
-        if question in self.held:
-            await self.held[question].wait()
-        if self.answer is not None:
-            status, payload, headers = self.answer
-            await JSONResponse(payload, status_code=status, headers=headers)(scope, receive, send)
-            return
-
-        async def replay() -> dict[str, Any]:
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-
-class DroppingTransport(httpx.AsyncBaseTransport):
-    """The ASGI app in-process; with `dropped`, the connection is lost instead."""
-
-    def __init__(self, app: Any) -> None:
-        self.inner = httpx.ASGITransport(app=app)
-        self.dropped = False
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self.dropped:
-            raise httpx.ConnectError("connection refused", request=request)
-        return await self.inner.handle_async_request(request)
-
-
-@pytest.fixture
-def emulator(clock: ManualClock) -> Emulator:
-    return seeded_emulator(clock=clock, history=False)
-
-
-@pytest.fixture
-def faults(emulator: Emulator) -> DocsSearchFaults:
-    return DocsSearchFaults(create_app(emulator))
-
-
-@pytest.fixture
-def transport(faults: DocsSearchFaults) -> DroppingTransport:  # type: ignore[override]
-    return DroppingTransport(faults)
-
-
-@pytest.fixture
-async def client(transport: DroppingTransport) -> Any:
-    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
-        yield client_over(http)
-
-
-def host(client: WdsClient) -> PaneHost:
-    return PaneHost(lambda: Static("dashboard"), navigator=Navigator(client))
-
-
-async def open_search(pilot: Pilot[Any], query: str = "") -> DocsSearchScreen:
-    pilot.app.post_message(OpenDocsSearch(query))
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DocsSearchScreen), "the docs search screen")
-    await pilot.pause()
-    return pilot.app.screen  # type: ignore[return-value]
-
-
-def status(screen: DocsSearchScreen) -> str:
-    return str(screen.query_one("#docs-status", Static).content)
-
-
-def shown_titles(screen: DocsSearchScreen) -> list[str]:
-    return [result.title for result in screen.results]
-
-
-async def searched(pilot: Pilot[Any], screen: DocsSearchScreen, question: str) -> None:
-    """Wait until the results on show answer `question`."""
-    await wait_until(pilot, lambda: screen.memory.answered == question and screen.searching is None, f"results for {question!r}")
-    await pilot.pause()
 
 
 # --- searching as you type ------------------------------------------------------------------
@@ -394,88 +285,3 @@ async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: 
         assert isinstance(app.screen, SessionFormScreen)
         assert field.value == before + "/"
         assert app.check_action("docs_search", ()) is False
-
-
-# --- links: OSC 8 where the terminal has them, text where it has not -------------------------------
-
-SERVICE_ANSWER = {
-    "requestId": "r-1",
-    "answer": (
-        "Scrapes are cached for two days by default; set maxAge to change it "
-        "(see [Caching and maxAge](https://docs.example.com/features/cache#max-age)). "
-        "Cached documents carry cacheState."
-    ),
-    "evidence": [
-        {"pathOrUrl": "https://docs.example.com/features/cache#max-age", "reason": "Explains the maxAge default."},
-        {"pathOrUrl": "https://docs.example.com/api-reference/scrape", "reason": "Lists the cacheState field."},
-    ],
-    "usage": {"inputTokens": 10, "outputTokens": 20, "totalTokens": 30},
-    "durationMs": 1200,
-}
-
-
-def link_targets(screen: DocsSearchScreen, index: int) -> list[str]:
-    """The hyperlinks in the prompt of result `index`, as the option list renders them."""
-    prompt = screen.query_one("#docs-results", OptionList).get_option_at_index(index).prompt
-    return [span.style.link for span in prompt.spans if isinstance(span.style, Style) and span.style.link]
-
-
-@pytest.mark.parametrize("hyperlinks", [True, False], ids=["links", "plain"])
-async def test_web_addresses_are_hyperlinks_only_where_the_terminal_has_them(
-    client: WdsClient, faults: DocsSearchFaults, hyperlinks: bool
-) -> None:
-    faults.answer = (200, SERVICE_ANSWER, {})
-    async with host(client).run_test(size=(100, 30)) as pilot:
-        pilot.app.push_screen(DocsSearchScreen(client, query="cache default", hyperlinks=hyperlinks))
-        await pilot.pause()
-        screen = pilot.app.screen
-        assert isinstance(screen, DocsSearchScreen)
-        await searched(pilot, screen, "cache default")
-        assert shown_titles(screen) == ["Answer (2 sources)", "Caching and maxAge", "scrape"]
-        assert screen.results[1].snippet.startswith("Scrapes are cached for two days")
-        assert screen.results[2].snippet == "Lists the cacheState field."
-        expected = ["https://docs.example.com/features/cache#max-age"] if hyperlinks else []
-        assert link_targets(screen, 1) == expected
-        # What reaches the terminal: an OSC 8 hyperlink around the address, or none.
-        written = screen._compositor.render_update(full=True).render_segments(pilot.app.console)
-        assert ("\x1b]8;id=" in written and "https://docs.example.com/features/cache#max-age\x1b\\" in written) is hyperlinks
-        await pilot.press("down", "down", "enter")
-        await pilot.pause()
-        source = screen.query_one("#docs-source", Static).visual
-        assert isinstance(source, Content) and source.plain == "Source: https://docs.example.com/features/cache#max-age"
-        assert bool([span for span in source.spans if isinstance(span.style, Style) and span.style.link]) is hyperlinks
-
-
-async def test_a_relative_path_is_shown_as_text_not_as_a_link(client: WdsClient) -> None:
-    async with host(client).run_test(size=(100, 30)) as pilot:
-        pilot.app.push_screen(DocsSearchScreen(client, query="caching maxAge", hyperlinks=True))
-        await pilot.pause()
-        screen = pilot.app.screen
-        assert isinstance(screen, DocsSearchScreen)
-        await searched(pilot, screen, "caching maxAge")
-        assert screen.results[1].location == "docs/caching.md"
-        assert link_targets(screen, 1) == []
-
-
-async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(client: WdsClient, faults: DocsSearchFaults) -> None:
-    async with host(client).run_test(size=(100, 30)) as pilot:
-        screen = await open_search(pilot, "webhook retries")
-        await searched(pilot, screen, "webhook retries")
-        navigator = pilot.app.navigator
-        assert navigator is not None and navigator.docs_search_memory.answered == "webhook retries"
-        assert faults.asked == ["webhook retries"]
-
-
-@pytest.mark.parametrize(
-    ("environ", "hyperlinks"),
-    [({"TERM": "xterm-256color"}, True), ({"TERM": "dumb"}, False), ({"TERM": "linux"}, False),
-     ({"TERM": "xterm-256color", "WDS_HYPERLINKS": "0"}, False), ({"TERM": "linux", "WDS_HYPERLINKS": "1"}, True)],
-)
-def test_the_navigator_asks_the_terminal_about_links(
-    client: WdsClient, monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], hyperlinks: bool
-) -> None:
-    monkeypatch.delenv("WDS_HYPERLINKS", raising=False)
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
-    screen = Navigator(client).screen_for(OpenDocsSearch())
-    assert isinstance(screen, DocsSearchScreen) and screen.hyperlinks is hyperlinks
