@@ -257,7 +257,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         if error.retry_after > RATE_LIMIT_RETRY_MAX:
             return ""
         self._cancel_timer()
-        self._timer = self.set_timer(error.retry_after, self.search_now)
+        # Forced: the same question may be on show already (Enter pressed to ask it again).
+        self._timer = self.set_timer(error.retry_after, lambda: self.search_now(force=True))
         return " It is asked again by itself once the wait is over."
 
     def _search_ended(self) -> None:
