@@ -81,11 +81,14 @@ async def test_a_newer_question_wins_over_an_answer_still_on_its_way(client: Wds
 
 async def test_typing_back_to_the_question_on_show_sends_nothing(client: WdsClient, faults: DocsSearchFaults) -> None:
     async with host(client).run_test(size=(100, 30)) as pilot:
-        screen = await open_search(pilot)
+        pilot.app.push_screen(DocsSearchScreen(client, debounce=1.0))  # see the burst test
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, DocsSearchScreen)
         await pilot.press(*"crawl limit", "enter")
         await searched(pilot, screen, "crawl limit")
         await pilot.press("s", "backspace")
-        await pilot.pause(0.6)
+        await pilot.pause(1.2)
         assert faults.asked == ["crawl limit"]
         assert not screen.query_one("#docs-results").has_class("-stale")
 
