@@ -292,3 +292,20 @@ async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: 
         assert isinstance(app.screen, SessionFormScreen)
         assert field.value == before + "/"
         assert app.check_action("docs_search", ()) is False
+
+
+async def test_slash_opens_the_search_over_another_screen_and_esc_comes_back_to_it(
+    emulator: Emulator, faults: DocsSearchFaults
+) -> None:
+    from tui.screens.job_detail import JobDetailScreen
+
+    app = dashboard(emulator, DroppingTransport(faults))
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = JobDetailScreen(app.client, "map", "0f0e0d0c-0000-4000-8000-000000000000")
+        await app.push_screen(job)
+        await pilot.pause()
+        await pilot.press("slash")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocsSearchScreen), "the docs search screen")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is job
