@@ -1,9 +1,17 @@
-"""Results of a docs search made from the answer and its evidence, the reader's Markdown, and when links are links."""
+"""Docs search, the parts without a screen: results made from the answer, the reader's Markdown, when links are links, what each failure says."""
 
 from __future__ import annotations
 
 import pytest
 
+from tui.api.errors import (
+    APITimeoutError,
+    InsufficientCreditsError,
+    NotFoundError,
+    RateLimitError,
+    ResponseNotJSONError,
+    WdsError,
+)
 from tui.api.models.support import DocsSearchAnswer, Evidence
 from tui.screens.docs_results import (
     clip_words,
@@ -14,7 +22,7 @@ from tui.screens.docs_results import (
     title_from_path,
     web_address,
 )
-from tui.screens.docs_search_problems import question_problem
+from tui.screens.docs_search_problems import question_problem, search_problem
 from tui.widgets.hyperlink import hyperlinks_supported, link
 
 EMULATOR_STYLE = DocsSearchAnswer(
@@ -135,3 +143,21 @@ def test_question_limits() -> None:
     assert question_problem("x" * 8001) == (
         "The question is 8,001 characters long; the service takes at most 8,000. Shorten it to search."
     )
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (NotFoundError("Not Found", status=404), "This service has no docs search endpoint (404): Not Found."),
+        (APITimeoutError("read timeout"), "The service did not answer in time. Enter tries again."),
+        (
+            ResponseNotJSONError("an HTML page", status=200, content_type="text/html", excerpt="<html>"),
+            "The service answered something unreadable (an HTML page). Enter tries again.",
+        ),
+        (InsufficientCreditsError("No credits", status=402), "The service refused the search (402 Insufficient credits): No credits."),
+        (RateLimitError("Slow down", status=429), "the service asks to wait a little before the next search."),
+    ],
+)
+def test_the_other_failures_each_say_what_happened(error: WdsError, expected: str) -> None:
+    assert expected in search_problem(error)
+    assert "`" not in search_problem(error)
