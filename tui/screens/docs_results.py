@@ -169,7 +169,8 @@ def results_of(answer: DocsSearchAnswer) -> list[DocsResult]:
     locations = [item.path_or_url for item in answer.evidence]
     sources = len(answer.evidence)
     title = f"Answer ({sources} source{'' if sources == 1 else 's'})" if sources else "Answer (no sources cited)"
-    whole = DocsResult(title=title, snippet=clip_words(plain(_without_citations(answer.answer, locations))), section=answer.answer)
+    snippet = clip_words(plain(_without_citations(answer.answer, locations)))
+    whole = DocsResult(title=title, snippet=snippet, section=answer.answer)
     results = [whole]
     for index, item in enumerate(answer.evidence):
         others = [other for position, other in enumerate(locations) if position != index and other != item.path_or_url]

@@ -66,7 +66,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("/", "edit_query", "Edit question"),
         Binding("down", "to_results", "Results", show=False),
-        # Priority, so the footer shows it over the list's own (hidden) enter; elsewhere check_action lets enter through.
+        # Priority, so the footer shows it over the list's own (hidden) enter;
+        # elsewhere check_action lets enter through to the widget.
         Binding("enter", "open_result", "Open result", priority=True),
     ]
 
@@ -341,7 +342,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         if result.location is None:
             source.update(Content(f"Answer to {_quoted(self.memory.answered or '')}"))
         else:
-            source.update(Content.assemble("Source: ", link(result.location, result.web_address, enabled=self.hyperlinks)))
+            address = link(result.location, result.web_address, enabled=self.hyperlinks)
+            source.update(Content.assemble("Source: ", address))
         self.query_one("#docs-document", Markdown).update(reader_markdown(result, self.memory.answer))
         self.query_one(ContentSwitcher).current = "docs-reader"
         scroll = self.query_one("#docs-reader-scroll", VerticalScroll)
