@@ -65,7 +65,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("/", "edit_query", "Edit question"),
-        Binding("down", "to_results", "Results", show=False),
+        Binding("down", "to_results", "Results"),
         # Priority, so the footer shows it over the list's own (hidden) enter;
         # elsewhere check_action lets enter through to the widget.
         Binding("enter", "open_result", "Open result", priority=True),
