@@ -65,7 +65,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("/", "edit_query", "Edit question"),
-        Binding("down", "to_results", "Results"),
+        # Priority: the question box has a hidden "down" of its own (scroll), which the footer would show instead.
+        Binding("down", "to_results", "Results", priority=True),
         # Priority, so the footer shows it over the list's own (hidden) enter;
         # elsewhere check_action lets enter through to the widget.
         Binding("enter", "open_result", "Open result", priority=True),
@@ -292,6 +293,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             memory.selected = index
         self._mark_stale()
         self._show_status_of_list()
+        self.refresh_bindings()  # down (to the results) works now
 
     def _prompt(self, result: DocsResult) -> Content:
         """Title, snippet, and the link with the reason it was cited."""
