@@ -204,6 +204,12 @@ async def test_enter_on_a_result_reads_it_and_escape_goes_back_to_the_list_as_it
         await pilot.pause()
         assert screen.query_one("#docs-finder").display
         assert pilot.app.focused is results and results.highlighted == 2
+        await pilot.press("up", "up")
+        assert pilot.app.focused is results and results.highlighted == 0
+        await pilot.press("up")  # from the first result back to the question, not round to the last
+        assert pilot.app.focused is screen.query_one("#docs-query", Input) and results.highlighted == 0
+        await pilot.press("down")
+        assert pilot.app.focused is results
         assert screen.query_one("#docs-query", Input).value == "caching maxAge"
         await pilot.press("escape")
         await pilot.pause()

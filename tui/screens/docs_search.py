@@ -70,6 +70,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         # Priority, so the footer shows it over the list's own (hidden) enter;
         # elsewhere check_action lets enter through to the widget.
         Binding("enter", "open_result", "Open result", priority=True),
+        # Up from the first result goes back to the question (the list itself would wrap to its end).
+        Binding("up", "up_to_query", "Question", show=False, priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -177,6 +179,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         reading = self._reading is not None
+        if action == "up_to_query":
+            return not reading and isinstance(self.focused, OptionList) and self.focused.highlighted in (0, None)
         if action == "edit_query":
             return reading or not isinstance(self.focused, Input)
         if action == "to_results":
@@ -199,6 +203,9 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     def action_edit_query(self) -> None:
         if self._reading is not None:
             self._close_reader()
+        self.set_focus(self.query_one("#docs-query", Input))
+
+    def action_up_to_query(self) -> None:
         self.set_focus(self.query_one("#docs-query", Input))
 
     def action_to_results(self) -> None:
