@@ -28,7 +28,7 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession, OpenHelp
+from tui.intents import Intent, NewSession, OpenDocsSearch, OpenHelp
 from tui.keymap import takes_text
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
@@ -91,6 +91,8 @@ class WdsApp(App[None]):
         # lets "?" through to text fields (f1 is never text).
         Binding("question_mark", "help('?')", "Help: the keys that work here", show=False, priority=True),
         Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True),
+        # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
+        Binding("/", "docs_search", "Search docs", show=False),
     ]
 
     def __init__(
@@ -241,6 +243,8 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
+        if action == "docs_search":
+            return not takes_text(screen.focused)
         return True
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -253,6 +257,10 @@ class WdsApp(App[None]):
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()
+
+    def action_docs_search(self) -> None:
+        """Open the docs search screen (with the last question and results of this run)."""
+        self.post_message(OpenDocsSearch())
 
     def action_minimize(self) -> None:
         if self._zoomed is not None:

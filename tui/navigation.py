@@ -6,6 +6,7 @@ frame needs none of them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from tui.intents import (
     NewSession,
     OpenConsole,
     OpenCrawl,
+    OpenDocsSearch,
     OpenDocument,
     OpenEndedSession,
     OpenHelp,
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from tui.api.client import WdsClient
     from tui.console.history import ConsoleHistories
     from tui.support_log import SupportLog
+    from tui.screens.docs_search import DocsSearchMemory
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -50,6 +53,7 @@ class Navigator:
         self.crawl_poll_seconds = crawl_poll_seconds
         self._histories: ConsoleHistories | None = None
         self._support_log: SupportLog | None = None
+        self._docs_search: DocsSearchMemory | None = None
 
     @property
     def console_histories(self) -> ConsoleHistories:
@@ -68,6 +72,13 @@ class Navigator:
 
             self._support_log = SupportLog()
         return self._support_log
+    def docs_search_memory(self) -> DocsSearchMemory:
+        """The last docs search (question, answer, selection), for the app's lifetime: operators reopen searches."""
+        if self._docs_search is None:
+            from tui.screens.docs_search import DocsSearchMemory
+
+            self._docs_search = DocsSearchMemory()
+        return self._docs_search
 
     def screen_for(self, intent: Intent) -> Screen[Any]:
         """The screen that answers `intent`."""
@@ -119,6 +130,16 @@ class Navigator:
             from tui.screens.help import HelpScreen
 
             return HelpScreen()
+        if isinstance(intent, OpenDocsSearch):
+            from tui.screens.docs_search import DocsSearchScreen
+            from tui.widgets.hyperlink import hyperlinks_supported
+
+            return DocsSearchScreen(
+                self.client,
+                memory=self.docs_search_memory,
+                query=intent.query,
+                hyperlinks=hyperlinks_supported(os.environ),  # the terminal's, so read where screens are built
+            )
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
