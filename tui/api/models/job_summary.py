@@ -9,14 +9,9 @@ document's metadata to tell a failed scrape from a good one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tui.api.models.common import FINISHED_STATES, JobStatus
 from tui.api.models.extract import ExtractStatus
 from tui.api.models.scrape import ScrapeResult
-
-if TYPE_CHECKING:
-    from tui.api.resources.jobs import Job
 
 COMPLETED = "completed"
 FAILED = "failed"
@@ -62,7 +57,7 @@ def _extra_error(job: JobStatus | ExtractStatus) -> str | None:
     return error if isinstance(error, str) and error else None
 
 
-def summarize(job: Job) -> JobSummary:
+def summarize(job: ScrapeResult | JobStatus | ExtractStatus) -> JobSummary:
     """The summary of a job as its kind's retrieval endpoint returned it."""
     if isinstance(job, ScrapeResult):
         return _scrape_summary(job)
