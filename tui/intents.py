@@ -96,3 +96,15 @@ class OpenDocument(Intent):
 @dataclass(eq=False)
 class OpenHelp(Intent):
     """Show the keys that work on the screen the user is on."""
+
+
+@dataclass(eq=False)
+class OpenFailedJobs(Intent):
+    """Look through the last 24 hours of activity (of one kind, or all) for failed jobs.
+
+    `statuses` is the activity pane's `tui.panes.activity_status.StatusChecker`,
+    so the search shares its cache of finished states and its limit of requests in flight.
+    """
+
+    endpoint: str | None
+    statuses: Any

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenFailedJobs, OpenInteract, OpenJob
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -76,6 +76,10 @@ class Navigator:
             from tui.screens.confirm import ConfirmScreen
 
             return ConfirmScreen(intent.question, intent.confirm_label)
+        if isinstance(intent, OpenFailedJobs):
+            from tui.screens.failed_jobs import FailedJobsScreen
+
+            return FailedJobsScreen(self.client, intent.statuses, endpoint=intent.endpoint, clock=self.clock)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
