@@ -107,17 +107,17 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             await self.walk.run(self._screenful(), self._show)
         except WdsError as exc:
             progress.add_class("-error")
-            self._show(self.walk.state, f"stopped: {exc.title}: {exc.message}")
+            self._show(self.walk.state, f"stopped: {exc.title}: {exc.message}", searching=False)
             return
         finally:
             self.call_later(self.refresh_bindings)
-        self._show(self.walk.state)
+        self._show(self.walk.state, searching=False)
 
     def action_stop(self) -> None:
         """Stop the search; what it found stays."""
         if self._worker is not None and self.walking:
             self._worker.cancel()
-            self._show(self.walk.state, "stopped (m to go on)")
+            self._show(self.walk.state, "stopped (m to go on)", searching=False)
             self.call_later(self.refresh_bindings)
 
     def action_close(self) -> None:
@@ -125,12 +125,12 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
 
     # --- what is shown --------------------------------------------------------------------
 
-    def _show(self, state: WalkState, note: str | None = None) -> None:
+    def _show(self, state: WalkState, note: str | None = None, *, searching: bool = True) -> None:
         now = self.clock()
         text = state.progress_text(now)
         if note:
             text += f" · {note}"
-        elif not state.finished and not self.walking:
+        elif not state.finished and not searching:
             text += " · m: find more"
         self.query_one("#failed-progress", Static).update(text)
         self._found = {f"{found.entry.id}/{found.entry.endpoint}/{index}": found for index, found in enumerate(state.found)}
@@ -168,7 +168,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         if action == "close":
             return not self.walking
         if action == "more":
-            return True if not self.walking and not self.walk.state.finished else None
+            return not self.walking and not self.walk.state.finished
         if action == "ask_support":
             return True if self._found else None
         return True
