@@ -103,6 +103,7 @@ class ActivityPane(Pane[ShownPage]):
         self.statuses = statuses or StatusChecker(client.jobs)
         self._status: dict[str, RowStatus] = {}  # row key -> the last status read, for the rows shown
         self._status_worker: Worker[None] | None = None
+        self._look_again = False  # other rows came into view while a round was going on
         self._scroll_timer: Timer | None = None
         self._status_paused = False
 
@@ -195,12 +196,18 @@ class ActivityPane(Pane[ShownPage]):
         return self._status.get(key) or self.statuses.known(entry.endpoint, entry.id)
 
     def _check_statuses(self, *, restart: bool) -> None:
-        """Ask for the states of the visible rows; `restart` (new rows, or scrolled) drops a check in flight."""
-        running = self._status_worker is not None and not self._status_worker.is_finished
-        if running and not restart:
+        """Ask for the states of the visible rows that need it.
+
+        `restart`: other rows are on screen (a new page, a scroll), so a round in
+        progress looks again once its requests are answered. Requests in flight are
+        never cancelled: their answers are kept, and re-asking would cost the same.
+        """
+        if self._status_worker is not None and not self._status_worker.is_finished:
+            self._look_again |= restart
             return
+        self._look_again = False
         self._status_worker = self.run_worker(
-            self._check_visible(), name="statuses", group="activity-status", exclusive=True, exit_on_error=False
+            self._check_visible(), name="statuses", group="activity-status", exit_on_error=False
         )
 
     def _needing_status(self, done: set[str]) -> list[tuple[str, ActivityEntry]]:
@@ -224,10 +231,11 @@ class ActivityPane(Pane[ShownPage]):
             self._show_status_pause(False)
             wanted = self._needing_status(done)
             if not wanted:
-                return
+                if not self._look_again:
+                    return
+                self._look_again = False
+                continue
             await asyncio.gather(*(self._check_one(key, entry, done) for key, entry in wanted))
-            if self.statuses.paused_for() == 0:
-                return
 
     async def _check_one(self, key: str, entry: ActivityEntry, done: set[str]) -> None:
         table = self.query_one(ActivityTable)
