@@ -211,7 +211,7 @@ async def test_a_429_pauses_every_check_for_its_retry_after(emulator: Emulator) 
     transport = ScriptedTransport(emulator)
     client = client_on(transport)
     first = (await client.team.activity(endpoint="scrape", limit=1)).entries[0]
-    transport.answers[job_path(first)] = error(429, "Rate limit exceeded", "RATE_LIMITED", {"Retry-After": "1"})
+    transport.answers[job_path(first)] = error(429, "Rate limit exceeded", "RATE_LIMITED", {"Retry-After": "3"})
     app = ActivityHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
@@ -220,9 +220,9 @@ async def test_a_429_pauses_every_check_for_its_retry_after(emulator: Emulator) 
         del transport.answers[job_path(first)]
         during = len(status_paths(transport.paths))
         assert during <= 4  # the ones already in flight, no more
-        await pilot.pause(0.6)
+        await pilot.pause(0.5)
         assert len(status_paths(transport.paths)) == during  # nothing asked while paused
-        await wait_until(pilot, lambda: "paused" not in str(pane.border_subtitle), "the end of the pause", 3)
+        await wait_until(pilot, lambda: "paused" not in str(pane.border_subtitle), "the end of the pause", 6)
         await statuses_settled(pilot, pane)
         visible = pane.query_one(ActivityTable).visible_keys()
         assert "…" not in {statuses(pane)[key] for key in visible}
