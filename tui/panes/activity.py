@@ -260,7 +260,17 @@ class ActivityPane(Pane[ShownPage]):
         # Scrolling sends many of these: ask once the rows on screen have settled.
         if self._scroll_timer is not None:
             self._scroll_timer.stop()
-        self._scroll_timer = self.set_timer(SCROLL_SETTLE, lambda: self._check_statuses(restart=True))
+        self._scroll_timer = self.set_timer(SCROLL_SETTLE, self._viewport_settled)
+
+    def _viewport_settled(self) -> None:
+        self._scroll_timer = None
+        self._check_statuses(restart=True)
+
+    @property
+    def checking_statuses(self) -> bool:
+        """Whether states are being asked for, or soon will be (rows just came into view)."""
+        running = self._status_worker is not None and not self._status_worker.is_finished
+        return running or self._scroll_timer is not None
 
     def _refresh_keys(self) -> None:
         """Re-ask `check_action` only when its answers may differ: a footer redraw costs bytes."""
