@@ -149,7 +149,9 @@ async def test_enter_opens_a_found_job_and_a_asks_support_about_it(client: WdsCl
         screen = await open_failed_view(pilot, pane)
         await searched(pilot, screen)
         found = screen.selected()
-        assert found is not None
+        assert found is not None and found.status.error
+        detail = str(screen.query_one("#failed-detail", Static).content)
+        assert found.entry.id in detail and found.status.error in detail  # the cause, under the table
         await pilot.press("a")
         await pilot.press("enter")
         await pilot.pause()

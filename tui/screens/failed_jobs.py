@@ -49,6 +49,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     FailedJobsScreen #failed-progress.-error { color: $error; }
     FailedJobsScreen #failed-table { height: 1fr; }
     FailedJobsScreen #failed-empty { padding: 1 1; color: $text-muted; }
+    FailedJobsScreen #failed-detail { height: auto; max-height: 5; padding: 0 1; border-top: solid $panel; }
     """
 
     def __init__(
@@ -79,6 +80,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         empty = Static("No failed job found.", id="failed-empty")
         empty.display = False
         yield empty
+        yield Static("", id="failed-detail", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -150,6 +152,18 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         found = self._found.get(str(event.row_key.value))
         if found is not None:
             self.post_message(OpenJob(found.entry.endpoint, found.entry.id, found.entry.target))
+
+    @on(DataTable.RowHighlighted, "#failed-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # The cause, under the table: the row has room for the state only.
+        found = self._found.get(str(event.row_key.value))
+        detail = self.query_one("#failed-detail", Static)
+        if found is None:
+            detail.update("")
+            return
+        entry = found.entry
+        cause = found.status.error or "no error message given"
+        detail.update(f"{entry.endpoint} {entry.id} · {entry.target or ''}\n{cause}")
 
     @on(ActivityTable.ViewportMoved)
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
