@@ -16,7 +16,6 @@ agent about the highlighted job with what the row knows.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -24,9 +23,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.timer import Timer
 from textual.widgets import DataTable, Select, Static
-from textual.worker import Worker
 
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
@@ -36,7 +33,8 @@ from tui.api.requests import ACTIVITY_ENDPOINTS
 from tui.clock import Clock, system_clock
 from tui.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
 from tui.panes.activity_rows import ActivityTable, entry_row, keyed_entries, table_row
-from tui.panes.activity_status import RowStatus, StatusChecker
+from tui.panes.activity_status import StatusChecker
+from tui.panes.activity_status_column import StatusColumn
 from tui.panes.base import Pane
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
@@ -45,8 +43,6 @@ ALL = "all"
 """The filter value meaning "no endpoint filter"."""
 PAGE_SIZES: tuple[int, ...] = (10, 25, 50, 100)
 DEFAULT_PAGE_SIZE = 25
-SCROLL_SETTLE = 0.15
-"""Seconds of stillness after a scroll before the newly shown rows' states are asked for."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +56,7 @@ class ShownPage:
     page: ActivityPage
 
 
-class ActivityPane(Pane[ShownPage]):
+class ActivityPane(StatusColumn, Pane[ShownPage]):
     """Recent API calls of the team, filterable by kind, paged by cursor."""
 
     TITLE = "Team activity"
@@ -100,12 +96,7 @@ class ActivityPane(Pane[ShownPage]):
         self.cursors: list[str | None] = [None]
         self._entries: dict[str, ActivityEntry] = {}
         self._keys_state: tuple[object, ...] = ()
-        self.statuses = statuses or StatusChecker(client.jobs)
-        self._status: dict[str, RowStatus] = {}  # row key -> the last status read, for the rows shown
-        self._status_worker: Worker[None] | None = None
-        self._look_again = False  # other rows came into view while a round was going on
-        self._scroll_timer: Timer | None = None
-        self._status_paused = False
+        self.init_status_column(statuses or StatusChecker(client.jobs))
 
     # --- layout ---------------------------------------------------------------------
 
@@ -164,7 +155,7 @@ class ActivityPane(Pane[ShownPage]):
     def show(self, data: ShownPage) -> bool:
         keyed = keyed_entries(data.page.entries)
         self._entries = dict(keyed)
-        self._status = {key: status for key, status in self._status.items() if key in self._entries}
+        self.forget_statuses_of_gone_rows()
         table = self.query_one(ActivityTable)
         changed = self._draw_rows()
         changed |= self.show_empty(table, self.query_one("#activity-empty", Static), not keyed)
@@ -185,92 +176,6 @@ class ActivityPane(Pane[ShownPage]):
         now = self.clock()
         rows = [(key, table_row(entry, now, self.status_of(key))) for key, entry in self._entries.items()]
         return self.query_one(ActivityTable).sync(rows)
-
-    # --- the status column ------------------------------------------------------------
-
-    def status_of(self, key: str) -> RowStatus | None:
-        """What is known of the state of the row `key`'s job (None: not asked yet)."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        return self._status.get(key) or self.statuses.known(entry.endpoint, entry.id)
-
-    def _check_statuses(self, *, restart: bool) -> None:
-        """Ask for the states of the visible rows that need it.
-
-        `restart`: other rows are on screen (a new page, a scroll), so a round in
-        progress looks again once its requests are answered. Requests in flight are
-        never cancelled: their answers are kept, and re-asking would cost the same.
-        """
-        if self._status_worker is not None and not self._status_worker.is_finished:
-            self._look_again |= restart
-            return
-        self._look_again = False
-        self._status_worker = self.run_worker(
-            self._check_visible(), name="statuses", group="activity-status", exit_on_error=False
-        )
-
-    def _needing_status(self, done: set[str]) -> list[tuple[str, ActivityEntry]]:
-        table = self.query_one(ActivityTable)
-        wanted = []
-        for key in table.visible_keys():
-            entry = self._entries.get(key)
-            status = self.status_of(key)
-            if entry is not None and key not in done and (status is None or not status.final):
-                wanted.append((key, entry))
-        return wanted
-
-    async def _check_visible(self) -> None:
-        done: set[str] = set()  # asked in this round: an unfinished job waits for the next poll
-        while self.can_be_seen:
-            pause = self.statuses.paused_for()
-            if pause > 0:
-                self._show_status_pause(True)
-                await asyncio.sleep(pause)
-                continue
-            self._show_status_pause(False)
-            wanted = self._needing_status(done)
-            if not wanted:
-                if not self._look_again:
-                    return
-                self._look_again = False
-                continue
-            await asyncio.gather(*(self._check_one(key, entry, done) for key, entry in wanted))
-
-    async def _check_one(self, key: str, entry: ActivityEntry, done: set[str]) -> None:
-        table = self.query_one(ActivityTable)
-        status = await self.statuses.check(entry.endpoint, entry.id, lambda: key in table.visible_keys())
-        if status is None or key not in self._entries:
-            return
-        done.add(key)
-        if self._status.get(key) != status:
-            self._status[key] = status
-            self._draw_rows()
-            if table.selected_key() == key:
-                self._refresh_keys()
-
-    def _show_status_pause(self, paused: bool) -> None:
-        if paused != self._status_paused:
-            self._status_paused = paused
-            self._update_page_label()
-
-    @on(ActivityTable.ViewportMoved)
-    def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
-        event.stop()
-        # Scrolling sends many of these: ask once the rows on screen have settled.
-        if self._scroll_timer is not None:
-            self._scroll_timer.stop()
-        self._scroll_timer = self.set_timer(SCROLL_SETTLE, self._viewport_settled)
-
-    def _viewport_settled(self) -> None:
-        self._scroll_timer = None
-        self._check_statuses(restart=True)
-
-    @property
-    def checking_statuses(self) -> bool:
-        """Whether states are being asked for, or soon will be (rows just came into view)."""
-        running = self._status_worker is not None and not self._status_worker.is_finished
-        return running or self._scroll_timer is not None
 
     def _refresh_keys(self) -> None:
         """Re-ask `check_action` only when its answers may differ: a footer redraw costs bytes."""
