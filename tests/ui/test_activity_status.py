@@ -288,3 +288,31 @@ async def test_the_checker_reads_404_as_gone_and_honours_retry_after() -> None:
     assert await checker.check("scrape", "c") is None and jobs.asked == ["a", "b"]  # paused: nothing sent
     now[0] += 7
     assert (await checker.check("scrape", "c")) is not None
+
+
+async def test_no_sideways_scrollbar_at_120_columns_in_the_grid_or_zoomed(
+    emulator: Emulator, transport: SwitchableTransport
+) -> None:
+    app = dashboard(emulator, transport)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(ActivityPane)
+        await statuses_settled(pilot, pane)
+        table = pane.query_one(ActivityTable)
+        for zoomed in (False, True):
+            if zoomed:
+                pane.focus_first()
+                await pilot.press("z")
+                await statuses_settled(pilot, pane)
+            assert not table.show_horizontal_scrollbar, f"zoomed={zoomed}"
+            assert table.virtual_size.width <= table.scrollable_content_region.width
+            targets = [str(table.get_row(key)[4]) for key in table.row_keys]
+            assert any("…" in target for target in targets) != zoomed  # cut in the grid, whole when zoomed
+        pane.query_one("#activity-size", Select).value = 100
+        await wait_until(pilot, lambda: pane.page_size == 100 and pane._is_current(pane.data), "100 rows")
+        await statuses_settled(pilot, pane)
+        times = [str(table.get_row(key)[0]) for key in table.row_keys]
+        assert "11:41:46" in times and "06-14 23:07" in times  # today's bare, yesterday's dated
+        assert not table.show_horizontal_scrollbar
+        await pilot.resize_terminal(80, 24)
+        await statuses_settled(pilot, pane)
+        assert not table.show_horizontal_scrollbar
