@@ -177,3 +177,39 @@ async def test_what_the_search_learnt_fills_the_pane_without_asking_again(
         await wait_until(pilot, lambda: not pane.fetching, "the poll")
         await pilot.pause(0.3)
         assert [path for path in transport.paths if path != "/v2/team/activity"] == []
+
+
+async def test_a_failing_service_stops_the_search_with_its_reason_and_keeps_the_view(
+    emulator: Emulator,
+) -> None:
+    transport = SwitchableTransport(emulator)
+    app = FailedHost(client_on(transport))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(ActivityPane)
+        await wait_until(pilot, lambda: pane._is_current(pane.data), "the activity page")
+        transport.failing = True  # every call answers 503 from now on
+        screen = await open_failed_view(pilot, pane)
+        state = await searched(pilot, screen)
+        assert app.screen is screen and state.found == []
+        text = progress(screen)
+        assert "stopped: Service unavailable" in text
+        assert screen.query_one("#failed-progress").has_class("-error")
+
+
+class FailingChecksTransport(SwitchableTransport):
+    """The activity list answers; every status check answers 500."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith(("/v2/scrape/", "/v2/extract/", "/v2/batch/scrape/", "/v2/crawl/")):
+            self.paths.append(request.url.path)
+            return httpx.Response(500, json={"success": False, "error": "Boom", "code": "UNKNOWN_ERROR"})
+        return await super().handle_async_request(request)
+
+
+async def test_checks_that_fail_are_counted_not_taken_for_success(emulator: Emulator) -> None:
+    app = FailedHost(client_on(FailingChecksTransport(emulator)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_failed_view(pilot, app.query_one(ActivityPane))
+        state = await searched(pilot, screen)
+        assert state.finished and state.found == [] and state.unreadable > 0
+        assert f"{state.unreadable} could not be checked" in progress(screen)

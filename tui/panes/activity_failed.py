@@ -45,6 +45,7 @@ class WalkState:
     """How far the walk has got: what it checked, what it found, where it will go on."""
 
     checked: int = 0
+    unreadable: int = 0  # checked, but the service did not say their state (an error other than 404)
     pages: int = 0
     oldest: datetime | None = None  # the time of the oldest entry checked
     found: list[Found] = field(default_factory=list)
@@ -82,6 +83,8 @@ class WalkState:
         if self.oldest is not None and not self.finished:
             parts.append(f"back to {clock_time(self.oldest, now)}")
         parts.append(f"{len(self.found)} failed")
+        if self.unreadable:
+            parts.append(f"{self.unreadable:,} could not be checked")
         if self.note:
             parts.append(self.note)
         return " · ".join(parts)
@@ -130,6 +133,8 @@ class FailedJobsWalk:
                 state.oldest = entry.created_at if state.oldest is None else min(state.oldest, entry.created_at)
                 if status.failed:
                     state.found.append(Found(entry, status))
+                elif status.problem is not None and not status.final:
+                    state.unreadable += 1
             on_progress(state)
         return state
 

@@ -111,7 +111,6 @@ class StatusChecker:
         self._cache_size = cache_size
         self._monotonic = monotonic
         self._paused_until = 0.0
-        self.requests = 0  # sent so far: what the status column has cost
 
     def known(self, kind: str, job_id: str) -> RowStatus | None:
         """The status when no request is needed: a kind without one, or a finished job seen before."""
@@ -143,7 +142,6 @@ class StatusChecker:
             known = self.known(kind, job_id)  # asked by another view meanwhile
             if known is not None:
                 return known
-            self.requests += 1
             try:
                 status = RowStatus.of(await self._jobs.summary(kind, job_id))
             except RateLimitError as exc:
