@@ -10,7 +10,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenFailedJobs, OpenInteract, OpenJob
+from tui.intents import (
+    Confirm,
+    Intent,
+    NewSession,
+    OpenConsole,
+    OpenCrawl,
+    OpenFailedJobs,
+    OpenInteract,
+    OpenJob,
+)
 
 if TYPE_CHECKING:
     from textual.screen import Screen

@@ -8,13 +8,21 @@ good" are measured, not assumed.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import httpx
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, dashboard, frozen_clock, settle, wait_until
+from tests.ui.conftest import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    dashboard,
+    frozen_clock,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, RateLimitError
 from tui.api.models import ActivityEntry

@@ -14,10 +14,17 @@ from textual import on
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, frozen_clock, wait_until
+from tests.ui.conftest import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    frozen_clock,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
-from tui.intents import AskSupport, Intent, OpenFailedJobs, OpenJob
+from tui.intents import AskSupport, OpenFailedJobs, OpenJob
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane, ActivityTable
 from tui.panes.activity_failed import WalkState

@@ -27,8 +27,8 @@ from textual.widgets import DataTable, Select, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
-from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.limits import ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
+from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS
 from tui.clock import Clock, system_clock
 from tui.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob

@@ -25,7 +25,12 @@ from tui.api.errors import RateLimitError
 from tui.api.limits import ACTIVITY_LIMIT_MAX
 from tui.api.models import ActivityEntry
 from tui.formatting import clock_time
-from tui.panes.activity_status import DEFAULT_PAUSE, MAX_IN_FLIGHT, RowStatus, StatusChecker
+from tui.panes.activity_status import (
+    DEFAULT_PAUSE,
+    MAX_IN_FLIGHT,
+    RowStatus,
+    StatusChecker,
+)
 
 WINDOW = timedelta(hours=24)
 BATCH = 2 * MAX_IN_FLIGHT

@@ -9,6 +9,7 @@ document's metadata to tell a failed scrape from a good one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from tui.api.models.common import FINISHED_STATES, JobStatus
 from tui.api.models.extract import ExtractStatus
 from tui.api.models.scrape import ScrapeResult

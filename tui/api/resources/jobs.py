@@ -137,8 +137,8 @@ __all__ = [
     "SUMMARIES",
     "Job",
     "JobsResource",
-    "Retrieval",
     "RetrievableKind",
+    "Retrieval",
     "no_retrieval",
     "retrieval_path",
 ]
