@@ -10,16 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tui.clock import Clock, system_clock
-from tui.intents import (
-    Confirm,
-    Intent,
-    NewSession,
-    OpenConsole,
-    OpenCrawl,
-    OpenFailedJobs,
-    OpenInteract,
-    OpenJob,
-)
+from tui.intents import Confirm, Intent, NewSession, OpenConsole, OpenCrawl, OpenInteract, OpenJob
+from tui.intents import OpenFailedJobs  # a line of its own: other branches add intents to the line above
 
 if TYPE_CHECKING:
     from textual.screen import Screen
