@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import time
 
-from tests.e2e.test_tmux import Terminal, terminal  # noqa: F401 - the fixture, shared
+from tests.e2e.test_tmux import Terminal, terminal  # the fixture, shared
 
 __all__ = ["terminal"]
 
 
-def test_failed_view_finds_a_failed_job_and_opens_it(terminal: Terminal) -> None:  # noqa: F811
+def test_failed_view_finds_a_failed_job_and_opens_it(terminal: Terminal) -> None:
     terminal.wait_for("more (n)")
     terminal.keys("2")
     terminal.wait_for("Next page")  # the activity pane's keys are in the footer: it has the focus
