@@ -176,14 +176,20 @@ async def test_what_the_search_learnt_fills_the_pane_without_asking_again(
     app = FailedHost(client)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
+        pane.query_one("#activity-size", Select).value = 100  # more rows than a first round asks about
+        await wait_until(pilot, lambda: pane.page_size == 100 and pane._is_current(pane.data), "100 rows")
         screen = await open_failed_view(pilot, pane)
         await searched(pilot, screen)
         await pilot.press("escape")
+        pane.query_one(ActivityTable).scroll_to(y=10_000, animate=False)  # rows never seen before
         transport.paths.clear()
         pane.refresh_data()
         await wait_until(pilot, lambda: not pane.fetching, "the poll")
         await pilot.pause(0.3)
         assert [path for path in transport.paths if path != "/v2/team/activity"] == []
+        table = pane.query_one(ActivityTable)
+        shown = {str(table.get_row(key)[2]) for key in table.row_keys}
+        assert "…" not in shown  # every row of the page was checked by the search, and says so
 
 
 async def test_a_failing_service_stops_the_search_with_its_reason_and_keeps_the_view(

@@ -94,6 +94,8 @@ class StatusColumn:
 
     async def _check_visible(self) -> None:
         done: set[str] = set()  # asked in this round: an unfinished job waits for the next poll
+        if self.can_be_seen:
+            self._draw_rows()  # states learnt elsewhere meanwhile (the failed-only view): only changed rows repaint
         while self.can_be_seen:
             pause = self.statuses.paused_for()
             if pause > 0:
