@@ -108,3 +108,15 @@ class OpenEndedSession(Intent):
     ended: str = ""  # how it ended, in words ("deleted from this dashboard", "not known ...")
     ended_at: datetime | None = None
     ended_after: datetime | None = None  # set when only a range is known: after this, by `ended_at`
+
+
+@dataclass(eq=False)
+class OpenFailedJobs(Intent):
+    """Look through the last 24 hours of activity (of one kind, or all) for failed jobs.
+
+    `statuses` is the activity pane's `tui.panes.activity_status.StatusChecker`,
+    so the search shares its cache of finished states and its limit of requests in flight.
+    """
+
+    endpoint: str | None
+    statuses: Any

@@ -21,6 +21,7 @@ from tui.intents import (
     OpenDocsSearch,
     OpenDocument,
     OpenEndedSession,
+    OpenFailedJobs,
     OpenHelp,
     OpenInteract,
     OpenJob,
@@ -140,6 +141,10 @@ class Navigator:
                 query=intent.query,
                 hyperlinks=hyperlinks_supported(os.environ),  # the terminal's, so read where screens are built
             )
+        if isinstance(intent, OpenFailedJobs):
+            from tui.screens.failed_jobs import FailedJobsScreen
+
+            return FailedJobsScreen(self.client, intent.statuses, endpoint=intent.endpoint, clock=self.clock)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod

@@ -14,6 +14,7 @@ from textual.widgets import Input, TextArea
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.console.history import ConsoleTarget
+from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.sessions import SessionsPane
 from tui.screens.connection import ConnectionProblemScreen
@@ -26,6 +27,7 @@ SIZES = [(120, 40), (80, 24)]
 
 async def all_panes_loaded(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: all(p.data is not None for p in pilot.app.query(Pane)), "all panes")
+    await wait_until(pilot, lambda: not any(p.checking_statuses for p in pilot.app.query(ActivityPane)), "statuses")
     await pilot.pause()
     freeze_cursors(pilot.app)
     await pilot.pause()

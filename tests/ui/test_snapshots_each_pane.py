@@ -15,6 +15,7 @@ from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
+from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
@@ -27,6 +28,7 @@ size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}"
 async def loaded(pilot: Pilot) -> None:
     """Every pane has its data and the picture does not depend on a blinking cursor."""
     await wait_until(pilot, lambda: all(p.data is not None for p in pilot.app.query(Pane)), "all panes")
+    await wait_until(pilot, lambda: not any(p.checking_statuses for p in pilot.app.query(ActivityPane)), "statuses")
     await pilot.pause()
     freeze_cursors(pilot.app)
     await pilot.pause()
@@ -37,6 +39,7 @@ async def zoom(pilot: Pilot, pane_id: str) -> None:
     pane.action_toggle_maximize()
     pane.focus_first()
     await pilot.pause()
+    await wait_until(pilot, lambda: not any(p.checking_statuses for p in pilot.app.query(ActivityPane)), "statuses")
     freeze_cursors(pilot.app)
     await pilot.pause()
 

@@ -6,6 +6,12 @@ stack's height; the automatic refresh re-fetches the page on top of the stack
 and never moves the reader. Changing the filter or the page size starts again
 at page 1 (a cursor belongs to one filter). Enter opens an entry's job through
 the retrieval endpoint the contract maps its kind to.
+
+The status column is filled for the rows a person can see, after each poll and
+as rows scroll into view, by a `StatusChecker` (`tui.panes.activity_status`:
+few requests at a time, finished states kept, 429 honoured). `e` looks through
+the whole 24 hours for failed jobs with the same checker; `a` asks the support
+agent about the highlighted job with what the row knows.
 """
 
 from __future__ import annotations
@@ -21,20 +27,22 @@ from textual.widgets import DataTable, Select, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
-from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.limits import ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
+from tui.api.models import ActivityEntry, ActivityPage
 from tui.api.requests import ACTIVITY_ENDPOINTS
 from tui.clock import Clock, system_clock
-from tui.formatting import bare_url, clip, local_time, short_id
-from tui.intents import OpenInteract, OpenJob
+from tui.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
+from tui.panes.activity_rows import ActivityTable, entry_row, keyed_entries, table_row
+from tui.panes.activity_status import StatusChecker
+from tui.panes.activity_status_column import StatusColumn
 from tui.panes.base import Pane
-from tui.widgets.live_table import LiveTable
+
+__all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
 ALL = "all"
 """The filter value meaning "no endpoint filter"."""
 PAGE_SIZES: tuple[int, ...] = (10, 25, 50, 100)
 DEFAULT_PAGE_SIZE = 25
-TARGET_WIDTH = 48
 
 
 @dataclass(frozen=True)
@@ -48,35 +56,7 @@ class ShownPage:
     page: ActivityPage
 
 
-def entry_row(entry: ActivityEntry) -> tuple[str, str, str, str]:
-    """The cells of one entry: local time, kind, short id, target.
-
-    The id comes before the target so that it stays in view in a narrow pane;
-    a long target is cut (Enter shows the whole entry).
-    """
-    target = clip(bare_url(entry.target or ""), TARGET_WIDTH)
-    return (local_time(entry.created_at, "%H:%M:%S"), entry.endpoint, short_id(entry.id), target)
-
-
-def keyed_entries(entries: list[ActivityEntry]) -> list[tuple[str, ActivityEntry]]:
-    """Entries with a unique row key each: one job can appear under two kinds (scrape, interact)."""
-    seen: dict[str, int] = {}
-    keyed = []
-    for entry in entries:
-        base = f"{entry.id}/{entry.endpoint}/{entry.created_at.isoformat()}"
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        keyed.append((base if count == 0 else f"{base}#{count}", entry))
-    return keyed
-
-
-class ActivityTable(LiveTable):
-    """The entries table; Enter opens the highlighted entry's job."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open job")]
-
-
-class ActivityPane(Pane[ShownPage]):
+class ActivityPane(StatusColumn, Pane[ShownPage]):
     """Recent API calls of the team, filterable by kind, paged by cursor."""
 
     TITLE = "Team activity"
@@ -85,6 +65,8 @@ class ActivityPane(Pane[ShownPage]):
         Binding("b", "previous_page", "Prev page"),
         Binding("f", "focus_filter", "Filter"),
         Binding("i", "interact", "Interact"),
+        Binding("e", "failed_only", "Failed only"),
+        Binding("a", "ask_support", "Ask support"),
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Open job", show=False),
     ]
@@ -102,6 +84,7 @@ class ActivityPane(Pane[ShownPage]):
         clock: Clock = system_clock,
         id: str | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
+        statuses: StatusChecker | None = None,
     ) -> None:
         super().__init__(client, interval=interval, clock=clock, id=id)
         self.border_subtitle = "page 1"
@@ -113,6 +96,7 @@ class ActivityPane(Pane[ShownPage]):
         self.cursors: list[str | None] = [None]
         self._entries: dict[str, ActivityEntry] = {}
         self._keys_state: tuple[object, ...] = ()
+        self.init_status_column(statuses or StatusChecker(client.jobs))
 
     # --- layout ---------------------------------------------------------------------
 
@@ -135,7 +119,7 @@ class ActivityPane(Pane[ShownPage]):
                 id="activity-size",
                 tooltip="Entries per page",
             )
-        yield ActivityTable("time", "endpoint", "id", "target", id="activity-table")
+        yield ActivityTable(id="activity-table")
         empty = Static("No activity in the last 24 hours", id="activity-empty", classes="empty-state")
         empty.display = False
         yield empty
@@ -171,16 +155,27 @@ class ActivityPane(Pane[ShownPage]):
     def show(self, data: ShownPage) -> bool:
         keyed = keyed_entries(data.page.entries)
         self._entries = dict(keyed)
+        self.forget_statuses_of_gone_rows()
         table = self.query_one(ActivityTable)
-        changed = table.sync([(key, entry_row(entry)) for key, entry in keyed])
+        changed = self._draw_rows()
         changed |= self.show_empty(table, self.query_one("#activity-empty", Static), not keyed)
-        return self.show_again(data) or changed
+        changed |= self._update_page_label()
+        self._refresh_keys()
+        self._check_statuses(restart=True)
+        return changed
 
     def show_again(self, data: ShownPage) -> bool:
-        # No rows to rebuild, but "…" goes when the page asked for is back.
+        # No rows to rebuild, but "…" goes when the page asked for is back,
+        # and unfinished jobs are asked about again, once per poll.
         changed = self._update_page_label()
         self._refresh_keys()
+        self._check_statuses(restart=False)
         return changed
+
+    def _draw_rows(self) -> bool:
+        now = self.clock()
+        rows = [(key, table_row(entry, now, self.status_of(key))) for key, entry in self._entries.items()]
+        return self.query_one(ActivityTable).sync(rows)
 
     def _refresh_keys(self) -> None:
         """Re-ask `check_action` only when its answers may differ: a footer redraw costs bytes."""
@@ -207,6 +202,8 @@ class ActivityPane(Pane[ShownPage]):
             text += " · more (n)"
         else:
             text += " · last"
+        if self._status_paused:
+            text += " · status paused: rate limited"
         if self.border_subtitle == text:
             return False
         self.border_subtitle = text
@@ -257,8 +254,8 @@ class ActivityPane(Pane[ShownPage]):
         if action == "interact":
             entry = self.selected_entry()
             return True if entry is not None and entry.endpoint == "scrape" else None
-        if action == "open_selected":
-            return True if self._entries else None
+        if action in ("open_selected", "ask_support"):
+            return True if self.selected_entry() is not None else None
         return True
 
     def action_next_page(self) -> None:
@@ -277,6 +274,21 @@ class ActivityPane(Pane[ShownPage]):
         entry = self.selected_entry()
         if entry is not None and entry.endpoint == "scrape":
             self.post_message(OpenInteract(entry.id))
+
+    def action_failed_only(self) -> None:
+        """Look through the last 24 hours (of the kind filtered on) for failed jobs."""
+        self.post_message(OpenFailedJobs(self.endpoint, self.statuses))
+
+    def action_ask_support(self) -> None:
+        """Ask the support agent about the highlighted job, with what its row knows."""
+        entry = self.selected_entry()
+        key = self.query_one(ActivityTable).selected_key()
+        if entry is None or key is None:
+            return
+        status = self.status_of(key)
+        state = status.state if status is not None else None
+        error = status.error if status is not None else None
+        self.post_message(AskSupport(entry.id, entry.endpoint, state, error, entry.target))
 
     # --- opening an entry ------------------------------------------------------------------
 

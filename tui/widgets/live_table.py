@@ -4,18 +4,28 @@
 few seconds would rewrite every row on every tick. Over SSH that is bytes for
 nothing. `LiveTable.sync` diffs the new rows against what is shown, leaves
 unchanged rows alone, and refreshes just the region of a changed row.
+
+Rows are fitted to the table's width rather than scrolled sideways: the
+columns named in `squeeze` give way in turn, their cells cut in the middle
+with "…" (both ends of a URL or an id say the most), down to their minimum.
+The table keeps the rows it was given, so a wider table (a zoomed pane)
+shows them whole again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
+
+from tui.formatting import middle_clip
 
 Cell = str | Text
 # Keys are strings: Textual's RowKey compares equal only to strings.
@@ -26,7 +36,27 @@ LINE_CACHE = 300
 
 
 def _width(cell: Cell) -> int:
-    return cell.cell_len if isinstance(cell, Text) else len(str(cell))
+    return cell.cell_len if isinstance(cell, Text) else cell_len(str(cell))
+
+
+def cut_cell(cell: Cell, width: int) -> Cell:
+    """`cell` cut in the middle to `width` cells with "…" (a styled cell keeps its style)."""
+    if _width(cell) <= width:
+        return cell
+    if isinstance(cell, str):
+        return middle_clip(cell, width)
+    head = width // 2
+    tail = width - 1 - head
+    cut = cell[:head] + Text("…", style=cell.style)
+    return cut + cell[-tail:] if tail else cut
+
+
+@dataclass(frozen=True)
+class Squeeze:
+    """A column that gives way when the rows are wider than the table, cut down to `min_width` at most."""
+
+    column: str
+    min_width: int
 
 
 class LiveTable(DataTable):
@@ -36,11 +66,14 @@ class LiveTable(DataTable):
     LiveTable { height: 1fr; }
     """
 
-    def __init__(self, *columns: str, **kwargs) -> None:
+    def __init__(self, *columns: str, squeeze: Sequence[Squeeze] = (), **kwargs) -> None:
         kwargs.setdefault("cursor_type", "row")
         kwargs.setdefault("zebra_stripes", False)
         super().__init__(**kwargs)
         self._column_labels = columns
+        self._squeeze = tuple(squeeze)
+        self._given: list[Row] = []  # the rows as the pane gave them, before any cut
+        self._limits: dict[int, int] = {}  # column index -> width its cells are cut to
         self._widths_at_resize: tuple[int, ...] | None = None
         self._rows_width = 0
         # DataTable's render caches hold up to 10,000 cells and 1,000 rows and lines. Each
@@ -63,6 +96,9 @@ class LiveTable(DataTable):
     # the rows when the width changes (private caches, on purpose, as in `sync`).
 
     def _on_resize(self, event: events.Resize) -> None:
+        if self._squeeze and self._limits_for(self._given) != self._limits:
+            self._limits = self._limits_for(self._given)
+            self._replace_all(self._fitted(self._given))  # cut to the new width, or shown whole again
         # DataTable's handler stays for new column widths: its cell cache is not keyed
         # by width, and a resize is where it catches up with widths grown on idle.
         widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
@@ -98,8 +134,13 @@ class LiveTable(DataTable):
 
         Returns True when anything visible changed.
         """
+        self._given = list(rows)
+        limits = self._limits_for(rows)
+        refit = limits != self._limits
+        self._limits = limits
+        rows = self._fitted(rows)
         keys = [key for key, _ in rows]
-        if keys != self.row_keys:
+        if keys != self.row_keys or refit:
             was_empty = self.row_count == 0
             self._replace_all(rows)
             if was_empty != (not rows):
@@ -125,6 +166,41 @@ class LiveTable(DataTable):
             self.refresh_row(index)
         return changed
 
+    # --- fitting the rows to the width ---------------------------------------------------
+
+    def _limits_for(self, rows: Sequence[Row]) -> dict[int, int]:
+        """The width each squeezed column's cells must be cut to so the rows fit (none while unsized)."""
+        if not self._squeeze or self.size.width == 0:
+            return {}
+        labels = list(self._column_labels)
+        natural = [cell_len(label) for label in labels]
+        for _, cells in rows:
+            for index, cell in enumerate(cells):
+                natural[index] = max(natural[index], _width(cell))
+        # Room for the vertical scrollbar is kept whether or not it shows: a row count
+        # that brings it should not make the rows wider than the table.
+        room = self.size.width - self.styles.scrollbar_size_vertical - 2 * self.cell_padding * len(labels)
+        excess = sum(natural) - room
+        limits: dict[int, int] = {}
+        for squeeze in self._squeeze:
+            if excess <= 0:
+                break
+            index = labels.index(squeeze.column)
+            floor = max(squeeze.min_width, cell_len(labels[index]))  # a header is never cut
+            give = min(excess, natural[index] - floor)
+            if give > 0:
+                limits[index] = natural[index] - give
+                excess -= give
+        return limits
+
+    def _fitted(self, rows: Sequence[Row]) -> list[Row]:
+        if not self._limits:
+            return list(rows)
+        return [
+            (key, [cut_cell(cell, self._limits[i]) if i in self._limits else cell for i, cell in enumerate(cells)])
+            for key, cells in rows
+        ]
+
     def _replace_all(self, rows: Sequence[Row]) -> None:
         """Rebuild the table in one frame, the viewport steady.
 
@@ -143,11 +219,12 @@ class LiveTable(DataTable):
             self.add_column(label, key=label)
         for key, cells in rows:
             self.add_row(*cells, key=key)  # type: ignore[arg-type]
+        # Settle the new widths now rather than on idle: a busy app may draw a frame
+        # before idle comes, with every column shrunk to its header. And so the cursor
+        # and the scroll offset land in the same frame as the rows (no jump, no flicker).
+        self._settle_dimensions()
         if follow_top or keep is None or keep not in self.rows:
             return
-        # Settle the new size now rather than on idle, so the cursor and the
-        # scroll offset land in the same frame as the rows (no jump, no flicker).
-        self._settle_dimensions()
         new_row = self.get_row_index(RowKey(keep))
         top = max(0, min(new_row - (old_row - old_top), self.max_scroll_y))
         self.set_scroll(None, top)

@@ -13,6 +13,11 @@ and never needs to know which endpoint serves which kind:
 
 Every other kind (`map`, `search`, `extract`, `browser`, ... or a kind the
 service adds later) has none: `get` raises `NoRetrievalError` before sending.
+
+`summary(kind, id)` asks for a job's state only (`JobSummary`), as cheaply as
+the endpoint allows: one document of a crawl or batch, not all of them. It also
+reads `extract` entries, from `GET /v2/extract/{id}` as `agent` ones (the
+service keeps both kinds of job there; the issue asked for their status too).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from tui.api.errors import NoRetrievalError
 from tui.api.models.batch import BatchScrapeStatus
 from tui.api.models.crawl import CrawlStatus
 from tui.api.models.extract import ExtractStatus
+from tui.api.models.job_summary import JobSummary, summarize
 from tui.api.models.scrape import ScrapeResult
 from tui.api.resources._base import Resource
 from tui.api.resources.batch import BatchResource
@@ -58,6 +64,19 @@ RETRIEVALS: dict[str, Retrieval] = {
 """The contract's retrieval table: entry kind -> how its job is fetched."""
 
 RETRIEVABLE_KINDS: tuple[str, ...] = tuple(RETRIEVALS)
+
+SUMMARIES: dict[str, Callable[[BaseClient, str], Awaitable[Job]]] = {
+    "scrape": lambda client, job_id: ScrapeResource(client).get(job_id),
+    # limit=1: the state and counts come with every page; the documents are not wanted here.
+    "crawl": lambda client, job_id: CrawlResource(client).get(job_id, limit=1),
+    "batch_scrape": lambda client, job_id: BatchResource(client).get(job_id, limit=1),
+    "agent": lambda client, job_id: ExtractResource(client).get(job_id),
+    "extract": lambda client, job_id: ExtractResource(client).get(job_id),
+}
+"""How each kind's state is read: the retrieval table, plus `extract` entries."""
+
+STATUS_KINDS: tuple[str, ...] = tuple(SUMMARIES)
+"""The activity kinds whose job state can be asked for."""
 
 
 def retrieval_path(kind: str) -> str | None:
@@ -98,14 +117,28 @@ class JobsResource(Resource):
             raise no_retrieval(kind)
         return await retrieval.fetch(self._client, job_id)
 
+    async def summary(self, kind: str, job_id: str) -> JobSummary:
+        """The state of the job behind an activity entry (`STATUS_KINDS`), reading as little as the endpoint allows.
+
+        Raises `NoRetrievalError` for a kind without one (before sending),
+        `NotFoundError` for an unknown or expired job, and the other errors of
+        the kind's endpoint as they come.
+        """
+        fetch = SUMMARIES.get(kind)
+        if fetch is None:
+            raise no_retrieval(kind)
+        return summarize(await fetch(self._client, job_id))
+
 
 __all__ = [
     "RETRIEVABLE_KINDS",
     "RETRIEVALS",
+    "STATUS_KINDS",
+    "SUMMARIES",
     "Job",
     "JobsResource",
-    "Retrieval",
     "RetrievableKind",
+    "Retrieval",
     "no_retrieval",
     "retrieval_path",
 ]

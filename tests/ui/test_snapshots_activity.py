@@ -1,0 +1,34 @@
+"""Pictures of the failed-only view (e on the activity pane) at 120x40 and 80x24, on the seeded emulator.
+
+Update with `pytest tests/ui/test_snapshots_activity.py --snapshot-update` and
+look at the new SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.ui.conftest import dashboard, seeded_emulator, wait_until
+from tui.panes.activity import ActivityPane
+from tui.panes.base import Pane
+from tui.screens.failed_jobs import FailedJobsScreen
+
+SIZES = [(120, 40), (80, 24)]
+
+
+async def failed_view_searched(pilot: Pilot) -> None:
+    app = pilot.app
+    await wait_until(pilot, lambda: all(p.data is not None for p in app.query(Pane)), "all panes")
+    app.query_one(ActivityPane).focus_first()
+    await pilot.press("e")
+    await wait_until(pilot, lambda: isinstance(app.screen, FailedJobsScreen), "the failed view")
+    screen = app.screen
+    assert isinstance(screen, FailedJobsScreen)
+    await wait_until(pilot, lambda: screen._worker is not None and not screen.walking, "the search", 15)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_failed_view_after_its_search(snap_compare, size) -> None:
+    assert snap_compare(dashboard(seeded_emulator()), terminal_size=size, run_before=failed_view_searched)
