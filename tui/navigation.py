@@ -73,6 +73,8 @@ class Navigator:
 
             self._support_log = SupportLog()
         return self._support_log
+
+    @property
     def docs_search_memory(self) -> DocsSearchMemory:
         """The last docs search (question, answer, selection), for the app's lifetime: operators reopen searches."""
         if self._docs_search is None:
