@@ -30,6 +30,18 @@ from tui.support_log import AskFailure
 APP = Path(tui.__file__).parent
 ALLOWED = {("api/requests.py", "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+")}
 """Literals that are not text for people (a regular expression of HTTP header-name characters)."""
+MARKDOWN_SOURCES = {"screens/docs_results.py"}
+"""Modules that write Markdown for a Markdown widget, where a backtick is a code span, not a character."""
+
+
+def _stylesheets(tree: ast.AST) -> set[int]:
+    """ids of the strings assigned to DEFAULT_CSS: a stylesheet's comments are not shown to anyone."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEFAULT_CSS" for t in node.targets):
+            if isinstance(node.value, ast.Constant):
+                found.add(id(node.value))
+    return found
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -49,10 +61,10 @@ def test_no_string_literal_of_the_app_holds_a_backtick() -> None:
     offenders = []
     for path in sorted(APP.rglob("*.py")):
         relative = path.relative_to(APP).as_posix()
-        if relative.startswith("emulator/"):
+        if relative.startswith("emulator/") or relative in MARKDOWN_SOURCES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        docstrings = _docstrings(tree)
+        docstrings = _docstrings(tree) | _stylesheets(tree)
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Constant)

@@ -1,7 +1,9 @@
-"""In a real terminal: find a failed job through the failed-only view, open it, come back.
+"""In a real terminal: find a failed job through the failed-only view, open it, ask support about it.
 
-(Asking support about it, the end of the issue's tmux scenario, needs the support
-screen of another branch; `a` here is tested to post its intent in tests/ui.)
+The scenario of the monitoring issue, as an operator would go through it:
+activity pane, `e` for failed jobs only, a failed scrape, Enter to read it,
+`a` to ask the support agent with the prefilled question, ctrl+s to send,
+and the diagnosis on screen.
 """
 
 from __future__ import annotations
@@ -13,18 +15,38 @@ from tests.e2e.test_tmux import Terminal, terminal  # the fixture, shared
 __all__ = ["terminal"]
 
 
-def test_failed_view_finds_a_failed_job_and_opens_it(terminal: Terminal) -> None:
+def _failed_rows(screen: str) -> list[str]:
+    """The failed view's table rows, top first (each carries a ✗ status)."""
+    return [line for line in screen.splitlines() if "✗ " in line and ("scrape" in line or "failed" in line)]
+
+
+def test_failed_view_finds_a_failed_job_and_support_diagnoses_it(terminal: Terminal) -> None:
     terminal.wait_for("more (n)")
     terminal.keys("2")
     terminal.wait_for("Next page")  # the activity pane's keys are in the footer: it has the focus
     terminal.keys("e")
     screen = terminal.wait_for("of the last 24 hours", 60)  # the search went through the whole day
     assert "Failed jobs · last 24 hours · all kinds" in screen
-    rows = [line for line in screen.splitlines() if "✗ " in line]
+    rows = _failed_rows(screen)
     assert rows, f"no failed job found; the screen was:\n{screen}"
+    # A failed scrape: its page answered an HTTP error, which the agent can diagnose.
+    scrape = next(index for index, row in enumerate(rows) if " scrape " in row and "HTTP" in row)
+    for _ in range(scrape):
+        terminal.keys("Down")
+    job_id = rows[scrape].split()[rows[scrape].split().index("HTTP") + 2]  # the column after the status
     terminal.keys("Enter")
-    terminal.wait_for("JSON")  # the job's screen: its document and JSON tabs
-    terminal.keys("Escape")
+    screen = terminal.wait_for("HTTP status")  # the job's screen keeps the page's status apart
+    assert job_id in screen
+    terminal.keys("a")  # ask support from the job screen
+    screen = terminal.wait_for("Question (ctrl+s sends)")
+    assert f"My scrape job {job_id}" in screen  # prefilled from what the job screen knew
+    terminal.keys("C-s")
+    screen = terminal.wait_for("Diagnosis", 90)  # the agent may take its time
+    assert "confidence" in screen
+    assert "Suggested fix" in screen or "stuck" in screen
+    terminal.keys("Escape")  # back to the job
+    terminal.wait_for("HTTP status")
+    terminal.keys("Escape")  # back to the failed jobs, as they were
     terminal.wait_for("Failed jobs · last 24 hours")
     terminal.keys("Escape")
     terminal.wait_for("Team activity")
