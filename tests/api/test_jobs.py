@@ -21,6 +21,7 @@ CASES = [
     ("crawl", f"/v2/crawl/{JOB_ID}", STATUS, models.CrawlStatus),
     ("batch_scrape", f"/v2/batch/scrape/{JOB_ID}", STATUS, models.BatchScrapeStatus),
     ("agent", f"/v2/extract/{JOB_ID}", {"success": True, "status": "completed", "data": {}}, models.ExtractStatus),
+    ("extract", f"/v2/extract/{JOB_ID}", {"success": True, "status": "failed", "error": "no LLM"}, models.ExtractStatus),
 ]
 
 
@@ -38,9 +39,11 @@ async def test_each_kind_is_fetched_from_its_endpoint_as_its_model(
 NO_RETRIEVAL = [kind for kind in ACTIVITY_ENDPOINTS if kind not in RETRIEVABLE_KINDS]
 
 
-def test_the_table_is_the_contracts() -> None:
-    assert RETRIEVABLE_KINDS == ("scrape", "crawl", "batch_scrape", "agent")
-    assert NO_RETRIEVAL == ["search", "extract", "llmstxt", "deep_research", "map", "browser", "interact"]
+def test_the_table_is_the_contracts_plus_extract() -> None:
+    # extract is not in the contract's table; its jobs are at agent's endpoint (see tui.api.resources.jobs).
+    assert RETRIEVABLE_KINDS == ("scrape", "crawl", "batch_scrape", "agent", "extract")
+    assert retrieval_path("extract") == retrieval_path("agent") == "GET /v2/extract/{id}"
+    assert NO_RETRIEVAL == ["search", "llmstxt", "deep_research", "map", "browser", "interact"]
 
 
 @pytest.mark.parametrize("kind", [*NO_RETRIEVAL, "a_kind_added_later"])
@@ -52,7 +55,7 @@ async def test_kinds_without_retrieval_are_refused_before_sending(
     assert recorder.requests == []
     assert info.value.kind == kind and info.value.fields == ["kind"]
     assert str(info.value).startswith(f"{kind} calls have no retrieval endpoint in the contract")
-    assert "Only scrape, crawl, batch_scrape and agent entries can." in str(info.value)
+    assert "Only scrape, crawl, batch_scrape, agent and extract entries can." in str(info.value)
     assert retrieval_path(kind) is None
 
 

@@ -20,7 +20,7 @@ from tui.status_look import FAILURE
 from tui.widgets.document_view import DocumentView, verdict
 from tui.widgets.json_tree import STRING_PREVIEW, JsonTree
 
-NO_RETRIEVAL = ("search", "extract", "llmstxt", "deep_research", "map", "browser", "interact")
+NO_RETRIEVAL = ("search", "llmstxt", "deep_research", "map", "browser", "interact")
 
 
 @pytest.fixture
@@ -149,15 +149,16 @@ async def test_batch_scrape_uses_its_retrieval(client: WdsClient, transport: Swi
         assert fields(screen)["progress"].endswith("/ 2 pages")
 
 
-async def test_agent_job_is_read_through_extract_and_shows_its_error(
-    client: WdsClient, emulator: Emulator, transport: SwitchableTransport
+@pytest.mark.parametrize("kind", ["agent", "extract"])  # extract jobs live at the same endpoint
+async def test_agent_and_extract_jobs_are_read_through_extract_and_show_their_error(
+    client: WdsClient, emulator: Emulator, transport: SwitchableTransport, kind: str
 ) -> None:
     # The client cannot start agent jobs (the contract shows no shape): make one in the emulator.
     team = next(iter(emulator.teams.values()))
     agent = emulator.jobs.create_agent_job(Caller(team, KEY), "list the prices", ["https://acme-outdoor.com/"])
     job_id = agent.id
     async with screen_host().run_test(size=(100, 30)) as pilot:
-        screen = await open_job(pilot, client, "agent", job_id)
+        screen = await open_job(pilot, client, kind, job_id)
         assert transport.paths[-1] == f"/v2/extract/{job_id}"
         job = await client.extract.get(job_id)
         shown = fields(screen)

@@ -1,7 +1,7 @@
 """One job from the activity list, fetched through the retrieval endpoint its kind maps to.
 
 The contract maps four kinds of activity entry to a retrieval endpoint
-(scrape, crawl, batch_scrape, agent). Those open as a readable document with
+(scrape, crawl, batch_scrape, agent; and extract, at agent's endpoint). Those open as a readable document with
 a collapsible JSON tree of the whole answer beside it; every other kind says
 plainly that there is nothing to retrieve, without sending a request.
 

@@ -10,14 +10,16 @@ and never needs to know which endpoint serves which kind:
 | crawl          | GET /v2/crawl/{id}        |
 | batch_scrape   | GET /v2/batch/scrape/{id} |
 | agent          | GET /v2/extract/{id}      |
+| extract        | GET /v2/extract/{id}      |
 
-Every other kind (`map`, `search`, `extract`, `browser`, ... or a kind the
-service adds later) has none: `get` raises `NoRetrievalError` before sending.
+The last row is not in the contract's table: extract jobs live at the same
+endpoint as agent ones, and an operator who sees a failed extract in the
+activity list wants to open it. Every other kind (`map`, `search`,
+`browser`, ... or a kind the service adds later) has none: `get` raises
+`NoRetrievalError` before sending.
 
 `summary(kind, id)` asks for a job's state only (`JobSummary`), as cheaply as
-the endpoint allows: one document of a crawl or batch, not all of them. It also
-reads `extract` entries, from `GET /v2/extract/{id}` as `agent` ones (the
-service keeps both kinds of job there; the issue asked for their status too).
+the endpoint allows: one document of a crawl or batch, not all of them.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from tui.api.resources.scrape import ScrapeResource
 if TYPE_CHECKING:
     from tui.api.base_client import BaseClient
 
-RetrievableKind: TypeAlias = Literal["scrape", "crawl", "batch_scrape", "agent"]
+RetrievableKind: TypeAlias = Literal["scrape", "crawl", "batch_scrape", "agent", "extract"]
 Job: TypeAlias = ScrapeResult | CrawlStatus | BatchScrapeStatus | ExtractStatus
 """What `client.jobs.get` returns: the model of the kind's retrieval endpoint."""
 
@@ -60,8 +62,9 @@ RETRIEVALS: dict[str, Retrieval] = {
     "crawl": Retrieval("GET /v2/crawl/{id}", lambda client, job_id: CrawlResource(client).get(job_id)),
     "batch_scrape": Retrieval("GET /v2/batch/scrape/{id}", lambda client, job_id: BatchResource(client).get(job_id)),
     "agent": Retrieval("GET /v2/extract/{id}", lambda client, job_id: ExtractResource(client).get(job_id)),
+    "extract": Retrieval("GET /v2/extract/{id}", lambda client, job_id: ExtractResource(client).get(job_id)),
 }
-"""The contract's retrieval table: entry kind -> how its job is fetched."""
+"""The contract's retrieval table (plus `extract`, see the module doc): entry kind -> how its job is fetched."""
 
 RETRIEVABLE_KINDS: tuple[str, ...] = tuple(RETRIEVALS)
 
@@ -100,7 +103,7 @@ class JobsResource(Resource):
     @overload
     async def get(self, kind: Literal["batch_scrape"], job_id: str) -> BatchScrapeStatus: ...
     @overload
-    async def get(self, kind: Literal["agent"], job_id: str) -> ExtractStatus: ...
+    async def get(self, kind: Literal["agent", "extract"], job_id: str) -> ExtractStatus: ...
     @overload
     async def get(self, kind: str, job_id: str) -> Job: ...
 
