@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import DataTable, TextArea
 
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
@@ -25,6 +25,9 @@ from tui.emulator.service import Emulator
 from tui.panes.base import Pane
 from tui.console.screen import ConsoleScreen
 from tui.console.cdp_panel import CdpStatusPanel
+from tui.screens.ask_support import AskSupportScreen
+from tui.screens.failed_jobs import FailedJobsScreen
+from tui.screens.support_answer import SupportAnswerView
 
 HERE = Path(__file__).resolve().parent
 KEY = "wds-" + "5c" * 16
@@ -67,7 +70,26 @@ async def main() -> None:
                 widget.cursor_blink = False  # type: ignore[attr-defined]
             await pilot.pause(1.0)
             app.save_screenshot("console.svg", str(HERE))
-    print(f"wrote {HERE / 'dashboard.svg'} and {HERE / 'console.svg'}")
+            app.pop_screen()
+
+            # Diagnosis: the failed jobs of the day, then the support agent asked about one.
+            await pilot.press("2", "e")
+            await until(pilot, lambda: isinstance(app.screen, FailedJobsScreen) and not app.screen.walking, 60)
+            table = app.screen.query_one(DataTable)
+            scrapes = [i for i, row in enumerate(table.ordered_rows) if "HTTP" in str(table.get_row(row.key)[2])]
+            table.move_cursor(row=scrapes[0] if scrapes else 0)
+            await pilot.pause(0.5)
+            app.save_screenshot("failed_jobs.svg", str(HERE))
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AskSupportScreen))
+            await pilot.press("ctrl+s")
+            answer = app.screen.query_one("#answer", SupportAnswerView)
+            await until(pilot, lambda: answer.record is not None and answer.record.state != "asking", 90)
+            await pilot.pause(1.0)
+            answer.focus()  # no blinking cursor in the picture
+            await pilot.pause(0.5)
+            app.save_screenshot("ask_support.svg", str(HERE))
+    print(f"wrote dashboard.svg, console.svg, failed_jobs.svg and ask_support.svg in {HERE}")
 
 
 if __name__ == "__main__":
