@@ -16,6 +16,7 @@ MODEL_OF = {
     "crawl": models.CrawlStatus,
     "batch_scrape": models.BatchScrapeStatus,
     "agent": models.ExtractStatus,
+    "extract": models.ExtractStatus,  # at agent's endpoint (tui.api.resources.jobs)
 }
 
 
