@@ -121,10 +121,6 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
 
     # --- actions ------------------------------------------------------------
 
-    def all_bindings(self) -> list[Binding]:
-        """This pane's key bindings, for the command palette."""
-        return [b for group in self._bindings.key_to_bindings.values() for b in group]
-
     def focus_first(self) -> None:
         """Focus the pane's table, or else its first focusable widget.
 
