@@ -11,8 +11,8 @@ ends in error is notified and logged, see `tui.failures`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -28,7 +28,7 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession, OpenDocsSearch, OpenHelp
+from tui.intents import Intent, NewSession, OpenDocsSearch, OpenHelp, OpenWebhookInbox
 from tui.keymap import takes_text
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
@@ -41,6 +41,7 @@ from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from tui.inbox.service import InboxService
     from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
 
@@ -93,6 +94,7 @@ class WdsApp(App[None]):
         Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True),
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
         Binding("/", "docs_search", "Search docs", show=False),
+        Binding("w", "webhook_inbox", "Webhook inbox", show=False),
     ]
 
     def __init__(
@@ -102,13 +104,14 @@ class WdsApp(App[None]):
         *,
         clock: Clock = system_clock,
         intervals: Intervals | None = None,
+        webhooks: InboxService | None = None,
     ) -> None:
         super().__init__()
         self.client = client
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
-        self.navigator = Navigator(client, clock=clock)
+        self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
         self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -165,7 +168,9 @@ class WdsApp(App[None]):
         # A refused key or an unreachable service is not a pane's problem: say so full-screen,
         # once, however many panes fail at the same moment.
         if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
-            from tui.screens.connection import ConnectionProblemScreen  # imported on first use: start-up time
+            from tui.screens.connection import (
+                ConnectionProblemScreen,  # imported on first use: start-up time
+            )
 
             self._problem_screen = ConnectionProblemScreen(
                 self.client, self.service.host, error, embedded_log=self.service.emulator_log
@@ -243,7 +248,7 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
-        if action == "docs_search":
+        if action in ("docs_search", "webhook_inbox"):
             return not takes_text(screen.focused)
         return True
 
@@ -268,5 +273,21 @@ class WdsApp(App[None]):
         elif self.screen.maximized is not None:  # Textual's own "Maximize" command, on a table
             self.screen.minimize()
 
+    async def on_mount(self) -> None:
+        webhooks = self.navigator.webhooks
+        if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
+            self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
+
+    async def _listen_for_webhooks(self) -> None:
+        webhooks = self.navigator.webhooks
+        address = await webhooks.start()
+        if address is None:
+            self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
+
+    def action_webhook_inbox(self) -> None:
+        """Open the webhook inbox (its listener starts if it is not running)."""
+        self.post_message(OpenWebhookInbox())
+
     async def on_unmount(self) -> None:
+        await self.navigator.webhooks.close()
         await self.client.aclose()

@@ -34,6 +34,12 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--refresh", type=float, metavar="SECONDS", help="seconds between polls of every pane (default: per pane)"
     )
+    parser.add_argument(
+        "--webhook-listen",
+        metavar="[HOST:]PORT",
+        help="receive the service's webhooks in the inbox (w) on this address, loopback unless a host is given "
+        "(default: $WDS_WEBHOOK_LISTEN or the config file; signatures checked with $WDS_WEBHOOK_SECRET)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,6 +73,7 @@ def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         api_key=args.api_key,
         timeout=args.timeout,
         refresh=args.refresh,
+        webhook_listen=args.webhook_listen,
     )
 
 

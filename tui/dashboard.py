@@ -94,7 +94,10 @@ def run_dashboard(settings: Settings, started: LocalEmulator | None = None) -> i
             embedded=connection.embedded,
             emulator_log=connection.emulator_log,
         )
-        app = WdsApp(client, service, intervals=intervals)
+        from tui.inbox.service import InboxService
+
+        webhooks = InboxService(settings.webhook_listen, settings.webhook_secret)
+        app = WdsApp(client, service, intervals=intervals, webhooks=webhooks)
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.cli.main`).
         gc.freeze()

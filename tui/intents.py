@@ -120,3 +120,8 @@ class OpenFailedJobs(Intent):
 
     endpoint: str | None
     statuses: Any
+
+
+@dataclass(eq=False)
+class OpenWebhookInbox(Intent):
+    """Show the webhook inbox (starting its listener if it is not running)."""

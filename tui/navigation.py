@@ -25,6 +25,7 @@ from tui.intents import (
     OpenHelp,
     OpenInteract,
     OpenJob,
+    OpenWebhookInbox,
 )
 
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ if TYPE_CHECKING:
 
     from tui.api.client import WdsClient
     from tui.console.history import ConsoleHistories
-    from tui.support_log import SupportLog
+    from tui.inbox.service import InboxService
     from tui.screens.docs_search import DocsSearchMemory
+    from tui.support_log import SupportLog
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -48,10 +50,12 @@ class Navigator:
         *,
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
+        webhooks: InboxService | None = None,
     ) -> None:
         self.client = client
         self.clock = clock
         self.crawl_poll_seconds = crawl_poll_seconds
+        self._webhooks = webhooks
         self._histories: ConsoleHistories | None = None
         self._support_log: SupportLog | None = None
         self._docs_search: DocsSearchMemory | None = None
@@ -64,6 +68,15 @@ class Navigator:
 
             self._histories = ConsoleHistories()
         return self._histories
+
+    @property
+    def webhooks(self) -> InboxService:
+        """The webhook inbox of this run (its listener starts when the inbox is first opened)."""
+        if self._webhooks is None:
+            from tui.inbox.service import InboxService
+
+            self._webhooks = InboxService()
+        return self._webhooks
 
     @property
     def support_log(self) -> SupportLog:
@@ -147,6 +160,10 @@ class Navigator:
             from tui.screens.failed_jobs import FailedJobsScreen
 
             return FailedJobsScreen(self.client, intent.statuses, endpoint=intent.endpoint, clock=self.clock)
+        if isinstance(intent, OpenWebhookInbox):
+            from tui.screens.webhook_inbox import WebhookInboxScreen
+
+            return WebhookInboxScreen(self.webhooks, clock=self.clock)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod

@@ -64,6 +64,25 @@ class Settings(BaseSettings):
     refresh: float | None = Field(
         None, ge=0.5, le=3600, description="Seconds between polls of every pane (default: per pane)"
     )
+    webhook_listen: str | None = Field(
+        None, description="[HOST:]PORT the webhook inbox listens on (loopback by default); unset: started from the app"
+    )
+    webhook_secret: SecretStr | None = Field(None, description="The HMAC secret the service signs webhooks with")
+
+    @field_validator("webhook_listen")
+    @classmethod
+    def _check_webhook_listen(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        from tui.inbox.listener import parse_listen_address
+
+        host, port = parse_listen_address(value)  # ValueError says what is wrong
+        return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        return value if value is not None and value.get_secret_value().strip() else None
 
     @field_validator("base_url")
     @classmethod
@@ -111,7 +130,9 @@ class Settings(BaseSettings):
             f"base URL: {self.base_url or '(none: the embedded local emulator)'}\n"
             f"API key:  {self.masked_key}\n"
             f"timeout:  {self.timeout:g} s\n"
-            f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (the dashboard defaults)'}"
+            f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (the dashboard defaults)'}\n"
+            f"webhooks: {f'listen on {self.webhook_listen}' if self.webhook_listen else 'inbox started from the app (w)'}; "
+            f"secret {mask_key(self.webhook_secret.get_secret_value()) if self.webhook_secret else 'not set (events shown unchecked)'}"
         )
 
 

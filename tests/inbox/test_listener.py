@@ -144,3 +144,36 @@ def test_bad_listen_addresses_say_what_is_wrong(value: str, says: str) -> None:
 def test_loopback() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0")
+
+
+async def test_the_default_port_taken_means_a_free_port_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.inbox import service as service_module
+    from tui.inbox.service import InboxService
+
+    blocker = WebhookListener(Inbox(None))
+    await blocker.start()
+    taken = int(blocker.address.rstrip("/").rsplit(":", 1)[1])
+    monkeypatch.setattr(service_module, "DEFAULT_PORT", taken)
+    inbox = InboxService()
+    try:
+        address = await inbox.start()
+        assert address is not None and not address.endswith(f":{taken}/")
+        assert inbox.note is not None and f"port {taken} is taken" in inbox.note
+        assert await inbox.start() == address  # started once
+    finally:
+        await inbox.close()
+        await blocker.close()
+
+
+async def test_a_configured_address_in_use_is_not_replaced() -> None:
+    from tui.inbox.service import InboxService
+
+    blocker = WebhookListener(Inbox(None))
+    await blocker.start()
+    taken = blocker.address.removeprefix("http://").rstrip("/")
+    inbox = InboxService(taken)
+    try:
+        assert await inbox.start() is None
+        assert inbox.note is not None and f"cannot listen on {taken}" in inbox.note
+    finally:
+        await blocker.close()
