@@ -14,7 +14,7 @@ KEY = "wds-0123456789abcdef0123456789abcdef"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH", "wds_api_key"):
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH", "wds_api_key", "WDS_WEBHOOK_LISTEN", "WDS_WEBHOOK_SECRET"):
         monkeypatch.delenv(name, raising=False)
     # Point the default config location at an empty place so a developer's own file is never read.
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
@@ -163,3 +163,24 @@ def test_credentials_in_the_base_url_are_refused_wherever_it_comes_from(tmp_path
         load_settings(config_path=path, base_url=url if source == "flag" else None, api_key=KEY)
     assert KEY not in str(caught.value)
     assert "WDS_API_KEY" in str(caught.value)  # where the key goes instead
+
+
+def test_the_webhook_inbox_address_and_secret_come_from_flag_environment_or_file(tmp_path, monkeypatch) -> None:
+    path = write_config(tmp_path, 'webhook_listen = "0.0.0.0:9001"\nwebhook_secret = "whsec-from-file"\n')
+    settings, _ = load_settings(config_path=path)
+    assert settings.webhook_listen == "0.0.0.0:9001"
+    assert settings.webhook_secret is not None and settings.webhook_secret.get_secret_value() == "whsec-from-file"
+    assert "whsec-from-file" not in settings.describe() and "listen on 0.0.0.0:9001" in settings.describe()
+    monkeypatch.setenv("WDS_WEBHOOK_LISTEN", "8100")
+    monkeypatch.setenv("WDS_WEBHOOK_SECRET", "whsec-from-env")
+    settings, _ = load_settings(config_path=path)
+    assert settings.webhook_listen == "127.0.0.1:8100"  # loopback unless a host is given
+    assert settings.webhook_secret.get_secret_value() == "whsec-from-env"
+    settings, _ = load_settings(config_path=path, webhook_listen="[::1]:8101")
+    assert settings.webhook_listen == "[::1]:8101"
+
+
+@pytest.mark.parametrize("value", ["http://x:80", "99999", "host.example:80"])
+def test_a_bad_webhook_address_says_what_is_wrong(value: str) -> None:
+    with pytest.raises(SettingsError, match="webhook_listen"):
+        load_settings(webhook_listen=value)
