@@ -13,9 +13,11 @@ Delivery rules (observed behaviour of the service):
 - 10 s timeout per attempt; any 2xx acknowledges; otherwise retries 1, 5 and
   15 minutes (emulator time) after the failed attempt, then the delivery is given up.
 
-Events sent: those named in the webhook's `events` filter (`started`, `page`,
-`completed`, `failed`); without a filter only `started`, the one event the
-contract defines, is sent.
+Events sent: those named in the webhook's `events` filter, by suffix (`started`,
+`page`, `completed`, `failed`) or in full (`crawl.page`, `batch_scrape.completed`);
+without a filter only `started`, the one event the contract defines, is sent.
+Every event of every job goes through `enqueue` and `_attempt`, so crawl and
+batch events alike are signed, retried and echo `metadata` the same way.
 """
 
 from __future__ import annotations
@@ -82,6 +84,11 @@ class Delivery:
         return json.loads(self.body)
 
 
+def wants(filters: set[str], prefix: str, suffix: str) -> bool:
+    """True when the event `<prefix>.<suffix>` passes `filters` (names by suffix or in full)."""
+    return suffix in filters or f"{prefix}.{suffix}" in filters
+
+
 class WebhookDispatcher:
     """The due-queue of webhook deliveries and the HTTP client that sends them."""
 
@@ -117,7 +124,7 @@ class WebhookDispatcher:
         queued = []
 
         def add(suffix: str, due: datetime, data: list[Any], error: str | None = None) -> None:
-            if suffix in wanted:
+            if wants(wanted, prefix, suffix):
                 queued.append(self.enqueue(team, job.id, f"{prefix}.{suffix}", config.url, due, data,
                                            metadata=config.metadata, headers=config.headers, error=error))
 
@@ -127,7 +134,7 @@ class WebhookDispatcher:
             failure = getattr(job, "failure", None)
             add("failed", timeline.ends_at, [], error=failure.message if failure else "The job failed.")
             return queued
-        if "page" in wanted:
+        if wants(wanted, prefix, "page"):
             for index, (page_id, result) in enumerate(zip(job.page_ids, job.results(), strict=True)):
                 if result.document is not None:
                     document = {**result.document, "metadata": {**result.document["metadata"], "scrapeId": page_id}}
