@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The signing secret's variable: `wds-tui emulator` (and the embedded emulator) sign with it,
+# and the dashboard's webhook inbox verifies with the same one.
+SECRET_VARIABLE = "WDS_WEBHOOK_SECRET"
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15))
 ATTEMPT_TIMEOUT = 10.0
 LOOP_INTERVAL = 0.5
