@@ -7,16 +7,13 @@ gone from the process's environment once read (browser sessions run callers' cod
 
 from __future__ import annotations
 
-import json
 import os
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
 
 from tests.emulator.test_cli import proc_text, run_module, start_emulator, stop
+from tests.emulator.webhook_receiver import ThreadedReceiver
 from tui.api.webhooks import verify_signature
 from tui.emulator.cli import banner
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE
@@ -39,56 +36,22 @@ def test_a_blank_secret_in_the_environment_exits_2() -> None:
     assert result.returncode == 2 and f"{SECRET_VARIABLE} is empty" in result.stderr
 
 
-class _Recorder(BaseHTTPRequestHandler):
-    received: list[tuple[dict[str, str], bytes]] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        self.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def receiver() -> Iterator[tuple[str, list[tuple[dict[str, str], bytes]]]]:
-    received: list[tuple[dict[str, str], bytes]] = []
-    handler = type("Recorder", (_Recorder,), {"received": received})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/hooks", received
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.mark.socket
-def test_the_secret_from_the_environment_signs_batch_events_and_leaves_the_environment(
-    receiver: tuple[str, list[tuple[dict[str, str], bytes]]],
-) -> None:
-    url, received = receiver
+def test_the_secret_from_the_environment_signs_batch_events_and_leaves_the_environment() -> None:
     env = {**os.environ, SECRET_VARIABLE: SECRET}
-    process, base_url, text = start_emulator("--api-key", KEY, env=env)
-    try:
-        assert SECRET not in text and "Webhooks: signed" in text
-        assert SECRET not in proc_text(process.pid, "environ") and SECRET not in proc_text(process.pid, "cmdline")
-        response = httpx.post(f"{base_url}/v2/batch/scrape", timeout=10,
-                              json={"urls": ["https://example.com/"], "webhook": {"url": url, "metadata": {"a": 1}}},
-                              headers={"Authorization": f"Bearer {KEY}"})
-        assert response.status_code == 200, response.text
-        for _ in range(100):
-            if received:
-                break
-            threading.Event().wait(0.05)
-    finally:
-        stop(process)
-    headers, body = received[0]
-    assert verify_signature(body, headers["x-service-signature"], SECRET)
-    event = json.loads(body)
+    with ThreadedReceiver() as receiver:
+        process, base_url, text = start_emulator("--api-key", KEY, env=env)
+        try:
+            assert SECRET not in text and "Webhooks: signed" in text
+            assert SECRET not in proc_text(process.pid, "environ") + proc_text(process.pid, "cmdline")
+            body = {"urls": ["https://example.com/"], "webhook": {"url": receiver.url, "metadata": {"a": 1}}}
+            response = httpx.post(f"{base_url}/v2/batch/scrape", json=body, timeout=10,
+                                  headers={"Authorization": f"Bearer {KEY}"})
+            assert response.status_code == 200, response.text
+            [delivery] = receiver.wait_for(1)
+        finally:
+            stop(process)
+    assert verify_signature(delivery.body, delivery.headers["x-service-signature"], SECRET)
+    event = delivery.json
     assert event["type"] == "batch_scrape.started" and event["id"] == response.json()["id"]
     assert event["metadata"] == {"a": 1}
