@@ -134,3 +134,17 @@ async def test_a_failing_receiver_gets_retries_with_the_same_webhook_id(kind: st
     assert {e.webhook_id for e in events} == {delivery.webhook_id}
     assert all(e.type == f"{kind}.completed" and e.id == job_id and e.metadata == {"m": True} for e in events)
     assert delivery.state == "delivered" and [a.status_code for a in delivery.attempts] == [500, 502, 503, 200]
+
+
+async def test_custom_headers_cannot_replace_the_signature_or_the_framing(http: httpx.AsyncClient, signed: Emulator,
+                                                                         clock: ManualClock) -> None:
+    """The service owns its signature and the body's length: a custom header of those names is not sent."""
+    forged = "sha256=" + "0" * 64
+    custom = {"x-service-signature": forged, "Content-Length": "3", "X-Team": "docs"}
+    async with Receiver() as receiver:
+        await start(http, "batch_scrape", {"url": receiver.url, "headers": custom})
+        [delivery] = await signed.webhooks.run_due()
+    assert delivery.state == "delivered"
+    [received] = receiver.received
+    assert received.headers["x-team"] == "docs" and received.headers["content-length"] == str(len(received.body))
+    assert verified(received).type == "batch_scrape.started"

@@ -10,6 +10,8 @@ Delivery rules (observed behaviour of the service):
 - body `{success, type, id, webhookId, data, metadata?, error?}`, serialised once,
   so every attempt sends the same bytes and the same `webhookId`;
 - `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, body)>` when the team has a secret;
+- the webhook's custom `headers` on every attempt, except the signature and framing
+  headers, which the sender owns;
 - 10 s timeout per attempt; any 2xx acknowledges; otherwise retries 1, 5 and
   15 minutes (emulator time) after the failed attempt, then the delivery is given up.
 
@@ -85,6 +87,24 @@ class Delivery:
     @property
     def payload(self) -> dict[str, Any]:
         return json.loads(self.body)
+
+
+# Headers the sender owns: the signature (a custom one would be a forgery the receiver
+# might read first) and the message framing (a wrong length loses the body).
+RESERVED_HEADERS = frozenset({SIGNATURE_HEADER.lower(), "content-length", "transfer-encoding", "host", "connection"})
+
+
+def delivery_headers(custom: dict[str, str]) -> dict[str, str]:
+    """The headers of an attempt: the webhook's custom ones, less those the sender owns."""
+    headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1"}
+    for name, value in custom.items():
+        if name.lower() in RESERVED_HEADERS:
+            continue
+        # One spelling per name: a custom `content-type` replaces the default, never doubles it.
+        for known in [known for known in headers if known.lower() == name.lower()]:
+            del headers[known]
+        headers[name] = value
+    return headers
 
 
 def wants(filters: set[str], prefix: str, suffix: str) -> bool:
@@ -206,7 +226,7 @@ class WebhookDispatcher:
 
     async def _attempt(self, delivery: Delivery) -> None:
         at = self._clock.now()
-        headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1", **delivery.headers}
+        headers = delivery_headers(delivery.headers)
         team = self._teams.get(delivery.team_id)
         if team is not None and team.webhook_secret:
             headers[SIGNATURE_HEADER] = sign(delivery.body, team.webhook_secret)
