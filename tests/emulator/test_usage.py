@@ -69,6 +69,7 @@ async def test_route_reports_what_the_emulator_charged(client: httpx.AsyncClient
                 "endDate": "2025-06-30T23:59:59.999Z",
                 "apiKey": None,
                 "totalTokens": 60,
+                "tokensUsed": 60,  # the real service's name for the same figure
             }
         ],
     }

@@ -102,7 +102,12 @@ FormatKind = Literal[
     "question",
     "highlights",
 ]
-WebhookEventFilter = Literal["started", "page", "completed", "failed"]
+# An event filter names the event by its suffix or in full (observed-behaviour.md).
+WebhookEventFilter = Literal[
+    "started", "page", "completed", "failed",
+    "crawl.started", "crawl.page", "crawl.completed", "crawl.failed",
+    "batch_scrape.started", "batch_scrape.page", "batch_scrape.completed", "batch_scrape.failed",
+]
 
 # C0 controls and DEL: a URL holding them (a CR/LF above all) would split the
 # request line or a header it is written into.

@@ -69,8 +69,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.emulator.server import serve
     from tui.emulator.service import Emulator
 
+    from tui.emulator.jobs.webhooks import SECRET_VARIABLE
+
+    # Inherited from the dashboard: its webhook inbox verifies with the same secret.
+    webhook_secret = take_from_environment(SECRET_VARIABLE)
+    if webhook_secret is not None and not webhook_secret.strip():
+        webhook_secret = None  # a blank secret signs nothing: deliveries go unsigned
     emulator = Emulator.from_keys(
-        {"local": [key]}, seed=args.seed, live=True, browser_backend=browser_backend_from_environment()
+        {"local": [key]}, seed=args.seed, live=True, browser_backend=browser_backend_from_environment(),
+        webhook_secret=webhook_secret,
     )
     gc.freeze()
     gc.enable()

@@ -22,8 +22,10 @@ from tui.emulator.key_sources import (
     KEYS_VARIABLE,
     KeySpecError,
     specs_from_file,
+    take_from_environment,
     take_specs_from_environment,
 )
+from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 
@@ -107,7 +109,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the seeded history and live traffic (default 0)")
     parser.add_argument(
-        "--webhook-secret", metavar="SECRET", help="HMAC secret of every team; webhooks are signed only when set"
+        "--webhook-secret",
+        metavar="SECRET",
+        help="HMAC secret of every team: webhook deliveries carry X-Service-Signature only when one is set. "
+        f"Default: ${SECRET_VARIABLE}, the variable the dashboard's webhook inbox verifies with "
+        "(prefer it: the command line is visible to every user)",
     )
     parser.add_argument(
         "--allow-remote",
@@ -151,6 +157,13 @@ def _clock_speed(text: str) -> float:
     return value
 
 
+def webhook_line(emulator: Emulator) -> str:
+    """Whether deliveries are signed, and how to change it; never the secret itself."""
+    if any(team.webhook_secret for team in emulator.teams.values()):
+        return f"Webhooks: signed (X-Service-Signature); verify with the same secret, e.g. in ${SECRET_VARIABLE}"
+    return f"Webhooks: unsigned; set ${SECRET_VARIABLE} (or --webhook-secret) to sign them"
+
+
 def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset()) -> str:
     """What the person who started the emulator needs: the URL, the keys, a curl to try.
 
@@ -166,6 +179,7 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
     lines = [
         f"wds-tui emulator serving {base_url}  (seed {emulator.seed}, live traffic {'on' if live else 'off'})",
         f"Browser sessions: {browser}",
+        webhook_line(emulator),
         "",
     ]
     lines.append("Teams and API keys (full keys are shown only here):")
@@ -209,8 +223,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)
         return 2
     masked = frozenset(spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in secret_specs)
-    if args.webhook_secret is not None and not args.webhook_secret.strip():
-        print("wds-tui emulator: --webhook-secret is empty", file=sys.stderr)
+    # Taken out of the environment either way: browser sessions run callers' code in child processes.
+    secret_from_environment = take_from_environment(SECRET_VARIABLE)
+    webhook_secret = args.webhook_secret if args.webhook_secret is not None else secret_from_environment
+    if webhook_secret is not None and not webhook_secret.strip():
+        given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
+        print(f"wds-tui emulator: {given} is empty", file=sys.stderr)
         return 2
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
@@ -219,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     emulator = Emulator.from_keys(
         teams,
         seed=args.seed,
-        webhook_secret=args.webhook_secret,
+        webhook_secret=webhook_secret,
         live=live,
         browser_backend=backend,
         latency=args.latency,

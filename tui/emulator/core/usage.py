@@ -60,8 +60,10 @@ class UsageLedger:
     def periods(self, team_id: str, by_api_key: bool, *, unit: str = "tokens") -> list[dict[str, Any]]:
         """Month-by-month usage, oldest first, as the wire shows it.
 
-        `unit="tokens"` gives `totalTokens` (credits x 15); `unit="credits"` gives
-        `creditsUsed`, for the sibling credit-usage endpoint.
+        `unit="tokens"` gives `totalTokens` (credits x 15) and the same figure as
+        `tokensUsed`: the contract names it `totalTokens`, the real service and its
+        SDKs `tokensUsed`, and a client written against either must find it.
+        `unit="credits"` gives `creditsUsed`, for the sibling credit-usage endpoint.
         """
         months = self._credits.get(team_id, {})
         if not months:
@@ -82,7 +84,8 @@ class UsageLedger:
 
     @staticmethod
     def _period(start: datetime, api_key: str | None, credits: int, unit: str) -> dict[str, Any]:
-        amount = {"totalTokens": credits * TOKENS_PER_CREDIT} if unit == "tokens" else {"creditsUsed": credits}
+        tokens = credits * TOKENS_PER_CREDIT
+        amount = {"totalTokens": tokens, "tokensUsed": tokens} if unit == "tokens" else {"creditsUsed": credits}
         return {
             "startDate": isoformat_z(start),
             "endDate": isoformat_z(month_end(start)),

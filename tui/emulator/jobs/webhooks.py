@@ -10,12 +10,16 @@ Delivery rules (observed behaviour of the service):
 - body `{success, type, id, webhookId, data, metadata?, error?}`, serialised once,
   so every attempt sends the same bytes and the same `webhookId`;
 - `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, body)>` when the team has a secret;
+- the webhook's custom `headers` on every attempt, except the signature and framing
+  headers, which the sender owns;
 - 10 s timeout per attempt; any 2xx acknowledges; otherwise retries 1, 5 and
   15 minutes (emulator time) after the failed attempt, then the delivery is given up.
 
-Events sent: those named in the webhook's `events` filter (`started`, `page`,
-`completed`, `failed`); without a filter only `started`, the one event the
-contract defines, is sent.
+Events sent: those named in the webhook's `events` filter, by suffix (`started`,
+`page`, `completed`, `failed`) or in full (`crawl.page`, `batch_scrape.completed`);
+without a filter only `started`, the one event the contract defines, is sent.
+Every event of every job goes through `enqueue` and `_attempt`, so crawl and
+batch events alike are signed, retried and echo `metadata` the same way.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The signing secret's variable: `wds-tui emulator` (and the embedded emulator) sign with it,
+# and the dashboard's webhook inbox verifies with the same one.
+SECRET_VARIABLE = "WDS_WEBHOOK_SECRET"
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15))
 ATTEMPT_TIMEOUT = 10.0
 LOOP_INTERVAL = 0.5
@@ -82,6 +89,29 @@ class Delivery:
         return json.loads(self.body)
 
 
+# Headers the sender owns: the signature (a custom one would be a forgery the receiver
+# might read first) and the message framing (a wrong length loses the body).
+RESERVED_HEADERS = frozenset({SIGNATURE_HEADER.lower(), "content-length", "transfer-encoding", "host", "connection"})
+
+
+def delivery_headers(custom: dict[str, str]) -> dict[str, str]:
+    """The headers of an attempt: the webhook's custom ones, less those the sender owns."""
+    headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1"}
+    for name, value in custom.items():
+        if name.lower() in RESERVED_HEADERS:
+            continue
+        # One spelling per name: a custom `content-type` replaces the default, never doubles it.
+        for known in [known for known in headers if known.lower() == name.lower()]:
+            del headers[known]
+        headers[name] = value
+    return headers
+
+
+def wants(filters: set[str], prefix: str, suffix: str) -> bool:
+    """True when the event `<prefix>.<suffix>` passes `filters` (names by suffix or in full)."""
+    return suffix in filters or f"{prefix}.{suffix}" in filters
+
+
 class WebhookDispatcher:
     """The due-queue of webhook deliveries and the HTTP client that sends them."""
 
@@ -117,7 +147,7 @@ class WebhookDispatcher:
         queued = []
 
         def add(suffix: str, due: datetime, data: list[Any], error: str | None = None) -> None:
-            if suffix in wanted:
+            if wants(wanted, prefix, suffix):
                 queued.append(self.enqueue(team, job.id, f"{prefix}.{suffix}", config.url, due, data,
                                            metadata=config.metadata, headers=config.headers, error=error))
 
@@ -127,7 +157,7 @@ class WebhookDispatcher:
             failure = getattr(job, "failure", None)
             add("failed", timeline.ends_at, [], error=failure.message if failure else "The job failed.")
             return queued
-        if "page" in wanted:
+        if wants(wanted, prefix, "page"):
             for index, (page_id, result) in enumerate(zip(job.page_ids, job.results(), strict=True)):
                 if result.document is not None:
                     document = {**result.document, "metadata": {**result.document["metadata"], "scrapeId": page_id}}
@@ -196,7 +226,7 @@ class WebhookDispatcher:
 
     async def _attempt(self, delivery: Delivery) -> None:
         at = self._clock.now()
-        headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1", **delivery.headers}
+        headers = delivery_headers(delivery.headers)
         team = self._teams.get(delivery.team_id)
         if team is not None and team.webhook_secret:
             headers[SIGNATURE_HEADER] = sign(delivery.body, team.webhook_secret)
