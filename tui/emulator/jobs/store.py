@@ -159,15 +159,20 @@ class JobStore:
                               [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
 
     def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
-                    record: bool = True, planned: PlannedCrawl | None = None) -> CrawlJob:
-        """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks."""
+                    record: bool = True, planned: PlannedCrawl | None = None, through_cache: bool = True) -> CrawlJob:
+        """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks.
+
+        `through_cache=False` (the seeded past only) scrapes every page afresh and stores nothing.
+        """
         now = at or self._clock.now()
         planned = planned or self.plan_crawl(request)
-        request = planned.request
-        # Every crawled page goes through the team's cache with the crawl's scrape options.
-        plan = dataclasses.replace(planned.plan, results=[
-            self._scraper.scrape(caller.team.id, result.url, request.scrape_options, now, fetched=result).job_result()
-            for result in planned.plan.results])
+        request, plan = planned.request, planned.plan
+        if through_cache:
+            # Every crawled page goes through the team's cache with the crawl's scrape options.
+            plan = dataclasses.replace(plan, results=[
+                self._scraper.scrape(caller.team.id, result.url, request.scrape_options, now,
+                                     fetched=result).job_result()
+                for result in plan.results])
         job_id = self._new_id()
         timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
                             fails_at_start=plan.start_failure is not None)
@@ -216,14 +221,19 @@ class JobStore:
         return FetchedBatch(valid, invalid, [fetch_page(self._sites, url, request) for url in valid])
 
     def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
-                     record: bool = True, fetched_batch: FetchedBatch | None = None) -> BatchJob:
-        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given)."""
+                     record: bool = True, fetched_batch: FetchedBatch | None = None,
+                     through_cache: bool = True) -> BatchJob:
+        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given).
+
+        `through_cache=False` (the seeded past only) scrapes every URL afresh and stores nothing.
+        """
         now = at or self._clock.now()
         batch = fetched_batch or self.fetch_batch(request)
-        valid, invalid = batch.valid, batch.invalid
-        # URL by URL through the team's cache, as a single scrape with the batch's options would go.
-        fetched = [self._scraper.scrape(caller.team.id, url, request, now, fetched=result).job_result()
-                   for url, result in zip(valid, batch.fetched, strict=True)]
+        valid, invalid, fetched = batch.valid, batch.invalid, batch.fetched
+        if through_cache:
+            # URL by URL through the team's cache, as a single scrape with the batch's options would go.
+            fetched = [self._scraper.scrape(caller.team.id, url, request, now, fetched=result).job_result()
+                       for url, result in zip(valid, fetched, strict=True)]
         job_id = self._new_id()
         timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
