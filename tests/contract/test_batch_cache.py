@@ -189,3 +189,18 @@ async def test_a_min_age_crawl_and_a_crawl_that_fills_the_cache(service: Service
     _, unstored = await finished_crawl(service, alpha, include_paths=["^/legal"],
                                        scrape_options={"storeInCache": False, "maxAge": 0})
     assert all(extra(d, "cacheState") == "miss" for d in unstored.data)
+
+
+async def test_a_lockdown_crawl_never_fails_on_what_the_target_would_have_done(
+    service: Service, alpha: WdsClient
+) -> None:
+    """The start page needs ~90 s to load: a normal crawl fails on it, a lockdown one never contacts it."""
+    slow = f"{SITE}/reports/annual-2021"
+    started = await alpha.crawl.start(slow, limit=1, scrape_options={"lockdown": True})
+    service.clock.advance(3600)
+    status = await alpha.crawl.get(started.id)
+    assert status.status == JobState.COMPLETED and len(status.data) == 1
+    assert_miss_404(status.data[0], "SCRAPE_LOCKDOWN_CACHE_MISS", await single_scrape_error(alpha, slow, lockdown=True))
+    failed = await alpha.crawl.start(slow, limit=1)
+    service.clock.advance(3600)
+    assert (await alpha.crawl.get(failed.id)).status == JobState.FAILED
