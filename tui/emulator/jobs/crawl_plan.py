@@ -26,7 +26,7 @@ from typing import Any
 
 from tui.api.requests import CrawlRequest, ScrapeOptions
 from tui.emulator.core.safe_regex import PATTERNS_MAX, UnsafePattern, compile_user_pattern
-from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
+from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, FetchResult, fetch_page
 from tui.emulator.sites.site import SiteSource, base_domain, path_depth, same_host, split_url
 
 DEFAULT_CRAWL_LIMIT = 10_000
@@ -138,6 +138,10 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
     limit = request.limit or DEFAULT_CRAWL_LIMIT
     sitemap_mode = request.sitemap or "include"
     options: ScrapeOptions | None = request.scrape_options
+    effective = EffectiveOptions.of(options)
+    # A cache-only crawl never contacts the target: no page fails it here; each is served
+    # from the team's cache or given its 404 when the job is created (see `team_cache`).
+    cache_only = effective.lockdown or effective.min_age_ms is not None
     site = sites.site(start_host)
     plan = CrawlPlan()
 
@@ -167,8 +171,8 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
             plan.robots_blocked.append(url)
             continue
         result = fetch_page(sites, url, options)
-        hard_failure = not result.has_document or (result.failure is not None
-                                                    and result.failure.kind == FailureKind.ANTI_BOT)
+        hard_failure = not cache_only and (not result.has_document or (
+            result.failure is not None and result.failure.kind == FailureKind.ANTI_BOT))
         if first and hard_failure:
             plan.start_failure = result.failure
             return plan

@@ -17,6 +17,7 @@ from tui.emulator.core.clock import isoformat_z
 from tui.emulator.jobs.crawl_plan import CrawlError, CrawlPlan
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, JobStatus, Timeline
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult
+from tui.emulator.jobs.team_cache import CACHE_MISS_CODES, is_cache_miss
 
 # What the service fills in for scrape options a request leaves out (shown in active crawl records).
 SCRAPE_OPTION_DEFAULTS: dict[str, Any] = {
@@ -163,10 +164,13 @@ class CrawlJob(_PagedJob):
         errors = self.plan.errors if self.status(now) != "scraping" else []
         if self.plan.start_failure is not None and self.plan.start_failure.kind != FailureKind.ROBOTS:
             errors = [CrawlError(self.url, self.plan.start_failure)]
+        done = self.completed(now)
         return {
             "success": True,
             "errors": [{"id": self.id, "timestamp": isoformat_z(self.timeline.ends_at), "url": e.url,
-                        "error": e.failure.message} for e in errors],
+                        "error": e.failure.message} for e in errors]
+            + [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
+               for i, r in enumerate(self.plan.results[:done]) if is_cache_miss(r.failure)],
             "robotsBlocked": list(self.plan.robots_blocked),
         }
 
@@ -207,11 +211,24 @@ class BatchJob(_PagedJob):
         done = self.completed(now)
         return {
             "success": True,
-            "errors": [{"id": self.page_ids[i], "timestamp": isoformat_z(self.timeline.page_done_at(i)),
-                        "url": r.url, "error": r.failure.message}
-                       for i, r in enumerate(self.fetched[:done]) if not r.has_document and r.failure is not None],
+            "errors": [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
+                       for i, r in enumerate(self.fetched[:done]) if _is_error(r)],
             "robotsBlocked": [],
         }
+
+
+def _is_error(result: FetchResult) -> bool:
+    """A page the job could not scrape: nothing came back, or a cache-only scrape found nothing."""
+    return result.failure is not None and (not result.has_document or is_cache_miss(result.failure))
+
+
+def _error_entry(page_id: str, at: datetime, result: FetchResult) -> dict[str, Any]:
+    """An element of `GET .../{id}/errors`; a cache-only miss carries its error code as a single scrape does."""
+    assert result.failure is not None
+    entry = {"id": page_id, "timestamp": isoformat_z(at), "url": result.url, "error": result.failure.message}
+    if is_cache_miss(result.failure):
+        entry["code"] = CACHE_MISS_CODES[result.failure.kind]
+    return entry
 
 
 @dataclass

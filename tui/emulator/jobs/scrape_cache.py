@@ -10,8 +10,10 @@ later scrapes of the same URL by the same team may be served from it:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from tui.emulator.sites.site import split_url
@@ -19,10 +21,18 @@ from tui.emulator.sites.site import split_url
 
 @dataclass(frozen=True)
 class CacheEntry:
-    """A document as it was scraped at `stored_at`."""
+    """A document as it was scraped at `stored_at`, written on first read.
 
-    document: dict[str, Any]
+    A batch or crawl stores every page it scrapes; writing each document only
+    when a later scrape is served from it keeps a big job cheap to start.
+    """
+
+    write_document: Callable[[], dict[str, Any]] = field(repr=False)
     stored_at: datetime
+
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        return copy.deepcopy(self.write_document())
 
     def age_ms(self, now: datetime) -> int:
         return int((now - self.stored_at).total_seconds() * 1000)
@@ -46,10 +56,16 @@ class ScrapeCache:
         self.max_entries = max_entries
         self._entries: dict[tuple[str, str], CacheEntry] = {}
 
-    def put(self, team_id: str, url: str, document: dict[str, Any], at: datetime) -> None:
+    def put(self, team_id: str, url: str, document: dict[str, Any] | Callable[[], dict[str, Any]],
+            at: datetime) -> None:
+        """Store `document` (or the function that writes it) as the team's copy of `url` at `at`."""
         key = (team_id, cache_key(url))
         self._entries.pop(key, None)  # re-stored: now the newest
-        self._entries[key] = CacheEntry(copy.deepcopy(document), at)
+        if isinstance(document, dict):
+            stored = copy.deepcopy(document)  # the caller goes on changing its copy
+            self._entries[key] = CacheEntry(lambda: stored, at)
+        else:
+            self._entries[key] = CacheEntry(document, at)
         while len(self._entries) > self.max_entries:
             del self._entries[next(iter(self._entries))]
 

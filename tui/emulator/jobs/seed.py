@@ -6,7 +6,10 @@ ordinary creation methods (so its documents, progress and failures are real),
 with request options drawn the way customers set them: mostly defaults, now
 and then a short timeout, a cache-only scrape, a basic proxy or a filtered
 crawl. Some of those fail, for the reasons the synthetic sites provide, which
-gives the support desk something to diagnose. Nothing is recorded here: the
+gives the support desk something to diagnose. Seeded crawls and batches
+bypass the team's cache (`through_cache=False`): the seeded picture, which
+the dashboard's tests and screenshots show, stays what it was before they
+went through it. Nothing is recorded here: the
 seeder records the activity entry and the credits itself.
 """
 
@@ -58,13 +61,13 @@ def seed_job(store: JobStore, sites: SiteSource, *, team: Team, api_key: str, ki
         return store.create_scrape(caller, request, at=at, record=False).id
     if kind == "crawl":
         crawl = CrawlRequest.model_validate({"url": url, **_crawl_options(rng)})
-        return store.start_crawl(caller, crawl, at=at, record=False).id
+        return store.start_crawl(caller, crawl, at=at, record=False, through_cache=False).id
     if kind == "batch_scrape":
         site = sites.site(split_url(url)[0])
         candidates = [page.url for page in site.pages() if page.in_sitemap and page.url != url]
         urls = [url, *rng.sample(candidates, min(len(candidates), rng.randint(2, 7)))]
         batch = BatchScrapeRequest.model_validate({"urls": urls})
-        return store.create_batch(caller, batch, at=at, record=False).id
+        return store.create_batch(caller, batch, at=at, record=False, through_cache=False).id
     if kind in ("agent", "extract"):
         prompt = rng.choice(("Find the pricing tiers and what each includes",
                              "List every product with its price", "Summarise the company's latest blog posts"))

@@ -15,16 +15,16 @@ shows `creditsUsed` growing as pages complete. A map costs 1 credit.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.api.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
 from tui.emulator.core.billing import Billing
-from tui.emulator.core.clock import Clock, isoformat_z
+from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Caller
@@ -32,18 +32,11 @@ from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.params_preview import read_prompt
-from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
-from tui.emulator.jobs.scrape_engine import (
-    BASE_CREDITS,
-    EffectiveOptions,
-    Failure,
-    FailureKind,
-    FetchResult,
-    build_document,
-    fetch_page,
-)
+from tui.emulator.jobs.scrape_cache import ScrapeCache
+from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
+from tui.emulator.jobs.team_cache import TeamCacheScraper
 from tui.emulator.jobs.webhooks import WebhookDispatcher
-from tui.emulator.sites.site import SiteSource, split_url
+from tui.emulator.sites.site import SiteSource
 from tui.emulator.sites.site_map import map_links
 
 NO_LLM_MESSAGE = (
@@ -73,14 +66,6 @@ class FetchedBatch:
     fetched: list[FetchResult]
 
 
-@dataclass(frozen=True)
-class _ScrapeOutcome:
-    document: dict[str, Any] | None
-    failure: Failure | None
-    credits: int
-    cache_state: str
-
-
 class JobStore:
     """All jobs, by id, plus the scrape cache they share."""
 
@@ -92,6 +77,7 @@ class JobStore:
         self._billing = billing
         self._webhooks = webhooks
         self.cache = ScrapeCache()
+        self._scraper = TeamCacheScraper(sites, self.cache)
         self._jobs: dict[str, Job] = {}
         # Crawls and batches dropped by `prune`: id -> (team, kind), so their status still
         # answers "Job expired." rather than "Job not found." (ids only: ~200 B each, capped).
@@ -119,61 +105,20 @@ class JobStore:
                       record: bool = True) -> ScrapeJob:
         """Scrape one URL (through the team's cache when the options allow) and record the call."""
         now = at or self._clock.now()
-        opts = EffectiveOptions.of(request)
-        if opts.lockdown or opts.min_age_ms is not None:
-            outcome = self._cache_only(caller.team.id, request.url, opts, now)
-        else:
-            outcome = self._cached_or_fresh(caller.team.id, request, opts, now)
+        scraped = self._scraper.scrape(caller.team.id, request.url, request, now)
+        result = scraped.result
         job_id = self._new_id()
-        document = outcome.document
+        document = copy.deepcopy(result.document) if result.document is not None else None
         if document is not None:
-            document["metadata"].update({"scrapeId": job_id, "cacheState": outcome.cache_state,
-                                         "creditsUsed": outcome.credits})
+            document["metadata"].update({"scrapeId": job_id, "cacheState": scraped.cache_state,
+                                         "creditsUsed": result.credits})
         job = ScrapeJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, url=request.url, request=request,
-                        created_at=now, document=document, failure=outcome.failure, credits=outcome.credits,
-                        cache_state=outcome.cache_state)
+                        created_at=now, document=document, failure=result.failure, credits=result.credits,
+                        cache_state=scraped.cache_state)
         self._jobs[job_id] = job
         if record:
-            self._record(caller, "scrape", request.url, job_id, outcome.credits, at)
+            self._record(caller, "scrape", request.url, job_id, result.credits, at)
         return job
-
-    def _cache_only(self, team_id: str, url: str, opts: EffectiveOptions, now: datetime) -> _ScrapeOutcome:
-        """`lockdown` or `minAge`: serve from the cache or fail; never contact the target."""
-        if opts.lockdown:
-            entry = self.cache.fresh(team_id, url, now, opts.max_age_ms)
-            if entry is not None:
-                return _ScrapeOutcome(self._from_cache(url, opts, entry), None, LOCKDOWN_HIT_CREDITS, "hit")
-            failure = Failure(FailureKind.LOCKDOWN_MISS, "Lockdown mode found no cached copy of this URL, and "
-                              "lockdown never contacts the target.", url)
-            return _ScrapeOutcome(None, failure, LOCKDOWN_MISS_CREDITS, "miss")
-        min_age = opts.min_age_ms or 1
-        entry = self.cache.aged(team_id, url, now, min_age)
-        if entry is not None:
-            return _ScrapeOutcome(self._from_cache(url, opts, entry), None, BASE_CREDITS, "hit")
-        failure = Failure(FailureKind.NO_CACHED_DATA, f"No cached data at least {min_age} ms old is available for "
-                          "this URL, and minAge never triggers a fresh scrape.", url, {"min_age_ms": min_age})
-        return _ScrapeOutcome(None, failure, 0, "miss")
-
-    def _cached_or_fresh(self, team_id: str, request: ScrapeRequest, opts: EffectiveOptions,
-                         now: datetime) -> _ScrapeOutcome:
-        """A normal scrape: a cached copy younger than `maxAge`, else a fresh fetch (cached when allowed)."""
-        entry = self.cache.fresh(team_id, request.url, now, opts.max_age_ms)
-        if entry is not None:
-            return _ScrapeOutcome(self._from_cache(request.url, opts, entry), None, BASE_CREDITS, "hit")
-        result = fetch_page(self._sites, request.url, request)
-        if result.document is not None and result.failure is None and opts.store_in_cache:
-            self.cache.put(team_id, request.url, result.document, now)
-        document = copy.deepcopy(result.document) if result.document is not None else None
-        return _ScrapeOutcome(document, result.failure, result.credits, "miss")
-
-    def _from_cache(self, url: str, opts: EffectiveOptions, entry: CacheEntry) -> dict[str, Any]:
-        # The site never changes, so the cached page is re-rendered in the formats asked for now.
-        stored = entry.document["metadata"]
-        page = self._sites.site(split_url(stored["url"])[0]).fetch(stored["url"])
-        document = build_document(self._sites, page, url, opts, status=stored["statusCode"], rendered=True,
-                                  proxy_used=stored.get("proxyUsed", "basic"))
-        document["metadata"]["cachedAt"] = isoformat_z(entry.stored_at)
-        return document
 
     def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
                        *, at: datetime | None = None) -> ScrapeJob:
@@ -214,11 +159,20 @@ class JobStore:
                               [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
 
     def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
-                    record: bool = True, planned: PlannedCrawl | None = None) -> CrawlJob:
-        """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks."""
+                    record: bool = True, planned: PlannedCrawl | None = None, through_cache: bool = True) -> CrawlJob:
+        """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks.
+
+        `through_cache=False` (the seeded past only) scrapes every page afresh and stores nothing.
+        """
         now = at or self._clock.now()
         planned = planned or self.plan_crawl(request)
         request, plan = planned.request, planned.plan
+        if through_cache:
+            # Every crawled page goes through the team's cache with the crawl's scrape options.
+            plan = dataclasses.replace(plan, results=[
+                self._scraper.scrape(caller.team.id, result.url, request.scrape_options, now,
+                                     fetched=result).job_result()
+                for result in plan.results])
         job_id = self._new_id()
         timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
                             fails_at_start=plan.start_failure is not None)
@@ -267,11 +221,19 @@ class JobStore:
         return FetchedBatch(valid, invalid, [fetch_page(self._sites, url, request) for url in valid])
 
     def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
-                     record: bool = True, fetched_batch: FetchedBatch | None = None) -> BatchJob:
-        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given)."""
+                     record: bool = True, fetched_batch: FetchedBatch | None = None,
+                     through_cache: bool = True) -> BatchJob:
+        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given).
+
+        `through_cache=False` (the seeded past only) scrapes every URL afresh and stores nothing.
+        """
         now = at or self._clock.now()
         batch = fetched_batch or self.fetch_batch(request)
         valid, invalid, fetched = batch.valid, batch.invalid, batch.fetched
+        if through_cache:
+            # URL by URL through the team's cache, as a single scrape with the batch's options would go.
+            fetched = [self._scraper.scrape(caller.team.id, url, request, now, fetched=result).job_result()
+                       for url, result in zip(valid, fetched, strict=True)]
         job_id = self._new_id()
         timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
