@@ -18,6 +18,7 @@ from tui.intents import (
     NewSession,
     OpenConsole,
     OpenCrawl,
+    OpenCrawlForm,
     OpenDocsSearch,
     OpenDocument,
     OpenEndedSession,
@@ -164,6 +165,10 @@ class Navigator:
             from tui.screens.webhook_inbox import WebhookInboxScreen
 
             return WebhookInboxScreen(self.webhooks, clock=self.clock)
+        if isinstance(intent, OpenCrawlForm):
+            from tui.screens.crawl_form import CrawlFormScreen
+
+            return CrawlFormScreen(self.client, webhook_address=self.webhooks.address)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
