@@ -62,13 +62,13 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     CrawlFormScreen #crawl-form { height: 1fr; padding: 0 1; }
     CrawlFormScreen .form-section { text-style: bold; color: $text-muted; margin-top: 1; }
     CrawlFormScreen .field-row { height: auto; }
-    CrawlFormScreen .field-label { width: 34; color: $text-muted; }
+    CrawlFormScreen .field-label { width: 35; padding-right: 1; color: $text-muted; }
     CrawlFormScreen .field-row > Input, CrawlFormScreen .field-row > Select,
     CrawlFormScreen .field-row > Checkbox { width: 1fr; }
     CrawlFormScreen .field-row > TextArea { width: 1fr; height: 3; }
     CrawlFormScreen .field-row > #prompt { height: 4; }
-    CrawlFormScreen .field-error { color: $error; height: auto; padding-left: 34; }
-    CrawlFormScreen .field-hint { color: $text-muted; height: auto; padding-left: 34; }
+    CrawlFormScreen .field-error { color: $error; height: auto; padding-left: 35; }
+    CrawlFormScreen .field-hint { color: $text-muted; height: auto; padding-left: 35; }
     CrawlFormScreen #preview-row { height: auto; margin-top: 1; }
     CrawlFormScreen #preview-state { width: 1fr; padding-left: 2; color: $text-muted; }
     CrawlFormScreen #curl-view { margin-top: 1; padding: 0 1; background: $panel; height: auto; }
@@ -157,8 +157,8 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
             dom_id = self._dom_id(wire)
             if dom_id is None:
                 top.append(message)
-            else:
-                by_field.setdefault(dom_id, []).append(message)
+            else:  # under its field the name is already in the label: "must be ≥ 1", not "limit: must be ≥ 1"
+                by_field.setdefault(dom_id, []).append(message.removeprefix(f"{wire}: "))
         for dom_id in self._all_dom_ids():
             line = self.query_one(f"#{dom_id}-error", Static)
             line.update("\n".join(by_field.get(dom_id, [])))
