@@ -65,7 +65,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     CrawlFormScreen .field-label { width: 35; padding-right: 1; color: $text-muted; }
     CrawlFormScreen .field-row > Input, CrawlFormScreen .field-row > Select,
     CrawlFormScreen .field-row > Checkbox { width: 1fr; }
-    CrawlFormScreen .field-row > TextArea { width: 1fr; height: 3; }
+    CrawlFormScreen .field-row > TextArea { width: 1fr; height: 3; padding: 0; }
     CrawlFormScreen .field-row > #prompt { height: 4; }
     CrawlFormScreen .field-error { color: $error; height: auto; padding-left: 35; }
     CrawlFormScreen .field-hint { color: $text-muted; height: auto; padding-left: 35; }
