@@ -60,6 +60,7 @@ class Navigator:
         self._histories: ConsoleHistories | None = None
         self._support_log: SupportLog | None = None
         self._docs_search: DocsSearchMemory | None = None
+        self.crawl_form_draft: dict[str, Any] = {}  # what the crawl form held when closed unsent
 
     @property
     def console_histories(self) -> ConsoleHistories:
@@ -168,7 +169,7 @@ class Navigator:
         if isinstance(intent, OpenCrawlForm):
             from tui.screens.crawl_form import CrawlFormScreen
 
-            return CrawlFormScreen(self.client, webhook_address=self.webhooks.address)
+            return CrawlFormScreen(self.client, webhook_address=self.webhooks.address, draft=self.crawl_form_draft)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod

@@ -13,6 +13,8 @@ shows it, for a terminal over SSH whose clipboard does not follow.
 
 from __future__ import annotations
 
+import json
+import shlex
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
@@ -74,10 +76,14 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     CrawlFormScreen #curl-view { margin-top: 1; padding: 0 1; background: $panel; height: auto; }
     """
 
-    def __init__(self, client: WdsClient, *, webhook_address: str | None = None) -> None:
+    def __init__(
+        self, client: WdsClient, *, webhook_address: str | None = None, draft: dict[str, Any] | None = None
+    ) -> None:
         super().__init__()
         self.client = client
         self.webhook_address = webhook_address
+        # What was typed, by widget id: kept when the form closes unsent, restored when it opens again.
+        self.draft = draft if draft is not None else {}
         self.sending = False
         self.previewing = False
 
@@ -119,7 +125,25 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._restore_draft()
         self.query_one("#param-url", Input).focus()
+
+    def _draft_widgets(self) -> list[Any]:
+        return [self.query_one(f"#{dom_id}") for dom_id in self._all_dom_ids()]
+
+    def _save_draft(self) -> None:
+        self.draft.clear()
+        for widget in self._draft_widgets():
+            self.draft[widget.id] = widget.text if isinstance(widget, TextArea) else widget.value
+
+    def _restore_draft(self) -> None:
+        for widget in self._draft_widgets():
+            if widget.id not in self.draft:
+                continue
+            if isinstance(widget, TextArea):
+                widget.text = self.draft[widget.id]
+            else:
+                widget.value = self.draft[widget.id]
 
     def on_screen_resume(self) -> None:
         # Back from the inbox (w): offer its address if the field is still empty.
@@ -234,6 +258,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
             self.workers.cancel_group(self, "crawl-preview")
             self._preview_state("Preview cancelled; the form is as it was.", busy=False)
             return
+        self._save_draft()  # closed unsent: C brings it back as it was
         self.dismiss(None)
 
     # --- curl -------------------------------------------------------------------------
@@ -249,7 +274,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         )
         self.app.copy_to_clipboard(command)
         view = self.query_one("#curl-view", Static)
-        view.update(command)
+        view.update(readable_curl(command, request.to_wire()))
         view.display = True
         self.call_after_refresh(view.scroll_visible)
         self.notify("Copied as curl (key masked); also shown under the form.", title="Copy as curl")
@@ -277,10 +302,23 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         finally:
             self.sending = False
         app = self.app
+        self.draft.clear()  # started: the next form starts afresh
         self.dismiss(None)
         self.notify(f"Crawl {started.id} started", title="Start a crawl")
         _refresh_crawls_pane(app)
         app.post_message(OpenCrawl(started.id, request.url))
+
+
+def readable_curl(command: str, body: dict[str, Any]) -> str:
+    """The same command with its JSON body indented, one member a line.
+
+    On screen a one-line body wraps wherever the width falls, in the middle of
+    a string too, and a copy from the terminal then breaks the JSON; indented,
+    the lines are short and every break falls between tokens.
+    """
+    compact = shlex.quote(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+    indented = shlex.quote(json.dumps(body, ensure_ascii=False, indent=2))
+    return command.replace(compact, indented)
 
 
 def _error_line(dom_id: str) -> ComposeResult:
