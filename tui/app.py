@@ -28,7 +28,14 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession, OpenCrawlForm, OpenDocsSearch, OpenHelp, OpenWebhookInbox
+from tui.intents import (
+    Intent,
+    NewSession,
+    OpenCrawlForm,
+    OpenDocsSearch,
+    OpenHelp,
+    OpenWebhookInbox,
+)
 from tui.keymap import takes_text
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane

@@ -16,7 +16,15 @@ from typing import Any
 import httpx
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
-from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, settle, wait_until
+from tests.ui.conftest import (
+    KEY,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    dashboard,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
 from tui.intents import OpenCrawl, OpenCrawlForm
