@@ -169,7 +169,7 @@ class Navigator:
         if isinstance(intent, OpenCrawlForm):
             from tui.screens.crawl_form import CrawlFormScreen
 
-            return CrawlFormScreen(self.client, webhook_address=self.webhooks.address, draft=self.crawl_form_draft)
+            return CrawlFormScreen(self.client, webhooks=self.webhooks, draft=self.crawl_form_draft)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
+from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
 from tests.ui.conftest import (
@@ -120,9 +121,11 @@ async def test_a_value_out_of_its_limits_is_marked_at_its_field_and_nothing_type
         screen.query_one("#param-limit", Input).value = "0"
         screen.query_one("#param-delay", Input).value = "5000"
         screen.query_one("#param-allowSubdomains", Checkbox).value = True
+        screen.query_one("#webhook", Input).value = "inbox please"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "greater than or equal to 1" in text_of(screen, "#param-limit-error")
+        assert "absolute http:// or https:// URL" in text_of(screen, "#webhook-error")
         assert "less than or equal to 3600" in text_of(screen, "#param-delay-error")
         assert screen.query_one("#param-limit", Input).has_class("-invalid")
         assert not screen.query_one("#param-maxDepth-error", Static).display
@@ -312,3 +315,23 @@ async def test_a_form_closed_unsent_opens_again_as_it_was_and_a_started_one_afre
         screen = await open_form(pilot)
         assert screen.query_one("#param-limit", Input).value == ""
         assert screen.query_one("#prompt", TextArea).text == ""
+
+
+async def test_a_webhook_field_emptied_on_purpose_stays_empty(emulator: Emulator) -> None:
+    host = form_host(client_on(SwitchableTransport(emulator)), "http://127.0.0.1:8099/")
+    async with host.run_test(size=(120, 40)) as pilot:
+        host.post_message(OpenCrawlForm())
+        await wait_until(pilot, lambda: isinstance(host.screen, CrawlFormScreen), "the form")
+        screen = host.screen
+        screen.query_one("#webhook", Input).value = ""
+        await host.push_screen(Screen())  # another screen over the form (the help, say), then back
+        await pilot.pause()
+        await host.pop_screen()
+        await pilot.pause()
+        assert host.screen is screen and screen.query_one("#webhook", Input).value == ""
+        await pilot.press("escape")  # close unsent, open again
+        await pilot.pause()
+        host.post_message(OpenCrawlForm())
+        await wait_until(pilot, lambda: isinstance(host.screen, CrawlFormScreen), "the form again")
+        assert host.screen.query_one("#webhook", Input).value == ""
+        assert "is listening here" in text_of(host.screen, "#webhook-hint")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 from textual import on, work
@@ -37,8 +37,12 @@ from tui.screens import crawl_params_fields as params
 from tui.screens.crawl_form_errors import field_issues, refusal_text, top_field
 from tui.widgets.footer import Footer
 
+if TYPE_CHECKING:
+    from tui.inbox.service import InboxService
+
 NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
 INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
+_OFFERED = "offered-webhook"  # the draft's note of the inbox address last offered
 # Fields outside the 15 parameters, by wire name -> widget id.
 _OWN_FIELDS = {"prompt": "prompt", "webhook": "webhook"}
 
@@ -46,7 +50,7 @@ _OWN_FIELDS = {"prompt": "prompt", "webhook": "webhook"}
 class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     """The crawl's parameters from a prompt or by hand, checked against the contract, then started.
 
-    `webhook_address` is the dashboard's webhook inbox address when it listens, else None.
+    `webhooks` is the dashboard's webhook inbox: its address, when it listens, is offered as the webhook.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -77,11 +81,11 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     """
 
     def __init__(
-        self, client: WdsClient, *, webhook_address: str | None = None, draft: dict[str, Any] | None = None
+        self, client: WdsClient, *, webhooks: InboxService | None = None, draft: dict[str, Any] | None = None
     ) -> None:
         super().__init__()
         self.client = client
-        self.webhook_address = webhook_address
+        self.webhooks = webhooks
         # What was typed, by widget id: kept when the form closes unsent, restored when it opens again.
         self.draft = draft if draft is not None else {}
         self.sending = False
@@ -112,11 +116,9 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
             yield Static("Webhook", classes="form-section")
             with Horizontal(classes="field-row"):
                 yield Label("webhook · URL, optional", id="webhook-label", classes="field-label", markup=False)
-                yield Input(self.webhook_address or "", placeholder="https://… receives the crawl's events",
-                            id="webhook", compact=True)
+                yield Input(placeholder="https://… receives the crawl's events", id="webhook", compact=True)
             yield from _error_line("webhook")
-            yield Static(INBOX_HINT if self.webhook_address else NO_INBOX_HINT, id="webhook-hint",
-                         classes="field-hint", markup=False)
+            yield Static(NO_INBOX_HINT, id="webhook-hint", classes="field-hint", markup=False)
             with Horizontal(id="start-row"):
                 yield Button("Start crawl", id="start", variant="primary", compact=True)
             curl = Static("", id="curl-view", markup=False)
@@ -132,7 +134,6 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         return [self.query_one(f"#{dom_id}") for dom_id in self._all_dom_ids()]
 
     def _save_draft(self) -> None:
-        self.draft.clear()
         for widget in self._draft_widgets():
             self.draft[widget.id] = widget.text if isinstance(widget, TextArea) else widget.value
 
@@ -146,12 +147,16 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
                 widget.value = self.draft[widget.id]
 
     def on_screen_resume(self) -> None:
-        # Back from the inbox (w): offer its address if the field is still empty.
-        address = self.app.navigator.webhooks.address if hasattr(self.app, "navigator") else None
+        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
+        # Once per address: a field emptied on purpose stays empty after the help or a reopening.
+        address = self.webhooks.address if self.webhooks is not None else None
+        if address is None:
+            return
+        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
         webhook = self.query_one("#webhook", Input)
-        if address and not webhook.value.strip():
+        if address != self.draft.get(_OFFERED) and not webhook.value.strip():
             webhook.value = address
-            self.query_one("#webhook-hint", Static).update(INBOX_HINT)
+        self.draft[_OFFERED] = address
 
     # --- reading and checking -----------------------------------------------------
 
