@@ -58,7 +58,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("ctrl+r", "preview", "Preview parameters", priority=True),
         Binding("ctrl+s", "start", "Start crawl", priority=True),
         Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
-        Binding("escape", "back", "Cancel preview / close"),
+        Binding("escape", "back", "Back"),  # or stops a preview under way (the form says so then)
     ]
 
     DEFAULT_CSS = """
