@@ -144,12 +144,14 @@ async def test_start_posts_the_crawl_and_opens_its_status_screen(emulator: Emula
         screen = await open_form(pilot)
         await preview(pilot, screen)
         screen.query_one("#param-limit", Input).value = "7"
-        await pilot.press("ctrl+s")
+        before = len((await app.client.crawl.active()).crawls)
+        await pilot.press("ctrl+s", "ctrl+s")  # a second press while the first is sent starts nothing more
         await wait_until(pilot, lambda: isinstance(app.screen, CrawlStatusScreen), "the crawl's status screen")
         status = app.screen
         assert isinstance(status, CrawlStatusScreen)
         assert status.url == URL
         active = await app.client.crawl.active()
+        assert len(active.crawls) == before + 1
         crawl = next(crawl for crawl in active.crawls if crawl.id == status.crawl_id)  # the emulator has it
         assert crawl.url == URL
         assert crawl.options.limit == 7 and crawl.options.include_paths == ["^/blog(/.*)?$"]
