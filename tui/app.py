@@ -28,7 +28,14 @@ from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.failures import report_worker_failure
-from tui.intents import Intent, NewSession, OpenDocsSearch, OpenHelp, OpenWebhookInbox
+from tui.intents import (
+    Intent,
+    NewSession,
+    OpenCrawlForm,
+    OpenDocsSearch,
+    OpenHelp,
+    OpenWebhookInbox,
+)
 from tui.keymap import takes_text
 from tui.navigation import Navigator
 from tui.panes.activity import ActivityPane
@@ -95,6 +102,7 @@ class WdsApp(App[None]):
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
         Binding("/", "docs_search", "Search docs", show=False),
         Binding("w", "webhook_inbox", "Webhook inbox", show=False),
+        Binding("C", "crawl_form", "Start a crawl", show=False),
     ]
 
     def __init__(
@@ -248,7 +256,7 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
-        if action in ("docs_search", "webhook_inbox"):
+        if action in ("docs_search", "webhook_inbox", "crawl_form"):
             return not takes_text(screen.focused)
         return True
 
@@ -287,6 +295,10 @@ class WdsApp(App[None]):
     def action_webhook_inbox(self) -> None:
         """Open the webhook inbox (its listener starts if it is not running)."""
         self.post_message(OpenWebhookInbox())
+
+    def action_crawl_form(self) -> None:
+        """Open the form that starts a crawl."""
+        self.post_message(OpenCrawlForm())
 
     async def on_unmount(self) -> None:
         await self.navigator.webhooks.close()

@@ -125,3 +125,8 @@ class OpenFailedJobs(Intent):
 @dataclass(eq=False)
 class OpenWebhookInbox(Intent):
     """Show the webhook inbox (starting its listener if it is not running)."""
+
+
+@dataclass(eq=False)
+class OpenCrawlForm(Intent):
+    """Open the form that starts a crawl (parameters from a prompt, or by hand)."""

@@ -18,6 +18,7 @@ from tui.intents import (
     NewSession,
     OpenConsole,
     OpenCrawl,
+    OpenCrawlForm,
     OpenDocsSearch,
     OpenDocument,
     OpenEndedSession,
@@ -59,6 +60,7 @@ class Navigator:
         self._histories: ConsoleHistories | None = None
         self._support_log: SupportLog | None = None
         self._docs_search: DocsSearchMemory | None = None
+        self.crawl_form_draft: dict[str, Any] = {}  # what the crawl form held when closed unsent
 
     @property
     def console_histories(self) -> ConsoleHistories:
@@ -164,6 +166,10 @@ class Navigator:
             from tui.screens.webhook_inbox import WebhookInboxScreen
 
             return WebhookInboxScreen(self.webhooks, clock=self.clock)
+        if isinstance(intent, OpenCrawlForm):
+            from tui.screens.crawl_form import CrawlFormScreen
+
+            return CrawlFormScreen(self.client, webhooks=self.webhooks, draft=self.crawl_form_draft)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
