@@ -95,6 +95,7 @@ class WdsApp(App[None]):
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
         Binding("/", "docs_search", "Search docs", show=False),
         Binding("w", "webhook_inbox", "Webhook inbox", show=False),
+        Binding("S", "scrape_form", "Scrape a URL", show=False),
     ]
 
     def __init__(
@@ -248,7 +249,7 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
-        if action in ("docs_search", "webhook_inbox"):
+        if action in ("docs_search", "webhook_inbox", "scrape_form"):
             return not takes_text(screen.focused)
         return True
 
@@ -287,6 +288,12 @@ class WdsApp(App[None]):
     def action_webhook_inbox(self) -> None:
         """Open the webhook inbox (its listener starts if it is not running)."""
         self.post_message(OpenWebhookInbox())
+
+    def action_scrape_form(self) -> None:
+        """Open the form that scrapes one URL (the result opens in the document view)."""
+        from tui.intents import OpenScrapeForm  # here: the shared import line is left to the merge
+
+        self.post_message(OpenScrapeForm())
 
     async def on_unmount(self) -> None:
         await self.navigator.webhooks.close()

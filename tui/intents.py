@@ -125,3 +125,8 @@ class OpenFailedJobs(Intent):
 @dataclass(eq=False)
 class OpenWebhookInbox(Intent):
     """Show the webhook inbox (starting its listener if it is not running)."""
+
+
+@dataclass(eq=False)
+class OpenScrapeForm(Intent):
+    """Open the form that scrapes one URL now (`POST /v2/scrape`) and shows the page it got."""

@@ -164,6 +164,12 @@ class Navigator:
             from tui.screens.webhook_inbox import WebhookInboxScreen
 
             return WebhookInboxScreen(self.webhooks, clock=self.clock)
+        from tui.intents import OpenScrapeForm  # here, not in the list above: launch forms are added side by side
+
+        if isinstance(intent, OpenScrapeForm):
+            from tui.screens.scrape_form import ScrapeFormScreen
+
+            return ScrapeFormScreen(self.client)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
