@@ -35,9 +35,6 @@ from tui.api.errors import (
 from tui.api.limits import BATCH_TIMEOUT_DEFAULT, BATCH_TIMEOUT_MAX
 from tui.api.requests import ScrapeRequest
 
-KEPT = "The form is kept as you typed it."
-
-
 @dataclass(frozen=True)
 class Refusal:
     """What the form shows for a failed scrape: a heading, the explanation, and per-field issues."""
@@ -54,6 +51,12 @@ def _field_issues(error: WdsError) -> list[dict[str, Any]]:
     if isinstance(details, list):
         return [issue for issue in details if isinstance(issue, dict) and issue.get("path")]
     return []
+
+
+def _sentence(text: str) -> str:
+    """`text` ending as a sentence, so that the advice after it reads as the next one."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _code(error: APIStatusError) -> str:
@@ -92,18 +95,18 @@ def explain(error: WdsError, request: ScrapeRequest) -> Refusal:
         return Refusal(
             "The page took too long",
             f"The service gave up after the scrape's timeout of {timeout:,} ms{wait} ({_code(error)}): "
-            f"{error.message} Raise timeout (at most {BATCH_TIMEOUT_MAX:,} ms) or lower waitFor.",
+            f"{_sentence(error.message)} Raise timeout (at most {BATCH_TIMEOUT_MAX:,} ms) or lower waitFor.",
         )
     if isinstance(error, APITimeoutError):
         return Refusal(
             "No answer in time",
-            f"The service sent no answer within the scrape's timeout and a margin: {error.message} "
+            f"The service sent no answer within the scrape's timeout and a margin: {_sentence(error.message)} "
             "The scrape may still have run on the service. Send again with ctrl+s.",
         )
     if isinstance(error, APIConnectionError):
         return Refusal(
             "Connection lost",
-            f"The service could not be reached: {error.message} Check the network or the service, "
+            f"The service could not be reached: {_sentence(error.message)} Check the network or the service, "
             "then send again with ctrl+s.",
         )
     if isinstance(error, AuthenticationError):
