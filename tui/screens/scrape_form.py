@@ -57,11 +57,10 @@ PROXIES = ("auto", "basic", "enhanced")
 
 # Fields whose values are typed, in the order of the form: (id, wire name, label, placeholder).
 _NUMBERS = (
-    ("max-age", "maxAge", f"maxAge, ms (≥{MAX_AGE_MIN})", f"serve a cached copy younger; default {MAX_AGE_DEFAULT:,}"),
-    ("min-age", "minAge", f"minAge, ms (≥{MIN_AGE_MIN})", "cache only, never a fresh scrape; 1 = any copy"),
-    ("wait-for", "waitFor", f"waitFor, ms (≥{WAIT_FOR_MIN})", "extra delay before fetching; default 0"),
-    ("timeout", "timeout", f"timeout, ms ({BATCH_TIMEOUT_MIN}-{BATCH_TIMEOUT_MAX})",
-     f"default {BATCH_TIMEOUT_DEFAULT:,}"),
+    ("max-age", "maxAge", "maxAge (ms)", f"≥ {MAX_AGE_MIN}; serve a cached copy younger; default {MAX_AGE_DEFAULT}"),
+    ("min-age", "minAge", "minAge (ms)", f"≥ {MIN_AGE_MIN}; cache only, never a fresh scrape; 1: any copy"),
+    ("wait-for", "waitFor", "waitFor (ms)", f"≥ {WAIT_FOR_MIN}; extra delay before fetching; default 0"),
+    ("timeout", "timeout", "timeout (ms)", f"{BATCH_TIMEOUT_MIN} to {BATCH_TIMEOUT_MAX}; default {BATCH_TIMEOUT_DEFAULT}"),
 )
 # The field (by id) whose error line shows an issue of a wire path (its first segment, or all of it).
 _FIELD_OF_PATH = {
@@ -112,11 +111,11 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     ScrapeFormScreen #scrape-form { padding: 0 1; }
     ScrapeFormScreen #form-problem { color: $error; margin-bottom: 1; height: auto; }
     ScrapeFormScreen .field-row { height: auto; }
-    ScrapeFormScreen .field-row > Label { width: 27; }
+    ScrapeFormScreen .field-row > Label { width: 20; }
     ScrapeFormScreen .field-row > Input, ScrapeFormScreen .field-row > Select { width: 1fr; }
-    ScrapeFormScreen .field-error { color: $error; height: auto; padding-left: 27; }
+    ScrapeFormScreen .field-error { color: $error; height: auto; padding-left: 20; }
     ScrapeFormScreen .group { margin-top: 1; }
-    ScrapeFormScreen #formats { grid-size: 4; grid-gutter: 0 1; height: auto; width: 1fr; }
+    ScrapeFormScreen #formats { grid-size: 3; grid-gutter: 0 1; height: auto; width: 1fr; }
     ScrapeFormScreen Checkbox { border: none; padding: 0; width: auto; background: transparent; }
     ScrapeFormScreen #switches Checkbox { margin-right: 3; }
     ScrapeFormScreen .field-hint { color: $text-muted; margin-top: 1; }
@@ -162,7 +161,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
                     yield Select([(mode, mode) for mode in PROXIES], value="auto", allow_blank=False,
                                  id="proxy", compact=True)
                 yield Static("", id="proxy-error", classes="field-error", markup=False)
-                yield from self._input("country", "location country", f"2 letters; default {LOCATION_COUNTRY_DEFAULT}",
+                yield from self._input("country", "location country", f"2 letters (ISO 3166); default {LOCATION_COUNTRY_DEFAULT}",
                                        group=True)
                 yield from self._input("languages", "location languages", "comma-separated, e.g. en, fr")
                 yield Static("ctrl+s: scrape · ctrl+y: copy as curl · Esc: close", classes="field-hint")

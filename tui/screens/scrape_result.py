@@ -22,7 +22,7 @@ from tui.widgets.json_tree import JsonTree
 
 
 def scrape_status_line(result: ScrapeResult) -> Text:
-    """`✓ HTTP 200 OK · job scraped · cache miss · 1 credit · job 5f0c1a2b (i: interact)`."""
+    """`✓ HTTP 200 OK · job scraped · cache miss · 1 credit · job 5f0c1a2b`."""
     document = result.data
     code = document.metadata.status_code if document is not None else None
     # The page's status alone carries the colour: the job's facts after it are plain.
@@ -44,7 +44,7 @@ def scrape_status_line(result: ScrapeResult) -> Text:
     if isinstance(credits, int | float) and not isinstance(credits, bool):
         line.append(f" · {credits:g} credit{'s' if credits != 1 else ''}")
     if result.job_id:
-        line.append(f" · job {short_id(result.job_id)} (i: interact)")
+        line.append(f" · job {short_id(result.job_id)}")
     return line
 
 
