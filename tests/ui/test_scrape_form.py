@@ -205,3 +205,14 @@ REQUEST = ScrapeRequest(url="https://example.com/", timeout=2000, wait_for=500)
 def test_each_refusal_has_its_own_words(error: Exception, words: str) -> None:
     refusal = explain(error, REQUEST)  # type: ignore[arg-type]
     assert words in refusal.text and not refusal.issues
+
+
+async def test_the_palette_finds_the_scrape_form(app: WdsApp) -> None:
+    from tests.ui.test_commands import run_hit, search
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        hits = await search(pilot, "scrape a url")
+        assert hits.get("App: Scrape a URL") == "key S"
+        await run_hit(pilot, "App: Scrape a URL")
+        await wait_until(pilot, lambda: isinstance(app.screen, ScrapeFormScreen), "the scrape form")
