@@ -216,3 +216,31 @@ async def test_the_palette_finds_the_scrape_form(app: WdsApp) -> None:
         assert hits.get("App: Scrape a URL") == "key S"
         await run_hit(pilot, "App: Scrape a URL")
         await wait_until(pilot, lambda: isinstance(app.screen, ScrapeFormScreen), "the scrape form")
+
+
+async def test_the_services_400_lands_under_the_field_it_names(emulator: Emulator) -> None:
+    class Refusing(SwitchableTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/v2/scrape":
+                issue = {"path": ["location", "country"], "message": "no such country"}
+                body = {"success": False, "error": "Invalid request body.", "code": "BAD_REQUEST", "details": [issue]}
+                return httpx.Response(400, json=body)
+            return await super().handle_async_request(request)
+
+    app = dashboard(emulator, Refusing(emulator))
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot)
+        form.query_one("#country", Input).value = "ZZ"
+        form.query_one("#url", Input).value = "https://example.com/blog"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: form.query_one("#country-error").display, "the field's error")
+        assert text_of(form, "#country-error") == "location.country: no such country"
+        assert form.query_one("#country", Input).value == "ZZ" and form.result is None
+
+
+async def test_a_page_that_answered_404_reads_as_a_failure(app: WdsApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await open_form(pilot)
+        await scrape(pilot, form, "https://example.com/blog/this-post-was-removed")
+        assert form.result is not None
+        assert text_of(form, "#scrape-status").startswith("✗ HTTP 404 Not Found · job scraped")

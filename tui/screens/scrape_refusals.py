@@ -44,13 +44,30 @@ class Refusal:
     issues: list[dict[str, Any]] = field(default_factory=list)  # `{"path": wire path, "message"}`
 
 
+def wire_path(path: object) -> str:
+    """A path as the client writes it: the service's `["location", "country"]` reads `location.country`."""
+    if not isinstance(path, list):
+        return str(path)
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + str(part)
+    return text
+
+
 def _field_issues(error: WdsError) -> list[dict[str, Any]]:
     if isinstance(error, RequestValidationError):
         return error.issues
     details = error.details if isinstance(error, APIStatusError) else None
-    if isinstance(details, list):
-        return [issue for issue in details if isinstance(issue, dict) and issue.get("path")]
-    return []
+    if not isinstance(details, list):
+        return []
+    issues = []
+    for issue in details:
+        if isinstance(issue, dict) and issue.get("path"):
+            path = wire_path(issue["path"])
+            message = str(issue.get("message", "is invalid"))
+            # The service words it without the field's name; under the field it is named as ours are.
+            issues.append({"path": path, "message": message if message.startswith(path) else f"{path}: {message}"})
+    return issues
 
 
 def _sentence(text: str) -> str:
