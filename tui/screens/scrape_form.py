@@ -21,7 +21,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
@@ -83,7 +83,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Static("", id="scrape-progress", markup=False)
         with ContentSwitcher(initial="scrape-form"):
             yield ScrapeFields(id="scrape-form")
-            yield VerticalScroll(id="scrape-result")
+            yield Vertical(id="scrape-result")  # the result view scrolls its own document
         with Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"):
             yield Static("", id="curl-text", markup=False)
         yield Footer()
@@ -170,11 +170,11 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
             self._stopped("")
             refusal = explain(exc, request)
             # Short: the whole explanation is above the form, where it stays.
-            self.notify("Nothing was scraped; why is said above the form, kept as typed.", title=refusal.title,
+            self.notify("Nothing was scraped; the form says why and keeps what you typed.", title=refusal.title,
                         severity="error", timeout=6)
             self.fields.show_issues(refusal.issues, "" if refusal.issues else f"{refusal.title}: {refusal.text}")
             return
-        except BaseException:
+        except Exception:  # a bug of ours: the app's sink says so; the form must not stay "scraping"
             self._stopped("")
             raise
         self._stopped("")
@@ -195,7 +195,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     async def _show_result(self, result: ScrapeResult, request: ScrapeRequest) -> None:
         self.result = result
         self.sent = request
-        holder = self.query_one("#scrape-result", VerticalScroll)
+        holder = self.query_one("#scrape-result", Vertical)
         await holder.remove_children()
         await holder.mount(ScrapeResultView(result, id="scrape-result-view"))
         self.query_one(ContentSwitcher).current = "scrape-result"
