@@ -34,6 +34,7 @@ from tui.intents import (
     OpenCrawlForm,
     OpenDocsSearch,
     OpenHelp,
+    OpenScrapeForm,
     OpenWebhookInbox,
 )
 from tui.keymap import takes_text
@@ -103,6 +104,7 @@ class WdsApp(App[None]):
         Binding("/", "docs_search", "Search docs", show=False),
         Binding("w", "webhook_inbox", "Webhook inbox", show=False),
         Binding("C", "crawl_form", "Start a crawl", show=False),
+        Binding("S", "scrape_form", "Scrape a URL", show=False),
     ]
 
     def __init__(
@@ -256,7 +258,7 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
-        if action in ("docs_search", "webhook_inbox", "crawl_form"):
+        if action in ("docs_search", "webhook_inbox", "crawl_form", "scrape_form"):
             return not takes_text(screen.focused)
         return True
 
@@ -299,6 +301,10 @@ class WdsApp(App[None]):
     def action_crawl_form(self) -> None:
         """Open the form that starts a crawl."""
         self.post_message(OpenCrawlForm())
+
+    def action_scrape_form(self) -> None:
+        """Open the form that scrapes one URL (the result opens in the document view)."""
+        self.post_message(OpenScrapeForm())
 
     async def on_unmount(self) -> None:
         await self.navigator.webhooks.close()

@@ -130,3 +130,8 @@ class OpenWebhookInbox(Intent):
 @dataclass(eq=False)
 class OpenCrawlForm(Intent):
     """Open the form that starts a crawl (parameters from a prompt, or by hand)."""
+
+
+@dataclass(eq=False)
+class OpenScrapeForm(Intent):
+    """Open the form that scrapes one URL now (`POST /v2/scrape`) and shows the page it got."""

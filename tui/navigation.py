@@ -26,6 +26,7 @@ from tui.intents import (
     OpenHelp,
     OpenInteract,
     OpenJob,
+    OpenScrapeForm,
     OpenWebhookInbox,
 )
 
@@ -170,6 +171,10 @@ class Navigator:
             from tui.screens.crawl_form import CrawlFormScreen
 
             return CrawlFormScreen(self.client, webhooks=self.webhooks, draft=self.crawl_form_draft)
+        if isinstance(intent, OpenScrapeForm):
+            from tui.screens.scrape_form import ScrapeFormScreen
+
+            return ScrapeFormScreen(self.client)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
