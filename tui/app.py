@@ -79,6 +79,15 @@ class Intervals:
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
 
 
+OPENS: dict[str, str] = {
+    "docs_search": "DocsSearchScreen",
+    "webhook_inbox": "WebhookInboxScreen",
+    "crawl_form": "CrawlFormScreen",
+    "scrape_form": "ScrapeFormScreen",
+}
+"""The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
+
+
 class WdsApp(App[None]):
     """The dashboard."""
 
@@ -258,8 +267,9 @@ class WdsApp(App[None]):
             return not typed and not isinstance(screen, HelpScreen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
-        if action in ("docs_search", "webhook_inbox", "crawl_form", "scrape_form"):
-            return not takes_text(screen.focused)
+        if action in OPENS:
+            # Never instead of typing, nor a second copy of the screen already on top.
+            return not takes_text(screen.focused) and type(screen).__name__ != OPENS[action]
         return True
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:

@@ -106,3 +106,13 @@ async def test_w_starts_the_listener_when_no_address_was_given_and_a_taken_port_
             await until(pilot, lambda: "Not listening" in str(app.screen.query_one("#inbox-address").render()))
     finally:
         await blocker.close()
+
+
+async def test_w_on_the_inbox_does_not_stack_a_second_inbox() -> None:
+    app, webhooks, _ = app_with_inbox()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen))
+        await pilot.press("w")
+        await pilot.pause()
+        assert sum(isinstance(screen, WebhookInboxScreen) for screen in app.screen_stack) == 1
