@@ -93,12 +93,12 @@ def _walk_links(site: SyntheticSite, start_url: str) -> tuple[list[str], bool]:
     catalogue_met = False
     while queue:
         url = queue.popleft()
-        if catalogue is not None and catalogue.owns(url):  # the start URL itself
-            catalogue_met = True
         page = site.lookup(url)
         reached.append(page.url if page is not None else url)
         if page is None or page.status_code >= 400:
             continue
+        if catalogue is not None and catalogue.owns(url):  # the start URL itself
+            catalogue_met = True
         for link in page.links:
             if link in visited:
                 continue

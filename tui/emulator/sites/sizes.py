@@ -11,7 +11,7 @@ hosts), the exact number of catalogue pages from (seed, host):
   base on `docs.`.
 
 The seeded demo hosts and names reserved for examples and tests (RFC 2606/6761:
-`example.com`, `*.test`, `*.example`, `*.invalid`, `*.localhost`) always have the
+`example.com` and its subdomains, `*.test`, `*.example`, `*.invalid`, `*.localhost`) always have the
 standard layout, so their pages never change. `NAMED_SIZES` pins a few hosts to
 a size; any other host draws one from a hash of its name.
 """
@@ -55,7 +55,8 @@ class SiteSize:
 
 def is_pinned_standard(base: str) -> bool:
     """Whether `base` always has the standard layout (a demo host or a reserved example name)."""
-    return base in STANDARD_HOSTS or base in _RESERVED_NAMES or base.endswith(_RESERVED_SUFFIXES) or "." not in base
+    reserved = base in _RESERVED_NAMES or base.endswith(tuple(f".{name}" for name in _RESERVED_NAMES))
+    return base in STANDARD_HOSTS or reserved or base.endswith(_RESERVED_SUFFIXES) or "." not in base
 
 
 def site_size(seed: int, base: str) -> SiteSize:
