@@ -98,7 +98,7 @@ def main() -> int:
                              ("sitemap only", {"sitemap": "only"}),
                              ("sitemap skip", {"sitemap": "skip"}),
                              ("ignoreQueryParameters false", {"ignoreQueryParameters": False}),
-                             ("search 'pots'", {"search": "terracotta pot"})):
+                             ("search 'terracotta pot'", {"search": "terracotta pot"})):
             elapsed, size, count = timed_raw(base_url, {**BODY, **extra})
             print(f"  {label}: {count} links, {size / 2**20:.1f} MiB, {elapsed:.3f} s")
         return 0 if median <= TARGET_SECONDS else 1
