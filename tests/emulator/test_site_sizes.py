@@ -142,3 +142,15 @@ async def test_catalogue_pages_scrape_like_any_other(client: httpx.AsyncClient) 
     assert scraped["metadata"]["statusCode"] == 200 and scraped["metadata"]["title"] == item["title"]
     assert f"# {item['title']}" in scraped["markdown"]
     assert f"https://{BIGGEST_HOST}/" in scraped["links"]
+
+
+def test_the_help_and_readme_name_every_sized_host() -> None:
+    from pathlib import Path
+
+    from tui.emulator.cli import build_parser
+
+    help_text = " ".join(build_parser().format_help().split())
+    readme = Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
+    for host in [*NAMED_SIZES, *STANDARD_HOSTS]:
+        assert host in help_text and host in readme
+    assert f"{BIGGEST_HOST} (the biggest)" in help_text
