@@ -154,3 +154,18 @@ def test_the_help_and_readme_name_every_sized_host() -> None:
     for host in [*NAMED_SIZES, *STANDARD_HOSTS]:
         assert host in help_text and host in readme
     assert f"{BIGGEST_HOST} (the biggest)" in help_text
+
+
+def test_a_big_site_serves_a_sitemap_index_within_the_protocols_limit() -> None:
+    site = SiteRegistry(0).site(BIGGEST_HOST)
+    index = site.body(site.fetch(f"https://{BIGGEST_HOST}/sitemap.xml")).raw_text or ""
+    files = [part.split("</loc>")[0] for part in index.split("<loc>")[1:]]
+    assert "<sitemapindex" in index and files[0] == f"https://{BIGGEST_HOST}/sitemap-pages.xml"
+    listed: list[str] = []
+    for file in files:
+        text = site.body(site.fetch(file)).raw_text or ""
+        urls = [part.split("</loc>")[0] for part in text.split("<loc>")[1:]]
+        assert 0 < len(urls) <= 50_000
+        listed += urls
+    assert listed and set(listed) == set(site.sitemap_urls(BIGGEST_HOST))
+    assert site.fetch(f"https://{BIGGEST_HOST}/sitemap-catalogue-999.xml").status_code == 404

@@ -104,6 +104,9 @@ class Catalogue:
         head, _, tail = title.partition(number)
         return url[: -len(number)], number, " ", head, number, tail, " ", description
 
+    def host_of_item(self, i: int) -> str:
+        return self._host_of[_SECTION_OF_SLOT[i % 10]]
+
     def in_sitemap(self, i: int) -> bool:
         return i % LINKED_ONLY_EVERY != 0 or i % SITEMAP_ONLY_EVERY == 0
 

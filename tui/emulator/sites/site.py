@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from tui.emulator.sites import sitemaps
 from tui.emulator.sites.catalogue import Catalogue
 from tui.emulator.sites.content import (
     THEMES,
@@ -102,8 +103,11 @@ class SyntheticSite:
         if host is None:
             return None
         found = self._pages.get((host, path, query))
-        if found is None and self.catalogue is not None and self.catalogue.owns(f"https://{host}{path}"):
-            return self._with_chrome(self.catalogue.lookup(host, path, query))
+        if found is None and self.catalogue is not None:
+            if self.catalogue.owns(f"https://{host}{path}"):
+                return self._with_chrome(self.catalogue.lookup(host, path, query))
+            if path.startswith("/sitemap-") and not query:
+                return self._sitemap_file(host, path)
         if found is None and query:
             # Servers ignore query parameters they do not know: same page, different URL.
             plain = self._pages.get((host, path, ""))
@@ -142,7 +146,7 @@ class SyntheticSite:
         if page.section == "robots":
             return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._robots_txt())
         if page.section == "sitemap":
-            return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host))
+            return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host, page.path))
         if not page.exists:
             return PageBody(page.title, page.description, (), nav, footer, (), ())
         if page.status_code >= 500:
@@ -204,10 +208,25 @@ class SyntheticSite:
         rules = "\n".join(f"Disallow: {rule}" for rule in ROBOTS_DISALLOWED)
         return f"User-agent: *\n{rules}\n\nSitemap: https://{self.base}/sitemap.xml\n"
 
-    def _sitemap_xml(self, host: str) -> str:
-        entries = "".join(f"<url><loc>{url}</loc></url>" for url in self.sitemap_urls(host))
-        return ('<?xml version="1.0" encoding="UTF-8"?>'
-                f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>\n')
+    def _sitemap_xml(self, host: str, path: str) -> str:
+        if self.catalogue is None:
+            return sitemaps.urlset(self.sitemap_urls(host))
+        if path == "/sitemap.xml":
+            return sitemaps.index_of_host(self.catalogue, host)
+        if path == sitemaps.PAGES_FILE:
+            hubs = (hub for hub in self.catalogue.hub_urls() if split_url(hub)[0] == host)
+            return sitemaps.urlset(itertools.chain(self.sitemap_urls(host, with_catalogue=False), hubs))
+        number = sitemaps.catalogue_file_number(self.catalogue, path)
+        return sitemaps.catalogue_file(self.catalogue, host, number or 1)
+
+    def _sitemap_file(self, host: str, path: str) -> Page | None:
+        """A catalogue site's `sitemap-pages.xml` or `sitemap-catalogue-<n>.xml`, derived on demand."""
+        assert self.catalogue is not None
+        if path != sitemaps.PAGES_FILE and sitemaps.catalogue_file_number(self.catalogue, path) is None:
+            return None
+        name = path.lstrip("/")
+        return Page(host=host, path=path, query="", title=name, description="Sitemap.", section="sitemap",
+                    in_sitemap=False, load_ms=300)
 
 
 class _SiteBuilder:
