@@ -12,6 +12,7 @@ import time
 import pytest
 
 from tui.api.client import WdsClient
+from tui.api.errors import RequestTimeoutError
 from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
 from tui.emulator.sites.sizes import BIGGEST_HOST
 
@@ -82,3 +83,10 @@ async def test_a_map_started_inside_the_catalogue_still_lists_the_site(alpha: Wd
 async def test_a_missing_page_of_a_catalogue_leads_nowhere(alpha: WdsClient) -> None:
     links = (await alpha.map(f"{BIG}/catalog/plants/no-such-thing-3", sitemap="skip")).links
     assert [link.url for link in links] == [f"{BIG}/catalog/plants/no-such-thing-3"]
+
+
+async def test_a_big_map_fits_a_minute_and_not_a_second(alpha: WdsClient) -> None:
+    assert len((await alpha.map(BIG, limit=10, timeout=60_000)).links) == 10
+    with pytest.raises(RequestTimeoutError) as info:
+        await alpha.map(BIG, limit=10, timeout=1_000)
+    assert (info.value.status, info.value.code) == (408, "MAP_TIMEOUT")
