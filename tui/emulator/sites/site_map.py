@@ -38,7 +38,7 @@ def map_links(sites: SiteSource, request: MapRequest) -> list[dict[str, str]]:
 
     Raises `InvalidRequest` for a search longer than `MAP_SEARCH_MAX`. A site's
     catalogue is not walked page by page: the first catalogue page the walk meets
-    adds every page the catalogue's links reach (`Catalogue.linked_urls`), and
+    adds every page the catalogue's links reach (`Catalogue.linked_items`), and
     titles are derived only for the links answered, so mapping 100,000 of them
     takes well under a second.
     """
