@@ -14,18 +14,23 @@ jobs can fail the way real ones do and the support desk can say why:
 - `/admin` and `/internal` are disallowed by robots.txt,
 - `/landing/...` pages are only in the sitemap, `/careers/...` only linked.
 
+That is the `standard` layout; `sizes.py` says which hosts have it, which ones
+are a brochure of a handful of pages, and which ones add a catalogue of up to
+~160,000 pages derived on demand (`catalogue.py`).
+
 Nothing here touches the network.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol
-from urllib.parse import urlsplit
 
+from tui.emulator.sites import sitemaps
+from tui.emulator.sites.catalogue import Catalogue
 from tui.emulator.sites.content import (
     THEMES,
     PageBody,
@@ -35,70 +40,16 @@ from tui.emulator.sites.content import (
     titled,
     write_sections,
 )
+from tui.emulator.sites.page import Page, base_domain, path_depth, same_host, split_url
+from tui.emulator.sites.sizes import SiteSize, site_size
 
-_SUBDOMAIN_PREFIXES = ("www.", "docs.", "blog.")
+# Re-exported: the rest of the emulator imports the URL helpers from here.
+__all__ = ["Page", "SiteSource", "SyntheticSite", "base_domain", "path_depth", "same_host", "split_url"]
+
 ROBOTS_DISALLOWED = ("/admin", "/internal")
 NORMAL_LOAD_MS = (250, 2500)
 SLOW_LOAD_MS = (75_000, 140_000)
 RENDER_DELAY_MS = (2_500, 4_500)
-
-
-def base_domain(host: str) -> str:
-    """The domain a host's site is keyed by: `docs.`, `blog.` and `www.` are the same site."""
-    host = host.lower().rstrip(".")
-    for prefix in _SUBDOMAIN_PREFIXES:
-        if host.startswith(prefix) and host.count(".") >= 2:
-            return host[len(prefix):]
-    return host
-
-
-def same_host(a: str, b: str) -> bool:
-    """Hosts equal up to a leading `www.`, as crawlers compare them."""
-    return a.lower().removeprefix("www.") == b.lower().removeprefix("www.")
-
-
-@lru_cache(maxsize=8192)
-def split_url(url: str) -> tuple[str, str, str]:
-    """(host, path, query) of an absolute URL; the path is at least "/".
-
-    Cached: seeding a history and planning crawls split the same few thousand
-    URLs over and over, and this was a third of the emulator's start-up.
-    """
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower()
-    path = parts.path or "/"
-    if len(path) > 1:
-        path = path.rstrip("/") or "/"
-    return host, path, parts.query
-
-
-def path_depth(path: str) -> int:
-    """Number of path segments: "/" is 0, "/blog/post" is 2."""
-    return len([part for part in path.split("/") if part])
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of a synthetic site and how its server behaves when fetched."""
-
-    host: str
-    path: str
-    query: str
-    title: str
-    description: str
-    section: str
-    links: tuple[str, ...] = ()
-    in_sitemap: bool = True
-    status_code: int = 200
-    load_ms: int = 500
-    render_ms: int = 0  # main content appears only after this much client-side time
-    protected: bool = False  # anti-bot: 403 unless fetched through an enhanced proxy
-    exists: bool = True
-
-    @property
-    def url(self) -> str:
-        base = f"https://{self.host}{self.path}"
-        return f"{base}?{self.query}" if self.query else base
 
 
 @dataclass
@@ -120,8 +71,16 @@ class SyntheticSite:
         self.theme: Theme = rng.choice(THEMES)
         label = self.base.split(".")[0] if "." in self.base else self.base
         self.brand = label.replace("-", " ").title() or "Example"
+        self.size: SiteSize = site_size(seed, self.base)
+        self.catalogue: Catalogue | None = None
+        if self.size.catalogue_pages:
+            self.catalogue = Catalogue(seed, self.base, self.theme, self.brand, self.size.catalogue_pages)
         self._pages: dict[tuple[str, str, str], Page] = {}
-        _SiteBuilder(self, rng).build()
+        builder = _SiteBuilder(self, rng)
+        if self.size.kind == "brochure":
+            builder.build_brochure()
+        else:
+            builder.build()
 
     # -- lookup ------------------------------------------------------------------
 
@@ -130,8 +89,12 @@ class SyntheticSite:
         return f"https://{self.base}/"
 
     def pages(self) -> Iterator[Page]:
-        """Every page that exists, in the order the site was built."""
+        """Every page built with the site, in order (a catalogue's pages are derived on demand, not listed)."""
         return iter(self._pages.values())
+
+    def url_count(self) -> int:
+        """How many pages the site has, its catalogue included (query variants not counted)."""
+        return len(self._pages) + (self.catalogue.size if self.catalogue is not None else 0)
 
     def lookup(self, url: str) -> Page | None:
         """The page at `url`, or None when this site has no such path."""
@@ -140,6 +103,11 @@ class SyntheticSite:
         if host is None:
             return None
         found = self._pages.get((host, path, query))
+        if found is None and self.catalogue is not None:
+            if self.catalogue.owns(f"https://{host}{path}"):
+                return self._with_chrome(self.catalogue.lookup(host, path, query))
+            if path.startswith("/sitemap-") and not query:
+                return self._sitemap_file(host, path)
         if found is None and query:
             # Servers ignore query parameters they do not know: same page, different URL.
             plain = self._pages.get((host, path, ""))
@@ -161,10 +129,15 @@ class SyntheticSite:
         """Whether robots.txt lets a crawler fetch `path` (same rules on every host)."""
         return not any(path == rule or path.startswith(rule + "/") for rule in ROBOTS_DISALLOWED)
 
-    def sitemap_urls(self, host: str | None = None) -> list[str]:
-        """URLs listed in the sitemap of `host` (all hosts when None)."""
+    def sitemap_urls(self, host: str | None = None, *, with_catalogue: bool = True) -> Iterator[str]:
+        """URLs listed in the sitemap of `host` (all hosts when None), derived as they are read."""
         wanted = None if host is None else self._canonical_host(host)
-        return [p.url for p in self._pages.values() if p.in_sitemap and (wanted is None or p.host == wanted)]
+        if host is not None and wanted is None:
+            return iter(())
+        core = (p.url for p in self._pages.values() if p.in_sitemap and (wanted is None or p.host == wanted))
+        if self.catalogue is None or not with_catalogue:
+            return core
+        return itertools.chain(core, self.catalogue.sitemap_urls(wanted))
 
     def body(self, page: Page) -> PageBody:
         """The readable content of `page`, written on demand from (seed, URL)."""
@@ -173,7 +146,7 @@ class SyntheticSite:
         if page.section == "robots":
             return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._robots_txt())
         if page.section == "sitemap":
-            return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host))
+            return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host, page.path))
         if not page.exists:
             return PageBody(page.title, page.description, (), nav, footer, (), ())
         if page.status_code >= 500:
@@ -187,6 +160,15 @@ class SyntheticSite:
 
     # -- helpers -------------------------------------------------------------------
 
+    def _with_chrome(self, page: Page | None) -> Page | None:
+        """A catalogue page with the header and footer links every ordinary page carries."""
+        if page is None:
+            return None
+        nav = [href for _, href in self.nav()]
+        footer = [href for _, href in self.footer()]
+        links = [link for link in dict.fromkeys(nav + list(page.links) + footer) if link != page.url]
+        return Page(**{**page.__dict__, "links": tuple(links)})
+
     def _canonical_host(self, host: str) -> str | None:
         host = host.lower()
         if host in self.hosts:
@@ -198,12 +180,16 @@ class SyntheticSite:
     def nav(self) -> tuple[tuple[str, str], ...]:
         """(label, URL) of the header navigation every ordinary page carries."""
         b = self.base
+        if self.size.kind == "brochure":
+            return (("Home", f"https://{b}/"), ("About", f"https://{b}/about"), ("Contact", f"https://{b}/contact"))
         return (("Home", f"https://{b}/"), ("Blog", f"https://{b}/blog"), ("Products", f"https://{b}/products"),
                 ("Docs", f"https://docs.{b}/"), ("Pricing", f"https://{b}/pricing"), ("About", f"https://{b}/about"))
 
     def footer(self) -> tuple[tuple[str, str], ...]:
         """(label, URL) of the footer every ordinary page carries (one link leaves the site)."""
         b = self.base
+        if self.size.kind == "brochure":
+            return (("Privacy", f"https://{b}/legal/privacy"),)
         return (("Privacy", f"https://{b}/legal/privacy"), ("Terms", f"https://{b}/legal/terms"),
                 ("Careers", f"https://{b}/careers"), ("GitHub", f"https://github.com/{slugify(self.brand)}"))
 
@@ -222,10 +208,25 @@ class SyntheticSite:
         rules = "\n".join(f"Disallow: {rule}" for rule in ROBOTS_DISALLOWED)
         return f"User-agent: *\n{rules}\n\nSitemap: https://{self.base}/sitemap.xml\n"
 
-    def _sitemap_xml(self, host: str) -> str:
-        entries = "".join(f"<url><loc>{url}</loc></url>" for url in self.sitemap_urls(host))
-        return ('<?xml version="1.0" encoding="UTF-8"?>'
-                f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>\n')
+    def _sitemap_xml(self, host: str, path: str) -> str:
+        if self.catalogue is None:
+            return sitemaps.urlset(self.sitemap_urls(host))
+        if path == "/sitemap.xml":
+            return sitemaps.index_of_host(self.catalogue, host)
+        if path == sitemaps.PAGES_FILE:
+            hubs = (hub for hub in self.catalogue.hub_urls() if split_url(hub)[0] == host)
+            return sitemaps.urlset(itertools.chain(self.sitemap_urls(host, with_catalogue=False), hubs))
+        number = sitemaps.catalogue_file_number(self.catalogue, path)
+        return sitemaps.catalogue_file(self.catalogue, host, number or 1)
+
+    def _sitemap_file(self, host: str, path: str) -> Page | None:
+        """A catalogue site's `sitemap-pages.xml` or `sitemap-catalogue-<n>.xml`, derived on demand."""
+        assert self.catalogue is not None
+        if path != sitemaps.PAGES_FILE and sitemaps.catalogue_file_number(self.catalogue, path) is None:
+            return None
+        name = path.lstrip("/")
+        return Page(host=host, path=path, query="", title=name, description="Sitemap.", section="sitemap",
+                    in_sitemap=False, load_ms=300)
 
 
 class _SiteBuilder:
@@ -303,6 +304,25 @@ class _SiteBuilder:
         self.link(u(blog, "/"), blog_pages)
         for page in blog_pages:
             self.link(page, [u(blog, "/"), u(b, "/blog")])
+        if self.site.catalogue is not None:
+            self.link(u(b, "/"), list(self.site.catalogue.hub_urls()))
+        self.finish()
+
+    def build_brochure(self) -> None:
+        """A handful of pages on the main host only: home, about, contact, a few products, privacy."""
+        b, rng, theme, brand = self.site.base, self.rng, self.theme, self.site.brand
+        self.add(b, "/", f"{brand}: {theme.trade}", f"{brand} is a {theme.trade}.", "home")
+        for slug in ("about", "contact"):
+            self.add(b, f"/{slug}", f"{titled(slug)} | {brand}", self.describe(slug), slug)
+        products = [self.add(b, f"/products/{slugify(name)}", f"{name} | {brand}", self.describe(name), "products")
+                    for name in rng.sample(theme.products, rng.randint(1, 4))]
+        self.add(b, "/legal/privacy", "Privacy policy", "How we handle personal data.", "legal")
+        self.add(b, "/robots.txt", "robots.txt", "Crawler rules.", "robots", in_sitemap=False)
+        self.add(b, "/sitemap.xml", "sitemap.xml", "Sitemap.", "sitemap", in_sitemap=False)
+        u = self.url
+        self.link(u(b, "/"), [u(b, "/about"), u(b, "/contact"), u(b, "/legal/privacy")] + products)
+        for product in products:
+            self.link(product, [u(b, "/"), u(b, "/contact")])
         self.finish()
 
     def blog_posts(self, host: str) -> list[str]:
