@@ -116,3 +116,11 @@ async def test_w_on_the_inbox_does_not_stack_a_second_inbox() -> None:
         await pilot.press("w")
         await pilot.pause()
         assert sum(isinstance(screen, WebhookInboxScreen) for screen in app.screen_stack) == 1
+
+
+def test_counts_read_as_words() -> None:
+    from tui.screens.webhook_inbox import plural
+
+    assert plural(1, "delivery", "deliveries") == "1 delivery"
+    assert plural(3, "delivery", "deliveries") == "3 deliveries"
+    assert plural(2, "event") == "2 events"

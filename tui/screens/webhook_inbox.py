@@ -31,6 +31,11 @@ from tui.widgets.live_table import LiveTable, Squeeze
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """`1 event`, `2 events`."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 def trust_text(row: InboxRow) -> Text:
     """`✓ verified`, `✗ unverified` (red), or `? unchecked` when no secret is set."""
     if row.verified is True:
@@ -120,7 +125,9 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         table.sync([inbox_row(row, self.clock) for row in rows])
         received = self.service.inbox.received
         self.query_one("#inbox-title", Static).update(
-            f"Webhook inbox · {received} deliveries in {len(rows)} events" if received else "Webhook inbox"
+            f"Webhook inbox · {plural(received, 'delivery', 'deliveries')} in {plural(len(rows), 'event')}"
+            if received
+            else "Webhook inbox"
         )
         self._show_detail()
 
