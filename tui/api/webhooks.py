@@ -37,6 +37,7 @@ __all__ = [
     "check_signature",
     "parse_event",
     "sign",
+    "signature_of",
     "verify_signature",
 ]
 
@@ -78,6 +79,11 @@ def verify_signature(raw_body: bytes, header: str | None, secret: Secret) -> boo
     return True
 
 
+def signature_of(headers: Mapping[str, str]) -> str | None:
+    """The delivery's `X-Service-Signature` header, whatever its case, or None."""
+    return _header(headers, SIGNATURE_HEADER)
+
+
 def _header(headers: Mapping[str, str], name: str) -> str | None:
     value = headers.get(name)
     if value is not None:
@@ -98,7 +104,7 @@ def parse_event(
     gives a `CrawlStartedEvent`; other types a `WebhookEvent` with every field kept.
     """
     if secret is not None:
-        check_signature(raw_body, _header(headers, SIGNATURE_HEADER), secret)
+        check_signature(raw_body, signature_of(headers), secret)
     try:
         payload = json.loads(raw_body)
     except (ValueError, UnicodeDecodeError):

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from tui.api.errors import WebhookPayloadError, WebhookSignatureError
 from tui.api.models.webhook import WebhookEvent
-from tui.api.webhooks import SIGNATURE_HEADER, Secret, check_signature, parse_event
+from tui.api.webhooks import Secret, check_signature, parse_event, signature_of
 
 MAX_ROWS = 1000
 """Rows kept; the oldest go first (a dashboard left open for days must not grow without bound)."""
@@ -64,9 +64,8 @@ def check_delivery(
     verified: bool | None = None
     problem: str | None = None
     if secret is not None:
-        signature = next((v for k, v in headers.items() if k.lower() == SIGNATURE_HEADER.lower()), None)
         try:
-            check_signature(body, signature, secret)
+            check_signature(body, signature_of(headers), secret)
             verified = True
         except WebhookSignatureError as exc:
             verified, problem = False, exc.message
