@@ -36,6 +36,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 
@@ -116,12 +117,11 @@ class PtyProcess:
         os.close(self.master)
 
 
-def start_emulator(*extra: str) -> tuple[subprocess.Popen[str], str, str]:
-    """A separate emulator process; its base URL and key, read from its banner."""
-    proc = subprocess.Popen(
-        [PYTHON, "-m", "tui", "emulator", "--port", "0", "--seed", "1", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=HERE.parents[1], start_new_session=True,
-    )
+def emulator_from_banner(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """The base URL and key an emulator process prints in its banner.
+
+    Its output (logs) is read on after the banner, so the pipe never fills and blocks it.
+    """
     url = key = ""
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -130,8 +130,19 @@ def start_emulator(*extra: str) -> tuple[subprocess.Popen[str], str, str]:
         if m := re.search(r"\b(wds-[0-9a-f]{32})\b", line):
             key = m.group(1)
         if url and key:
-            return proc, url, key
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
+            return url, key
     raise RuntimeError("the emulator did not print its URL and key")
+
+
+def start_emulator(*extra: str) -> tuple[subprocess.Popen[str], str, str]:
+    """A separate emulator process; its base URL and key, read from its banner."""
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "tui", "emulator", "--port", "0", "--seed", "1", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=HERE.parents[1], start_new_session=True,
+    )
+    url, key = emulator_from_banner(proc)
+    return proc, url, key
 
 
 def stop(proc: subprocess.Popen[str]) -> None:

@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -44,7 +43,7 @@ ROOT = HERE.parents[1]
 PYTHON = sys.executable
 sys.path.insert(0, str(HERE))
 
-from bench_dashboard import PtyProcess, no_config_env  # noqa: E402
+from bench_dashboard import PtyProcess, emulator_from_banner, no_config_env
 
 TRACE_FRAMES = 12
 SNAPSHOT_FILTERS = (
@@ -182,18 +181,8 @@ def start_emulator(argv: list[str]) -> tuple[subprocess.Popen[str], str, str]:
     """The emulator; its base URL and key, read from its banner."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
                             start_new_session=True)
-    url = key = ""
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if m := re.search(r"serving (http://\S+)", line):
-            url = m.group(1)
-        if m := re.search(r"\b(wds-[0-9a-f]{32})\b", line):
-            key = m.group(1)
-        if url and key:
-            # Keep reading its output (logs) so the pipe never fills and blocks it.
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
-            return proc, url, key
-    raise RuntimeError("the emulator did not print its URL and key")
+    url, key = emulator_from_banner(proc)
+    return proc, url, key
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
