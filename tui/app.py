@@ -31,9 +31,11 @@ from tui.failures import report_worker_failure
 from tui.intents import (
     Intent,
     NewSession,
+    OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
     OpenHelp,
+    OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
 )
@@ -84,6 +86,8 @@ OPENS: dict[str, str] = {
     "webhook_inbox": "WebhookInboxScreen",
     "crawl_form": "CrawlFormScreen",
     "scrape_form": "ScrapeFormScreen",
+    "map_explorer": "MapExplorerScreen",
+    "batch_form": "BatchFormScreen",
 }
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
@@ -114,6 +118,8 @@ class WdsApp(App[None]):
         Binding("w", "webhook_inbox", "Webhook inbox", show=False),
         Binding("C", "crawl_form", "Start a crawl", show=False),
         Binding("S", "scrape_form", "Scrape a URL", show=False),
+        Binding("M", "map_explorer", "Map a site", show=False),
+        Binding("B", "batch_form", "Batch scrape", show=False),
     ]
 
     def __init__(
@@ -315,6 +321,14 @@ class WdsApp(App[None]):
     def action_scrape_form(self) -> None:
         """Open the form that scrapes one URL (the result opens in the document view)."""
         self.post_message(OpenScrapeForm())
+
+    def action_map_explorer(self) -> None:
+        """Open the map explorer (map a site, filter and select its links)."""
+        self.post_message(OpenMapExplorer())
+
+    def action_batch_form(self) -> None:
+        """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
+        self.post_message(OpenBatchForm())
 
     async def on_unmount(self) -> None:
         await self.navigator.webhooks.close()

@@ -135,3 +135,23 @@ class OpenCrawlForm(Intent):
 @dataclass(eq=False)
 class OpenScrapeForm(Intent):
     """Open the form that scrapes one URL now (`POST /v2/scrape`) and shows the page it got."""
+
+
+@dataclass(eq=False)
+class OpenMapExplorer(Intent):
+    """Open the map explorer: map a site (`POST /v2/map`), filter, sort and select its links."""
+
+
+@dataclass(eq=False)
+class OpenBatchForm(Intent):
+    """Open the batch scrape form, with `urls` filled in (the map explorer's selection, or none)."""
+
+    urls: tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class OpenBatch(Intent):
+    """Follow one batch scrape (`GET /v2/batch/scrape/{id}`); `invalid_urls`: what the start refused."""
+
+    batch_id: str
+    invalid_urls: tuple[str, ...] = ()

@@ -16,6 +16,8 @@ from tui.intents import (
     Confirm,
     Intent,
     NewSession,
+    OpenBatch,
+    OpenBatchForm,
     OpenConsole,
     OpenCrawl,
     OpenCrawlForm,
@@ -26,6 +28,7 @@ from tui.intents import (
     OpenHelp,
     OpenInteract,
     OpenJob,
+    OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
 )
@@ -175,6 +178,21 @@ class Navigator:
             from tui.screens.scrape_form import ScrapeFormScreen
 
             return ScrapeFormScreen(self.client)
+        if isinstance(intent, OpenMapExplorer):
+            from tui.screens.map_explorer import MapExplorerScreen
+
+            return MapExplorerScreen(self.client)
+        if isinstance(intent, OpenBatchForm):
+            from tui.screens.batch_form import BatchFormScreen
+
+            return BatchFormScreen(self.client, webhooks=self.webhooks, urls=intent.urls)
+        if isinstance(intent, OpenBatch):
+            from tui.screens.batch_status import BatchStatusScreen
+
+            return BatchStatusScreen(
+                self.client, intent.batch_id, invalid_urls=intent.invalid_urls,
+                clock=self.clock, interval=self.crawl_poll_seconds,
+            )
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
