@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tui.api.requests import (
@@ -31,12 +31,14 @@ from tui.api.requests import (
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import TimedOut
 from tui.emulator.core.offload import PAGES, off_loop
+from tui.emulator.http.big_json import encode_json, json_body_response
 from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
 from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.scrape_engine import FailureKind
 from tui.emulator.jobs.store import JobStore
+from tui.emulator.jobs.team_cache import CACHE_MISS_CODES, CACHE_MISS_STATUS
 
 STATUS_PAGE_DEFAULT = 100
 STATUS_PAGE_MAX = 1000
@@ -49,11 +51,11 @@ class StatusPageQuery(BaseModel):
     limit: int = Field(STATUS_PAGE_DEFAULT, ge=1, le=STATUS_PAGE_MAX)
 
 
-# A scrape that produced no document answers with its failure's status and code.
+# A scrape that produced no document answers with its failure's status and code; the
+# cache-only misses with the codes every scrape path shares (`team_cache`).
 _SCRAPE_FAILURE_STATUS = {
     FailureKind.TIMEOUT: (408, "SCRAPE_TIMEOUT"),
-    FailureKind.NO_CACHED_DATA: (404, "SCRAPE_NO_CACHED_DATA"),
-    FailureKind.LOCKDOWN_MISS: (404, "SCRAPE_LOCKDOWN_CACHE_MISS"),
+    **{kind: (CACHE_MISS_STATUS, code) for kind, code in CACHE_MISS_CODES.items()},
 }
 
 
@@ -107,12 +109,14 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         # Reading a 10,000-character prompt takes tens of milliseconds: off the loop.
         return ok({"data": await off_loop(read_prompt, body.url, body.prompt, lane=PAGES)})
 
-    async def status(request: Request, kind: str) -> JSONResponse:
+    async def status(request: Request, kind: str) -> Response:
         job = paged_job(request, kind)
         page = parse_query(request, StatusPageQuery)
         now, base = clock.now(), base_url(request)
-        # A page of 1000 documents in every format is megabytes to render: off the loop.
-        return await off_loop(lambda: ok(job.status_payload(now, page.skip, page.limit, base)), lane=PAGES)
+        # A page of 1000 documents in every format is megabytes to render: off the loop, in slices.
+        body = await off_loop(lambda: encode_json(job.status_payload(now, page.skip, page.limit, base), "data"),
+                              lane=PAGES)
+        return json_body_response(body)
 
     async def errors(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
@@ -123,7 +127,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         store.cancel(job)
         return ok({"status": job.status(clock.now())})
 
-    async def crawl_status(request: Request) -> JSONResponse:
+    async def crawl_status(request: Request) -> Response:
         return await status(request, "crawl")
 
     async def crawl_errors(request: Request) -> JSONResponse:
@@ -143,7 +147,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
             payload["invalidURLs"] = job.invalid_urls
         return ok(payload)
 
-    async def batch_status(request: Request) -> JSONResponse:
+    async def batch_status(request: Request) -> Response:
         return await status(request, "batch_scrape")
 
     async def batch_errors(request: Request) -> JSONResponse:
@@ -154,13 +158,19 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
 
     # -- map and extract ----------------------------------------------------------
 
-    async def map_urls(request: Request) -> JSONResponse:
+    def list_and_encode(body: MapRequest) -> tuple[list[dict[str, str]], bytes]:
+        links = store.list_map(body)
+        return links, encode_json({"success": True, "links": links}, "links")
+
+    async def map_urls(request: Request) -> Response:
         body = await parse_body(request, MapRequest)
         try:
-            listed = await off_loop(store.list_map, body, lane=PAGES)  # search ranking is CPU-heavy
+            # Ranking and encoding 100,000 links take about 0.5 s of CPU: off the loop.
+            listed, encoded = await off_loop(list_and_encode, body, lane=PAGES)
         except TimedOut as exc:
             raise ApiError(408, exc.message, "MAP_TIMEOUT") from None
-        return ok({"links": store.map_site(caller(request), body, links=listed)})
+        store.map_site(caller(request), body, links=listed)  # recorded on the loop, where state changes
+        return json_body_response(encoded)
 
     async def extract_status(request: Request) -> JSONResponse:
         job = store.owned(job_id_param(request), caller(request).team.id, ("agent",))
