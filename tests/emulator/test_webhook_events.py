@@ -148,3 +148,38 @@ async def test_custom_headers_cannot_replace_the_signature_or_the_framing(http: 
     [received] = receiver.received
     assert received.headers["x-team"] == "docs" and received.headers["content-length"] == str(len(received.body))
     assert verified(received).type == "batch_scrape.started"
+
+
+@pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
+async def test_cancelling_a_running_job_sends_a_signed_cancelled_event(kind: str, http: httpx.AsyncClient,
+                                                                      signed: Emulator, clock: ManualClock) -> None:
+    path = "/v2/crawl" if kind == "crawl" else "/v2/batch/scrape"
+    async with Receiver() as receiver:
+        job_id = await start(http, kind, {"url": receiver.url, "events": ALL_EVENTS, "metadata": {"run": 3}})
+        clock.advance(0.6)  # one page scraped, the job still running
+        cancelled = await http.delete(f"{path}/{job_id}", headers=auth(ALPHA_KEY))
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        await run_to_the_end(signed, clock)
+    events = [verified(delivery) for delivery in receiver.received]
+    assert [e.type for e in events] == [f"{kind}.started", f"{kind}.page", f"{kind}.cancelled"]
+    end = events[-1]
+    assert end.id == job_id and end.success and end.data == [] and end.metadata == {"run": 3}
+    assert len({e.webhook_id for e in events}) == 3
+
+
+@pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
+async def test_no_cancelled_event_unless_the_end_was_wanted_nor_after_the_end(kind: str, http: httpx.AsyncClient,
+                                                                             signed: Emulator,
+                                                                             clock: ManualClock) -> None:
+    path = "/v2/crawl" if kind == "crawl" else "/v2/batch/scrape"
+    async with Receiver() as receiver:
+        only_started = await start(http, kind, {"url": receiver.url, "events": ["started", "page"]})
+        await http.delete(f"{path}/{only_started}", headers=auth(ALPHA_KEY))
+        finished = await start(http, kind, {"url": receiver.url, "events": ["completed"]})
+        clock.advance(600)
+        late = await http.delete(f"{path}/{finished}", headers=auth(ALPHA_KEY))
+        assert late.json()["status"] == "completed"  # too late to cancel: nothing changes
+        await run_to_the_end(signed, clock)
+    # Two jobs' events are sent side by side: their order across jobs is not fixed.
+    assert sorted(verified(delivery).type for delivery in receiver.received) == [f"{kind}.completed",
+                                                                                  f"{kind}.started"]

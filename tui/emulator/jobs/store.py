@@ -195,11 +195,12 @@ class JobStore:
         return job
 
     def cancel(self, job: CrawlJob | BatchJob, at: datetime | None = None) -> None:
-        """Stop a crawl or batch: pages done so far stay, later pages and events never happen."""
+        """Stop a crawl or batch: pages done so far stay, later pages and events never happen
+        (a `<kind>.cancelled` event says so to a webhook that wanted the job's end)."""
         now = at or self._clock.now()
         if job.status(now) == "scraping":
             job.cancelled_at = now
-            self._webhooks.cancel_pending(job.id, after=now)
+            self._webhooks.job_cancelled(job, now)
 
     # -- batch -------------------------------------------------------------------
 

@@ -18,6 +18,12 @@ Delivery rules (observed behaviour of the service):
 Events sent: those named in the webhook's `events` filter, by suffix (`started`,
 `page`, `completed`, `failed`) or in full (`crawl.page`, `batch_scrape.completed`);
 without a filter only `started`, the one event the contract defines, is sent.
+A job's end is one of `completed`, `failed` (a crawl refused at its start) or
+`cancelled` (`DELETE` while it runs: `crawl.cancelled`, and `batch_scrape.cancelled`
+alike). The filter has no `cancelled` (the service's schema refuses it), so a
+receiver that asked for `completed` is told of a cancellation instead, never left
+waiting for an end that will not come. A batch never fails as a whole: URLs that
+fail are its pages (`GET .../errors`), and it completes, as the service's do.
 Every event of every job goes through `enqueue` and `_attempt`, so crawl and
 batch events alike are signed, retried and echo `metadata` the same way.
 """
@@ -182,6 +188,19 @@ class WebhookDispatcher:
         self.log.append(delivery)
         self._pending.append(delivery)
         return delivery
+
+    def job_cancelled(self, job: CrawlJob | BatchJob, at: datetime) -> Delivery | None:
+        """`job` was cancelled at `at`: its later events never happen; its end is announced when wanted."""
+        self.cancel_pending(job.id, after=at)
+        config, team = job.webhook, self._teams.get(job.team_id)
+        if config is None or team is None:
+            return None
+        prefix = "crawl" if job.kind == "crawl" else "batch_scrape"
+        wanted = set(config.events or DEFAULT_EVENTS)
+        if not (wants(wanted, prefix, "completed") or wants(wanted, prefix, "cancelled")):
+            return None
+        return self.enqueue(team, job.id, f"{prefix}.cancelled", config.url, at, [],
+                            metadata=config.metadata, headers=config.headers)
 
     def cancel_pending(self, job_id: str, *, after: datetime) -> None:
         """Drop events of `job_id` that would happen after `after` and were never attempted."""
