@@ -67,6 +67,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("GET", "/v2/team/credit-usage/historical", "Credit usage per billing period", query=TokenUsageQuery),
     Operation("GET", "/v2/team/token-usage", "Remaining tokens this billing period"),
     Operation("GET", "/v2/team/credit-usage", "Remaining credits this billing period"),
+    Operation("GET", "/v2/team/queue-status", "Pages of the team's running jobs queued and being scraped"),
+    Operation("GET", "/v2/concurrency-check", "Workers of the team busy now, and how many it has"),
     Operation("POST", "/v2/browser", "Create a browser session", body=BrowserCreateRequest, body_required=False),
     Operation("GET", "/v2/browser", "List the team's browser sessions", query=BrowserListQuery),
     Operation("DELETE", "/v2/browser/{sessionId}", "Stop a browser session"),

@@ -12,6 +12,8 @@ HTTP to it. Decisions where the contract is silent (see also observed-behaviour.
   documents; `next` is present while more scraped documents remain.
 - `DELETE /v2/crawl/{id}` and `DELETE /v2/batch/scrape/{id}` cancel (`status: cancelled`),
   and `GET .../{id}/errors` lists failed pages and robots.txt refusals, as the real service does.
+- `GET /v2/concurrency-check` and `GET /v2/team/queue-status` answer as the real
+  service does (the official SDKs call them), from the team's running jobs.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
 from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.queue import concurrency_check, queue_status
 from tui.emulator.jobs.scrape_engine import FailureKind
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.team_cache import CACHE_MISS_CODES, CACHE_MISS_STATUS
@@ -172,6 +175,14 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         store.map_site(caller(request), body, links=listed)  # recorded on the loop, where state changes
         return json_body_response(encoded)
 
+    # -- the team's queue (not in the contract; the official SDKs ask for it) -------
+
+    async def concurrency(request: Request) -> JSONResponse:
+        return ok(concurrency_check(store.for_team(caller(request).team.id), clock.now()))
+
+    async def queue(request: Request) -> JSONResponse:
+        return ok(queue_status(store.for_team(caller(request).team.id), clock.now()))
+
     async def extract_status(request: Request) -> JSONResponse:
         job = store.owned(job_id_param(request), caller(request).team.id, ("agent",))
         assert isinstance(job, AgentJob)
@@ -192,4 +203,6 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         Route("/v2/batch/scrape/{jobId}/errors", batch_errors, methods=["GET"]),
         Route("/v2/map", map_urls, methods=["POST"]),
         Route("/v2/extract/{jobId}", extract_status, methods=["GET"]),
+        Route("/v2/concurrency-check", concurrency, methods=["GET"]),
+        Route("/v2/team/queue-status", queue, methods=["GET"]),
     ]
