@@ -67,7 +67,7 @@ async def test_retry_after_a_500_keeps_the_webhook_id(signed_client: httpx.Async
                                                      clock: ManualClock) -> None:
     dispatcher = signed_emulator.webhooks
     async with Receiver(statuses=[500, 200]) as receiver:
-        crawl_id = await start_crawl(signed_client, {"url": receiver.url, "metadata": {"k": "v"}})
+        crawl_id = await start_crawl(signed_client, {"url": receiver.url, "metadata": {"k": "v"}, "events": ["started"]})
         await dispatcher.run_due()
         assert await dispatcher.run_due() == []  # the retry is not due yet
         clock.advance(59)
@@ -86,7 +86,7 @@ async def test_retries_after_1_5_and_15_minutes_then_gives_up(client: httpx.Asyn
                                                               clock: ManualClock) -> None:
     dispatcher = emulator.webhooks
     async with Receiver(statuses=[503]) as receiver:
-        await start_crawl(client, receiver.url)
+        await start_crawl(client, {"url": receiver.url, "events": ["started"]})
         await dispatcher.run_due()
         for wait in (60, 300, 900):
             clock.advance(wait - 1)

@@ -37,7 +37,7 @@ async def http(signed: Emulator) -> AsyncIterator[httpx.AsyncClient]:
     await signed.aclose()
 
 
-async def start(http: httpx.AsyncClient, kind: str, webhook: dict[str, Any], **body: Any) -> str:
+async def start(http: httpx.AsyncClient, kind: str, webhook: dict[str, Any] | str, **body: Any) -> str:
     """Start a crawl (3 pages of example.com) or a batch (BATCH_URLS) with `webhook`; its id."""
     if kind == "crawl":
         path, payload = "/v2/crawl", {"url": "https://example.com/", "limit": 3}
@@ -161,10 +161,25 @@ async def test_cancelling_a_running_job_sends_a_signed_cancelled_event(kind: str
         assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
         await run_to_the_end(signed, clock)
     events = [verified(delivery) for delivery in receiver.received]
-    assert [e.type for e in events] == [f"{kind}.started", f"{kind}.page", f"{kind}.cancelled"]
+    if kind == "batch_scrape":  # the service has no batch_scrape.cancelled event: nothing after the cancel
+        assert [e.type for e in events] == ["batch_scrape.started", "batch_scrape.page"]
+        return
+    assert [e.type for e in events] == ["crawl.started", "crawl.page", "crawl.cancelled"]
     end = events[-1]
     assert end.id == job_id and end.success and end.data == [] and end.metadata == {"run": 3}
     assert len({e.webhook_id for e in events}) == 3
+
+
+@pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
+async def test_a_bare_webhook_url_gets_every_event(kind: str, http: httpx.AsyncClient, signed: Emulator,
+                                                   clock: ManualClock) -> None:
+    """No events filter means all of them, as the service does: a receiver waiting for completed gets it."""
+    async with Receiver() as receiver:
+        await start(http, kind, receiver.url)
+        await run_to_the_end(signed, clock)
+    types = [verified(delivery).type for delivery in receiver.received]
+    assert types[0] == f"{kind}.started" and types[-1] == f"{kind}.completed"
+    assert f"{kind}.page" in types
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])

@@ -17,12 +17,13 @@ Delivery rules (observed behaviour of the service):
 
 Events sent: those named in the webhook's `events` filter, by suffix (`started`,
 `page`, `completed`, `failed`) or in full (`crawl.page`, `batch_scrape.completed`);
-without a filter only `started`, the one event the contract defines, is sent.
-A job's end is one of `completed`, `failed` (a crawl refused at its start) or
-`cancelled` (`DELETE` while it runs: `crawl.cancelled`, and `batch_scrape.cancelled`
-alike). The filter has no `cancelled` (the service's schema refuses it), so a
-receiver that asked for `completed` is told of a cancellation instead, never left
-waiting for an end that will not come. A batch never fails as a whole: URLs that
+without a filter every event is sent, as the service does (its SDKs' users pass a
+bare URL and wait for `completed`). A crawl's end is one of `completed`, `failed`
+(refused at its start) or `cancelled` (`DELETE` while it runs: `crawl.cancelled`).
+The filter has no `cancelled` (the service's schema refuses it), so a receiver that
+asked for `completed` is told of a cancellation instead, never left waiting for an
+end that will not come. A cancelled batch sends nothing more: the service's event
+types (observed-behaviour.md) have no `batch_scrape.cancelled`. A batch never fails as a whole: URLs that
 fail are its pages (`GET .../errors`), and it completes, as the service's do.
 Every event of every job goes through `enqueue` and `_attempt`, so crawl and
 batch events alike are signed, retried and echo `metadata` the same way.
@@ -56,7 +57,7 @@ SECRET_VARIABLE = "WDS_WEBHOOK_SECRET"
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15))
 ATTEMPT_TIMEOUT = 10.0
 LOOP_INTERVAL = 0.5
-DEFAULT_EVENTS = ("started",)
+DEFAULT_EVENTS = ("started", "page", "completed", "failed")
 
 DeliveryState = Literal["pending", "delivered", "failed", "cancelled"]
 
@@ -195,11 +196,12 @@ class WebhookDispatcher:
         config, team = job.webhook, self._teams.get(job.team_id)
         if config is None or team is None:
             return None
-        prefix = "crawl" if job.kind == "crawl" else "batch_scrape"
-        wanted = set(config.events or DEFAULT_EVENTS)
-        if not (wants(wanted, prefix, "completed") or wants(wanted, prefix, "cancelled")):
+        if job.kind != "crawl":  # no batch_scrape.cancelled among the service's events
             return None
-        return self.enqueue(team, job.id, f"{prefix}.cancelled", config.url, at, [],
+        wanted = set(config.events or DEFAULT_EVENTS)
+        if not (wants(wanted, "crawl", "completed") or wants(wanted, "crawl", "cancelled")):
+            return None
+        return self.enqueue(team, job.id, "crawl.cancelled", config.url, at, [],
                             metadata=config.metadata, headers=config.headers)
 
     def cancel_pending(self, job_id: str, *, after: datetime) -> None:
