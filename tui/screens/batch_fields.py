@@ -68,7 +68,7 @@ class BatchFields(VerticalScroll):
     BatchFields .field-row { height: auto; }
     BatchFields .field-row > Label { width: 20; }
     BatchFields .field-row > Input, BatchFields .field-row > Select { width: 1fr; }
-    BatchFields .field-row > TextArea { width: 1fr; height: 6; }
+    BatchFields .field-row > TextArea { width: 1fr; height: 6; padding: 0; }
     BatchFields .field-error { color: $error; height: auto; padding-left: 20; }
     BatchFields .field-note { color: $text-muted; height: auto; padding-left: 20; }
     BatchFields .group { margin-top: 1; }

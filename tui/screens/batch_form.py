@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Collapsible, Label, Static, TextArea
@@ -34,6 +35,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenBatch
 from tui.screens.batch_fields import BatchFields
 from tui.screens.batch_refusals import explain_batch
+from tui.screens.crawl_form import readable_curl
 from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     BatchFormScreen #batch-progress.-running { color: $warning; text-style: bold; }
     BatchFormScreen BatchFields { height: 1fr; }
     BatchFormScreen #curl-panel { height: auto; max-height: 12; }
+    BatchFormScreen #curl-scroll { height: auto; max-height: 9; }
     BatchFormScreen #curl-text { color: $text-muted; }
     """
 
@@ -87,7 +90,8 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Static("", id="batch-progress", markup=False)
         yield BatchFields(self.urls, id="batch-form")
         with Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"):
-            yield Static("", id="curl-text", markup=False)
+            with VerticalScroll(id="curl-scroll"):  # a thousand URLs make a long command
+                yield Static("", id="curl-text", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -211,7 +215,8 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         command = curl_command("POST", self.client.base_url, "/v2/batch/scrape",
                                key_hint=self.client.api_key_hint, body=request.to_wire())
         self.app.copy_to_clipboard(command)
-        self.query_one("#curl-text", Static).update(command)
+        # Shown with one URL a line: a wrapped one-line body breaks inside strings when copied from the screen.
+        self.query_one("#curl-text", Static).update(readable_curl(command, request.to_wire()))
         panel = self.query_one("#curl-panel", Collapsible)
         panel.display = True
         panel.collapsed = False

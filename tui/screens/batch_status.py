@@ -246,6 +246,5 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
         status = self.data
         if status is None or not 0 <= index < len(status.data):
             return
-        url = status.data[index].metadata.url or status.data[index].metadata.source_url or ""
-        title = f"Batch {short_id(self.batch_id)} · URL {index + 1} of {len(status.data)} · {url}"
+        title = f"Batch {short_id(self.batch_id)} · URL {index + 1} of {len(status.data)}"
         self.post_message(OpenDocument(status.data[index], title))
