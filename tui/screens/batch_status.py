@@ -132,7 +132,7 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
         invalid = Static(self._invalid_text(), id="batch-invalid", markup=False)
         invalid.display = bool(self.invalid_urls)
         yield invalid
-        yield PageTable(*COLUMNS, id="batch-urls", squeeze=(Squeeze("error", 12), Squeeze("url", 20)))
+        yield PageTable(*COLUMNS, id="batch-urls", squeeze=(Squeeze("url", 28), Squeeze("error", 16)))
         yield Footer()
 
     def _invalid_text(self) -> str:
