@@ -15,7 +15,7 @@ from tui.emulator.service import Emulator
 from tui.intents import AskSupport, OpenDocument
 from tui.navigation import Navigator
 from tui.screens.batch_pages import next_page
-from tui.screens.batch_status import BatchStatusScreen
+from tui.screens.batch_status import BatchStatusScreen, url_rows
 from tui.screens.document import DocumentScreen
 from tui.widgets.live_table import LiveTable
 
@@ -39,8 +39,10 @@ def text_of(screen: Any, selector: str) -> str:
 
 
 def rows(screen: BatchStatusScreen) -> list[list[str]]:
+    """The rows of the table, whole (on screen a long URL or error is cut to fit)."""
     table = screen.query_one("#batch-urls", LiveTable)
-    return [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+    assert screen.status is not None and table.row_count == len(screen.status.data)
+    return [list(cells) for _, cells in url_rows(screen.status)]
 
 
 async def test_a_batch_is_followed_to_the_end_and_a_document_opens(client: WdsClient, clock: ManualClock) -> None:
@@ -110,6 +112,9 @@ async def test_a_lockdown_batch_shows_its_cache_misses_as_failed_rows(client: Wd
             code, result, _, error = shown[url]
             assert (code, result) == ("404", "failed") and error.startswith("SCRAPE_LOCKDOWN_CACHE_MISS")
         assert text_of(screen, "#batch-counts") == "3 / 3 done · 2 failed"
+        table = screen.query_one("#batch-urls", LiveTable)
+        shown_results = [str(table.get_row_at(index)[1]) for index in range(table.row_count)]
+        assert sorted(shown_results) == ["failed", "failed", "scraped"]
 
         await pilot.press("a")
         await pilot.pause()
