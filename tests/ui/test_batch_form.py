@@ -87,6 +87,9 @@ async def test_urls_given_by_the_map_explorer_are_filled_in_and_counted(transpor
         await pilot.pause()
         assert text_of(form, "#urls-count") == "4 URLs, 1 not an http(s) URL"
 
+        await pilot.press("escape")  # from inside the URL list too
+        await wait_until(pilot, lambda: not isinstance(app.screen, BatchFormScreen), "the form closed")
+
 
 async def test_a_limit_is_refused_before_sending_and_nothing_typed_is_lost(
     app: WdsApp, transport: SwitchableTransport

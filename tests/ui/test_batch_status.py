@@ -91,6 +91,21 @@ async def test_the_rows_of_every_page_are_shown(client: WdsClient, transport: Sw
         assert transport.paths.count(f"/v2/batch/scrape/{started.id}") == 3
 
 
+async def test_a_batch_bigger_than_the_services_page_is_followed_page_by_page(
+    client: WdsClient, transport: SwitchableTransport, clock: ManualClock
+) -> None:
+    urls = [f"https://bigbox-supply.com/?n={n}" for n in range(130)]  # the emulator's pages hold 100
+    started = await client.batch.create(urls)
+    clock.advance(24 * 3600 - 60)
+    app = host(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = BatchStatusScreen(client, started.id, clock=frozen_clock(NOW), interval=0.05)
+        await app.push_screen(screen)
+        await wait_until(pilot, lambda: screen.status is not None and screen.status.is_finished, "the batch")
+        await pilot.pause()
+        assert [row[2] for row in rows(screen)] == urls and screen.pages == 2
+
+
 def test_a_next_link_gives_the_page_it_points_to() -> None:
     assert next_page("http://x/v2/batch/scrape/1?skip=100&limit=100", 0, 100) == (100, 100)
     assert next_page("http://x/v2/batch/scrape/1", 0, 100) == (100, None)  # no query: the page after
