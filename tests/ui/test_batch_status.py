@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 from textual.widgets import Label, ProgressBar, Static
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
+from tests.ui.conftest import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    frozen_clock,
+    seeded_emulator,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

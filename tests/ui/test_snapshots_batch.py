@@ -10,7 +10,13 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.ui.conftest import (
+    NOW,
+    dashboard,
+    freeze_cursors,
+    seeded_emulator,
+    wait_until,
+)
 from tui.emulator.core.clock import ManualClock
 from tui.intents import OpenBatch, OpenBatchForm
 from tui.screens.batch_form import BatchFormScreen

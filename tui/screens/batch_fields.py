@@ -21,7 +21,12 @@ from textual.widgets import Checkbox, Input, Label, Static, TextArea
 from tui.api.limits import MAX_CONCURRENCY_MIN
 from tui.api.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.api.validation import validation_details
-from tui.screens.scrape_options import OPTION_FIELDS, ScrapeOptionsFields, labelled_input, option_field_of
+from tui.screens.scrape_options import (
+    OPTION_FIELDS,
+    ScrapeOptionsFields,
+    labelled_input,
+    option_field_of,
+)
 
 NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
 INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"

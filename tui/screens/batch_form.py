@@ -89,9 +89,10 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Label(TITLE, id="batch-title")
         yield Static("", id="batch-progress", markup=False)
         yield BatchFields(self.urls, id="batch-form")
-        with Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"):
-            with VerticalScroll(id="curl-scroll"):  # a thousand URLs make a long command
-                yield Static("", id="curl-text", markup=False)
+        # Scrolled: a thousand URLs make a long command.
+        with (Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
+              VerticalScroll(id="curl-scroll")):
+            yield Static("", id="curl-text", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
