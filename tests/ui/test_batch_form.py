@@ -161,7 +161,7 @@ async def test_invalid_urls_are_carried_to_the_status_screen(transport: Switchab
         assert isinstance(status, BatchStatusScreen)
         await wait_until(pilot, lambda: status.status is not None, "the first look")
         invalid = text_of(status, "#batch-invalid")
-        assert invalid.startswith("2 URLs refused as invalid, not scraped")
+        assert invalid.startswith("1 accepted · 2 URLs refused as invalid, not scraped")
         assert "not a url" in invalid and "ftp://files.example/x" in invalid
 
 

@@ -135,11 +135,12 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
         yield PageTable(*COLUMNS, id="batch-urls", squeeze=(Squeeze("url", 28), Squeeze("error", 16)))
         yield Footer()
 
-    def _invalid_text(self) -> str:
+    def _invalid_text(self, accepted: int | None = None) -> str:
         count = len(self.invalid_urls)
         if not count:
             return ""
-        return (f"{count:,} URL{'' if count == 1 else 's'} refused as invalid, not scraped: "
+        head = f"{accepted:,} accepted · " if accepted is not None else ""
+        return (f"{head}{count:,} URL{'' if count == 1 else 's'} refused as invalid, not scraped: "
                 + " · ".join(self.invalid_urls))
 
     def on_mount(self) -> None:
@@ -216,6 +217,8 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
         if status.total > 0:
             bar.display = True
             bar.update(total=status.total, progress=status.completed)
+        if self.invalid_urls:
+            self.query_one("#batch-invalid", Static).update(self._invalid_text(status.total))
         self.query_one("#batch-urls", PageTable).sync(url_rows(status))
 
     # --- actions ---------------------------------------------------------------------
