@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Label, ProgressBar, Static
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
+from tui.api.models.common import JobStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
@@ -46,8 +47,8 @@ def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
     return rows
 
 
-def crawl_error(status: CrawlStatus) -> str | None:
-    """What went wrong with a crawl, as far as its status answer says, for a question to support.
+def crawl_error(status: JobStatus) -> str | None:
+    """What went wrong with a crawl (or a batch), as far as its status answer says, for a question to support.
 
     The contract gives a crawl's status no `error`; a service that sends one
     anyway is quoted. Otherwise the listed pages that answered an HTTP error

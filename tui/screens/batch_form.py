@@ -1,0 +1,224 @@
+"""Start a batch scrape (`POST /v2/batch/scrape`): URLs and options checked against the contract, then followed.
+
+The URLs come pasted, or from the map explorer's selection (`urls`); the
+options are the scrape form's (`tui.screens.scrape_options`) plus the batch's
+own (`tui.screens.batch_fields`). Every value is checked with
+`BatchScrapeRequest`, the model the client sends, before anything leaves;
+any refusal, ours or the service's, keeps the form as typed and says why
+(`tui.screens.batch_refusals`). While the answer is awaited a line counts the
+seconds and Esc abandons it. A started batch closes the form and opens its
+status screen (`OpenBatch`), which lists the URLs the service refused as
+invalid beside the accepted ones. ctrl+y copies the request as curl (key
+masked) and shows it, for terminals without OSC 52.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Collapsible, Label, Static, TextArea
+
+from tui.api.client import WdsClient
+from tui.api.errors import WdsError
+from tui.api.requests import BatchScrapeRequest
+from tui.curl import curl_command
+from tui.failures import ForwardsWorkerFailures
+from tui.intents import OpenBatch
+from tui.screens.batch_fields import BatchFields
+from tui.screens.batch_refusals import explain_batch
+from tui.screens.crawl_form import readable_curl
+from tui.widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from textual.worker import Worker
+
+    from tui.inbox.service import InboxService
+
+TITLE = "Batch scrape · POST /v2/batch/scrape"
+
+
+class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
+    """The batch scrape form; a started batch opens in its status screen.
+
+    `webhooks` is the dashboard's webhook inbox: its address, when it listens, is offered as the webhook.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: they work from inside the URL list (a text area) too.
+        Binding("ctrl+s", "submit", "Start batch", priority=True),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        # One key, two meanings: check_action enables the one that fits.
+        Binding("escape", "cancel_send", "Cancel"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    DEFAULT_CSS = """
+    BatchFormScreen { layout: vertical; }
+    BatchFormScreen #batch-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
+    BatchFormScreen #batch-progress { height: auto; padding: 0 1; color: $text-muted; }
+    BatchFormScreen #batch-progress.-running { color: $warning; text-style: bold; }
+    BatchFormScreen BatchFields { height: 1fr; }
+    BatchFormScreen #curl-panel { height: auto; max-height: 12; }
+    BatchFormScreen #curl-scroll { height: auto; max-height: 9; }
+    BatchFormScreen #curl-text { color: $text-muted; }
+    """
+
+    def __init__(
+        self, client: WdsClient, *, webhooks: InboxService | None = None, urls: Sequence[str] = ()
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.webhooks = webhooks
+        self.urls = tuple(urls)
+        self._offered: str | None = None  # the inbox address last offered as the webhook
+        self._pending: BatchScrapeRequest | None = None  # the request on its way, None when none is
+        self._send: Worker[None] | None = None
+        self._started = 0.0
+        self._ticker: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label(TITLE, id="batch-title")
+        yield Static("", id="batch-progress", markup=False)
+        yield BatchFields(self.urls, id="batch-form")
+        # Scrolled: a thousand URLs make a long command.
+        with (Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
+              VerticalScroll(id="curl-scroll")):
+            yield Static("", id="curl-text", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for widget_id in ("batch-progress", "curl-panel"):
+            self.query_one(f"#{widget_id}").display = False
+        urls = self.query_one("#urls", TextArea)
+        urls.focus()
+        urls.move_cursor(urls.document.end)  # prefilled: go on typing after the last URL
+
+    def on_screen_resume(self) -> None:
+        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
+        # Once per address: a field emptied on purpose stays empty after the help screen.
+        address = self.webhooks.address if self.webhooks is not None else None
+        if self.fields.offer_webhook(address, self._offered):
+            self._offered = address
+
+    @property
+    def fields(self) -> BatchFields:
+        """The form's fields."""
+        return self.query_one(BatchFields)
+
+    @property
+    def sending(self) -> bool:
+        """Whether a start is on its way."""
+        return self._pending is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "submit":
+            return not self.sending
+        if action == "cancel_send":
+            return self.sending
+        if action == "close":
+            return not self.sending
+        return True
+
+    # --- sending ---------------------------------------------------------------------
+
+    def action_submit(self) -> None:
+        """Start the batch if every value is within its limits."""
+        if self.sending:
+            return  # one batch per press: a second ctrl+s must not start a second batch
+        request = self.fields.build_request()
+        if request is None:
+            return
+        self._started = time.monotonic()
+        self._pending = request
+        self._send = self.send(request)
+        self._ticker = self.set_interval(1.0, self._tick)
+        self._tick()
+        self.refresh_bindings()
+
+    def _tick(self) -> None:
+        request = self._pending
+        if request is None:
+            return
+        progress = self.query_one("#batch-progress", Static)
+        elapsed = int(time.monotonic() - self._started)
+        count = len(request.urls)
+        progress.update(f"Starting a batch of {count:,} URL{'' if count == 1 else 's'} … {elapsed} s · Esc cancels")
+        progress.set_class(True, "-running")
+        progress.display = True
+
+    @work(exclusive=True, exit_on_error=False, group="batch-start")
+    async def send(self, request: BatchScrapeRequest) -> None:
+        """`POST /v2/batch/scrape`; on a refusal keep the form and say why; on success open the batch."""
+        try:
+            started = await self.client.batch.create(request=request)
+        except asyncio.CancelledError:
+            raise  # Esc: action_cancel_send has said so already
+        except WdsError as exc:
+            self._stopped("")
+            refusal = explain_batch(exc)
+            self.notify("No batch was started; the form says why and keeps what you typed.", title=refusal.title,
+                        severity="error", timeout=6)
+            self.fields.show_issues(refusal.issues, "" if refusal.issues else f"{refusal.title}: {refusal.text}")
+            return
+        except Exception:  # a bug of ours: the app's sink says so; the form must not stay "sending"
+            self._stopped("")
+            raise
+        self._stopped("")
+        invalid = tuple(started.invalid_urls or ())
+        accepted = len(request.urls) - len(invalid)
+        note = f"{accepted:,} URL{'' if accepted == 1 else 's'} accepted"
+        if invalid:
+            note += f", {len(invalid):,} refused as invalid (listed on the status screen)"
+        app = self.app
+        self.dismiss(None)
+        app.notify(note, title=f"Batch {started.id[:8]} started")
+        app.post_message(OpenBatch(started.id, invalid))
+
+    def _stopped(self, note: str) -> None:
+        self._pending = None
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        progress = self.query_one("#batch-progress", Static)
+        progress.set_class(False, "-running")
+        progress.update(note)
+        progress.display = bool(note)
+        self.refresh_bindings()
+
+    def action_cancel_send(self) -> None:
+        """Abandon the start on its way; the form stays as typed."""
+        if self._send is not None:
+            self._send.cancel()
+        self._stopped("Cancelled: no answer will be shown, but the service may have started the batch "
+                      "(look at the activity pane). The form is as you left it; ctrl+s sends again.")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    # --- curl ------------------------------------------------------------------------
+
+    def action_copy_curl(self) -> None:
+        """Copy the request as curl (key masked, every URL in the body) and show it, for terminals without OSC 52."""
+        request = self.fields.build_request()
+        if request is None:
+            self.notify("Fix the fields marked first: curl would send what the service refuses.",
+                        title="Nothing copied", severity="warning")
+            return
+        command = curl_command("POST", self.client.base_url, "/v2/batch/scrape",
+                               key_hint=self.client.api_key_hint, body=request.to_wire())
+        self.app.copy_to_clipboard(command)
+        # Shown with one URL a line: a wrapped one-line body breaks inside strings when copied from the screen.
+        self.query_one("#curl-text", Static).update(readable_curl(command, request.to_wire()))
+        panel = self.query_one("#curl-panel", Collapsible)
+        panel.display = True
+        panel.collapsed = False
+        self.notify("Key masked; also shown below, for terminals without OSC 52.", title="Copied as curl")
