@@ -11,6 +11,7 @@ ends in error is notified and logged, see `tui.failures`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
+from tui.quitting import CONFIRM_SECONDS, has_text_field, selected_text, unfinished_work
 from tui.screens.help import HelpScreen
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
@@ -100,6 +102,8 @@ class WdsApp(App[None]):
     COMMANDS = App.COMMANDS | {DashboardCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
+        # Priority: before a text field's own ctrl+c (copy), which action_interrupt still does for a selection.
+        Binding("ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True),
         # Priority: handled as the key arrives, so a key typed right after ("2z")
         # already reaches the pane chosen (a plain binding would run only after the
         # next key had been handed to the old focus). check_action lets digits
@@ -139,6 +143,7 @@ class WdsApp(App[None]):
         self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
         self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
+        self._interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
             service=service.host, masked_key=service.masked_key, embedded=service.embedded
@@ -271,6 +276,9 @@ class WdsApp(App[None]):
             # Not over the help itself: its own ? and f1 close it.
             typed = parameters == ("?",) and takes_text(screen.focused)
             return not typed and not isinstance(screen, HelpScreen)
+        if action == "quit":
+            # q is typing in a text field, and never quits from a screen that has one: it would lose what was typed.
+            return screen is self.screen_stack[0] or not has_text_field(screen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
         if action in OPENS:
@@ -285,6 +293,21 @@ class WdsApp(App[None]):
     def action_help(self, key: str = "f1") -> None:
         """Show the keys that work on the current screen (`key`: which key asked, see check_action)."""
         self.post_message(OpenHelp())
+
+    def action_interrupt(self) -> None:
+        """ctrl+c: copy a text field's selection; else quit, asking again while a request is on its way."""
+        selection = selected_text(self.screen.focused)
+        if selection:
+            self.copy_to_clipboard(selection)
+            return
+        work = unfinished_work(self.workers)
+        now = time.monotonic()
+        if work is not None and (self._interrupted_at is None or now - self._interrupted_at > CONFIRM_SECONDS):
+            self._interrupted_at = now
+            self.notify(f"{work[:1].upper()}{work[1:]} is on its way: ctrl+c again to quit anyway",
+                        title="Quit?", severity="warning", timeout=CONFIRM_SECONDS)
+            return
+        self.exit()
 
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()
