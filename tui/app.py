@@ -49,6 +49,7 @@ from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
 from tui.quitting import CONFIRM_SECONDS, has_text_field, selected_text, unfinished_work
 from tui.screens.help import HelpScreen
+from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
@@ -113,6 +114,8 @@ class WdsApp(App[None]):
         Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True),
         Binding("4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True),
         Binding("escape", "minimize", "Restore the panes", show=False),
+        # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
+        Binding("r", "retry_connection", "Retry the connection now", show=False),
         # Priority, as the digits: so that they work on forms and dialogs too; check_action
         # lets "?" through to text fields (f1 is never text).
         Binding("question_mark", "help('?')", "Help: the keys that work here", show=False, priority=True),
@@ -144,6 +147,8 @@ class WdsApp(App[None]):
         self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
         self._interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
+        self._connected_once = False  # after a first answer, a lost link is a banner, not a full screen
+        self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
             service=service.host, masked_key=service.masked_key, embedded=service.embedded
@@ -151,6 +156,7 @@ class WdsApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield self.header
+        yield self.banner
         with Grid(id="panes"):
             yield CrawlsPane(self.client, interval=self.intervals.crawls, clock=self.clock, id="crawls")
             yield ActivityPane(
@@ -181,6 +187,9 @@ class WdsApp(App[None]):
         header.connection = "connected"
         if message.changed:
             header.last_refresh = self.clock()
+        self._connected_once = True
+        if self.banner.showing:
+            self._back_online()
         if not self.screen_stack or not message.pane.is_attached:  # a late answer while the app shuts down
             return
         if self.screen.focused is None and message.pane.screen is self.screen:
@@ -195,7 +204,15 @@ class WdsApp(App[None]):
             header.connection = "unauthorised"
         else:
             header.connection = "failing"
-        # A refused key or an unreachable service is not a pane's problem: say so full-screen,
+        # Lost after a first answer: the panes keep their data under a banner, which alone retries.
+        if isinstance(error, APIConnectionError) and self._connected_once:
+            if not self.banner.showing:  # panes failing in the same moment are one loss, not several attempts
+                for pane in self.query(Pane):
+                    pane.held = True
+                self.banner.embedded_log = self.service.emulator_log
+                self.banner.lost(error)
+            return
+        # A refused key, or no answer yet at all, is not a pane's problem: say so full-screen,
         # once, however many panes fail at the same moment.
         if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
             from tui.screens.connection import (
@@ -209,6 +226,18 @@ class WdsApp(App[None]):
 
     def _problem_solved(self, _: None) -> None:
         self._problem_screen = None
+
+    @on(ConnectionBanner.Restored)
+    def _back_online(self, _: ConnectionBanner.Restored | None = None) -> None:
+        """The service answers again: hide the banner, and every pane fetches at once."""
+        self.header.connection = "connected"
+        self.banner.restored()
+        for pane in self.query(Pane):
+            pane.held = False
+            pane.refresh_data()
+
+    def action_retry_connection(self) -> None:
+        self.banner.retry_now()
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -276,6 +305,8 @@ class WdsApp(App[None]):
             # Not over the help itself: its own ? and f1 close it.
             typed = parameters == ("?",) and takes_text(screen.focused)
             return not typed and not isinstance(screen, HelpScreen)
+        if action == "retry_connection":
+            return screen is self.screen_stack[0] and self.banner.showing
         if action == "quit":
             # q is typing in a text field, and never quits from a screen that has one: it would lose what was typed.
             return screen is self.screen_stack[0] or not has_text_field(screen)
