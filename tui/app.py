@@ -54,9 +54,12 @@ from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from tui.inbox.service import InboxService
     from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
+    from tui.ui_state import UiState
 
 
 @dataclass(frozen=True)
@@ -137,8 +140,10 @@ class WdsApp(App[None]):
         clock: Clock = system_clock,
         intervals: Intervals | None = None,
         webhooks: InboxService | None = None,
+        ui_state: UiState | None = None,
     ) -> None:
         super().__init__()
+        self.ui_state = ui_state  # None: nothing remembered between runs (tests)
         self.client = client
         self.service = service
         self.clock = clock
@@ -354,9 +359,27 @@ class WdsApp(App[None]):
             self.screen.minimize()
 
     async def on_mount(self) -> None:
+        self._remember_theme()
         webhooks = self.navigator.webhooks
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
+
+    def _remember_theme(self) -> None:
+        """Use the theme chosen last time, and save each new choice (palette: "Change theme")."""
+        if self.ui_state is None:
+            return
+        saved = self.ui_state.theme()
+        if saved is not None and saved in self.available_themes:
+            self.theme = saved
+        self.theme_changed_signal.subscribe(self, self._save_theme)
+
+    def _save_theme(self, theme: Theme) -> None:
+        if self.ui_state is None:
+            return
+        try:
+            self.ui_state.save_theme(theme.name)
+        except OSError as exc:
+            self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
 
     async def _listen_for_webhooks(self) -> None:
         webhooks = self.navigator.webhooks

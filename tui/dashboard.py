@@ -95,9 +95,10 @@ def run_dashboard(settings: Settings, started: LocalEmulator | None = None) -> i
             emulator_log=connection.emulator_log,
         )
         from tui.inbox.service import InboxService
+        from tui.ui_state import UiState, default_state_path
 
         webhooks = InboxService(settings.webhook_listen, settings.webhook_secret)
-        app = WdsApp(client, service, intervals=intervals, webhooks=webhooks)
+        app = WdsApp(client, service, intervals=intervals, webhooks=webhooks, ui_state=UiState(default_state_path()))
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.cli.main`).
         gc.freeze()
