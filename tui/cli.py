@@ -30,6 +30,13 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})"
     )
+    parser.add_argument(
+        "--context", help="the config file's context to use (default: $WDS_CONTEXT, else its current = ...)"
+    )
+    parser.add_argument(
+        "--read-only", action="store_true", default=None,
+        help="refuse every action that changes something on the service (default: $WDS_READ_ONLY or the context)",
+    )
     parser.add_argument("--timeout", type=float, help="seconds a call may take in all, retries included (default 30)")
     parser.add_argument(
         "--refresh", type=float, metavar="SECONDS", help="seconds between polls of every pane (default: per pane)"
@@ -95,6 +102,8 @@ def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 
     return load_settings(
         config_path=args.config,
+        context=args.context,
+        read_only=args.read_only,
         base_url=args.base_url,
         api_key=args.api_key,
         timeout=args.timeout,
@@ -168,6 +177,7 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
         print(f"wds-tui: warning: {warning}", file=sys.stderr)
     if args.command == "config":
         print(settings.describe())
+        print(f"contexts (T switches in the app):\n{settings.describe_contexts()}")
         return 0
     if settings.uses_embedded_emulator and _emulator_missing():
         return 2
