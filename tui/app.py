@@ -56,6 +56,7 @@ from tui.widgets.status_header import StatusHeader
 if TYPE_CHECKING:
     from textual.theme import Theme
 
+    from tui.contexts import ContextSwitch, SwitchTo
     from tui.inbox.service import InboxService
     from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
@@ -70,6 +71,8 @@ class ServiceInfo:
     masked_key: str
     embedded: bool = False
     emulator_log: Path | None = None  # the embedded emulator's log file
+    context: str | None = None  # the config file's context in use (None: the unnamed one)
+    read_only: bool = False  # every action that changes something is refused
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(App[None]):
+class WdsApp(App["SwitchTo | None"]):
     """The dashboard."""
 
     TITLE = "wds-tui"
@@ -130,6 +133,7 @@ class WdsApp(App[None]):
         Binding("S", "scrape_form", "Scrape a URL", show=False),
         Binding("M", "map_explorer", "Map a site", show=False),
         Binding("B", "batch_form", "Batch scrape", show=False),
+        Binding("T", "switch_context", "Switch context", show=False),
     ]
 
     def __init__(
@@ -141,9 +145,12 @@ class WdsApp(App[None]):
         intervals: Intervals | None = None,
         webhooks: InboxService | None = None,
         ui_state: UiState | None = None,
+        contexts: ContextSwitch | None = None,
     ) -> None:
         super().__init__()
         self.ui_state = ui_state  # None: nothing remembered between runs (tests)
+        self.contexts = contexts  # None: one context only, nothing to switch to
+        self.startup_notes: list[str] = []  # said once the app runs (warnings of a context switched to)
         self.client = client
         self.service = service
         self.clock = clock
@@ -156,7 +163,8 @@ class WdsApp(App[None]):
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
-            service=service.host, masked_key=service.masked_key, embedded=service.embedded
+            service=service.host, masked_key=service.masked_key, embedded=service.embedded,
+            context=service.context, read_only=service.read_only,
         )
 
     def compose(self) -> ComposeResult:
@@ -310,6 +318,9 @@ class WdsApp(App[None]):
             # Not over the help itself: its own ? and f1 close it.
             typed = parameters == ("?",) and takes_text(screen.focused)
             return not typed and not isinstance(screen, HelpScreen)
+        if action == "switch_context":
+            return (self.contexts is not None and len(self.contexts.names) > 1
+                    and screen is self.screen_stack[0] and not takes_text(screen.focused))
         if action == "retry_connection":
             return screen is self.screen_stack[0] and self.banner.showing
         if action == "quit":
@@ -345,6 +356,18 @@ class WdsApp(App[None]):
             return
         self.exit()
 
+    def action_switch_context(self) -> None:
+        """Offer the config file's contexts; the dashboard starts again on the one chosen."""
+        if self.contexts is None:
+            return
+        from tui.screens.context_picker import ContextPickerScreen
+
+        self.push_screen(ContextPickerScreen(self.contexts), self._context_chosen)
+
+    def _context_chosen(self, switch: SwitchTo | None) -> None:
+        if switch is not None:
+            self.exit(result=switch)  # run_dashboard starts the dashboard again on it: nothing of this one stays
+
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()
 
@@ -360,6 +383,8 @@ class WdsApp(App[None]):
 
     async def on_mount(self) -> None:
         self._remember_theme()
+        for note in self.startup_notes:
+            self.notify(note, severity="warning", timeout=10)
         webhooks = self.navigator.webhooks
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)

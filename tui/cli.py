@@ -188,9 +188,20 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
 
         gc.enable()
         return asyncio.run(run_check(settings))
+    from functools import partial
+
     from tui.dashboard import run_dashboard
 
-    return run_dashboard(settings, early)
+    return run_dashboard(settings, early, load_context=partial(_load_context, args))
+
+
+def _load_context(args: argparse.Namespace, name: str) -> tuple[Settings, list[str]]:
+    """Another context, chosen in the app: its table alone names the service (flags and the
+    environment named the first one); the flags that are not about the service still apply."""
+    from tui.settings import load_settings
+
+    return load_settings(config_path=args.config, context=name, switching=True, timeout=args.timeout,
+                         refresh=args.refresh, read_only=args.read_only)
 
 
 def _run_serve(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,3 +104,20 @@ def key_from_command(command: str, context: str) -> str:
     if not lines or not lines[0].strip():
         raise ContextError(f"The {what} printed nothing: {shlex.split(command)[0]} should print the key")
     return lines[0].strip()
+
+
+@dataclass(frozen=True)
+class ContextSwitch:
+    """What the running app needs to offer other contexts: their names, and how to load one."""
+
+    names: list[str]
+    current: str | None
+    load: Callable[[str], tuple[Any, list[str]]]  # name -> (Settings, warnings); raises SettingsError
+
+
+@dataclass(frozen=True)
+class SwitchTo:
+    """The app's result when the operator switched context: the dashboard starts again on these settings."""
+
+    settings: Any  # tui.settings.Settings (not imported here: this module stays light)
+    warnings: list[str]
