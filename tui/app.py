@@ -12,7 +12,7 @@ ends in error is notified and logged, see `tui.failures`).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -48,12 +48,15 @@ from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
 from tui.quitting import CONFIRM_SECONDS, has_text_field, selected_text, unfinished_work
+from tui.read_only import MUTATING_ACTIONS, MUTATING_INTENTS, action_name, refusal
 from tui.screens.help import HelpScreen
 from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
     from textual.theme import Theme
 
     from tui.contexts import ContextSwitch, SwitchTo
@@ -185,6 +188,9 @@ class WdsApp(App["SwitchTo | None"]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
+        if self.read_only and type(intent) in MUTATING_INTENTS:
+            self.notify(refusal(MUTATING_INTENTS[type(intent)]), severity="warning")
+            return
         callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
         self.push_screen(self.navigator.screen_for(intent), callback)
 
@@ -304,6 +310,26 @@ class WdsApp(App["SwitchTo | None"]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.action_state_on(self.screen, action, parameters)
+
+    @property
+    def read_only(self) -> bool:
+        """Whether every action that changes something is refused (`tui.read_only`)."""
+        return self.service.read_only
+
+    def _check_action_state(self, action: str, default_namespace: DOMNode) -> bool | None:
+        # Textual's own footer asks here for every binding of every node: read-only hides the mutating ones.
+        if self.read_only and action_name(action) in MUTATING_ACTIONS:
+            return False
+        return super()._check_action_state(action, default_namespace)
+
+    async def run_action(
+        self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        if self.read_only and isinstance(action, str) and action_name(action) in MUTATING_ACTIONS:
+            self.notify(refusal(MUTATING_ACTIONS[action_name(action)]), severity="warning")
+            return True  # handled: the key goes no further
+        return await super().run_action(action, default_namespace, namespaces)
 
     def action_state_on(self, screen: Screen[object], action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether an app action can run for a person on `screen`.

@@ -125,7 +125,7 @@ def _run_app(
         from tui.api.client import WdsClient
         from tui.app import Intervals, ServiceInfo, WdsApp
 
-        client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout)
+        client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout, read_only=settings.read_only)
         intervals = Intervals.every(settings.refresh) if settings.refresh else None
         service = ServiceInfo(
             host=connection.host,

@@ -55,6 +55,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "ReadOnlyError",
     "RequestTimeoutError",
     "RequestValidationError",
     "ResponseNotJSONError",
@@ -84,6 +85,17 @@ class WdsError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class ReadOnlyError(WdsError):
+    """A client made read-only was asked to send a request that changes something; nothing was sent."""
+
+    title = "Read-only"
+
+    def __init__(self, method: str, path: str) -> None:
+        super().__init__(f"read-only mode: {method} {path} was not sent (it would change something on the service)")
+        self.method = method
+        self.path = path
 
 
 class RequestValidationError(WdsError, ValueError):
