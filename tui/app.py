@@ -75,6 +75,7 @@ class ServiceInfo:
     embedded: bool = False
     emulator_log: Path | None = None  # the embedded emulator's log file
     context: str | None = None  # the config file's context in use (None: the unnamed one)
+    config_path: Path | None = None  # the config file (where a key typed after a refusal may be saved)
     read_only: bool = False  # every action that changes something is refused
 
 
@@ -239,12 +240,18 @@ class WdsApp(App["SwitchTo | None"]):
             )
 
             self._problem_screen = ConnectionProblemScreen(
-                self.client, self.service.host, error, embedded_log=self.service.emulator_log
+                self.client, self.service.host, error, embedded_log=self.service.emulator_log,
+                config_path=None if self.service.embedded else self.service.config_path, context=self.service.context,
             )
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 
     def _problem_solved(self, _: None) -> None:
         self._problem_screen = None
+
+    def on_connection_problem_screen_key_replaced(self, message: ConnectionProblemScreen.KeyReplaced) -> None:
+        """A key typed on the problem screen replaced the refused one: the header shows it, masked."""
+        self.header.masked_key = message.masked_key
+        self.header.refresh()
 
     @on(ConnectionBanner.Restored)
     def _back_online(self, _: ConnectionBanner.Restored | None = None) -> None:

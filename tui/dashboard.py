@@ -134,6 +134,7 @@ def _run_app(
             emulator_log=connection.emulator_log,
             context=settings.context,
             read_only=settings.read_only,
+            config_path=settings.config_path,
         )
         from tui.inbox.service import InboxService
         from tui.ui_state import UiState, default_state_path

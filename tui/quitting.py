@@ -54,7 +54,10 @@ def selected_text(widget: Widget | None) -> str:
 
 def has_text_field(screen: Screen[object]) -> bool:
     """Whether `screen` holds a field a person types into (where `q` must never quit: it would lose the typing)."""
-    if screen.query(Input):
+    # Only fields laid out on screen: a hidden one (a problem screen's key field) takes no typing.
+    if any(field.region.area > 0 for field in screen.query(Input)):
         return True
     text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and any(not area.read_only for area in screen.query(text_area.TextArea))
+    return text_area is not None and any(
+        not area.read_only and area.region.area > 0 for area in screen.query(text_area.TextArea)
+    )

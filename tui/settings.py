@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     read_only: bool = Field(False, description="Refuse every action that changes something on the service")
     context: str | None = Field(None, description="The config file's context in use (None: the unnamed one)")
     _contexts: FileContexts | None = PrivateAttr(None)
+    _config_path: Path | None = PrivateAttr(None)
+
+    @property
+    def config_path(self) -> Path | None:
+        """The config file these settings read (or would have read): where a key typed in the app may be saved."""
+        return self._config_path
 
     @field_validator("webhook_listen")
     @classmethod
@@ -296,6 +302,7 @@ def load_settings(
         except (ContextError, ValueError) as exc:
             raise SettingsError(str(exc)) from exc
     settings._contexts = contexts
+    settings._config_path = path
     warnings = config_file.warnings
     if settings.base_url:
         parts = urlsplit(settings.base_url)

@@ -162,6 +162,14 @@ class BaseClient:
 
     # -- identity ----------------------------------------------------------------
 
+    def replace_api_key(self, api_key: str | SecretStr) -> None:
+        """Send `api_key` from the next request on (a key typed after the first was refused).
+
+        Copies made by `with_options` keep the key they were made with. Raises
+        ValueError (never quoting the key) when it cannot be a key.
+        """
+        self._api_key = check_api_key(api_key)
+
     @property
     def base_url(self) -> str:
         """The service's address, without a trailing slash."""

@@ -61,7 +61,7 @@ class ConnectionBanner(Static):
         self.host = host
         self.embedded_log: Path | None = None  # set when the service is the embedded emulator: where to look
         self.clock = clock
-        self._probe_client = client.with_options(max_retries=0)  # one request per try: this is the retry loop
+        self._client = client
         self.since: datetime | None = None
         self.attempts = 0
         self.last_error: WdsError | None = None
@@ -130,7 +130,8 @@ class ConnectionBanner(Static):
         self._next_try = None
         self._draw()
         try:
-            await self._probe_client.crawl.active()
+            # One request per try (this is the retry loop), with the client's key of the moment.
+            await self._client.with_options(max_retries=0).crawl.active()
         except APIConnectionError as error:
             if self.showing:
                 self.lost(error)
