@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_serve_parser(commands)
     commands.add_parser("config", help="show the resolved configuration (the key masked)")
+    commands.add_parser("keys", help="list every key binding by its name, for the config file's [keys] table")
     commands.add_parser("check", help="call the configured service once and report what it says")
     return parser
 
@@ -175,6 +176,11 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
         return 2
     for warning in warnings:
         print(f"wds-tui: warning: {warning}", file=sys.stderr)
+    if args.command == "keys":
+        from tui.key_overrides import describe_bindings
+
+        print(describe_bindings(settings.keys))
+        return 0
     if args.command == "config":
         print(settings.describe())
         print(f"contexts (T switches in the app):\n{settings.describe_contexts()}")

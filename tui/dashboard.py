@@ -97,7 +97,9 @@ def run_dashboard(
     if started is not None and not settings.uses_embedded_emulator:
         started.stop()  # started early for nothing: the settings name a service
         started = None
-    notes: list[str] = []
+    from tui.key_overrides import apply_key_overrides
+
+    notes: list[str] = apply_key_overrides(settings.keys).problems  # once: [keys] is the file's, not a context's
     with ExitStack() as emulators:
         embedded = started
         while True:

@@ -84,6 +84,12 @@ class Settings(BaseSettings):
     context: str | None = Field(None, description="The config file's context in use (None: the unnamed one)")
     _contexts: FileContexts | None = PrivateAttr(None)
     _config_path: Path | None = PrivateAttr(None)
+    _keys: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """The config file's [keys] table: "owner.action" -> the keys that replace its own."""
+        return self._keys
 
     @property
     def config_path(self) -> Path | None:
@@ -244,18 +250,21 @@ def _check_config_file(path: Path, warnings: list[str]) -> None:
         )
 
 
-def _file_contexts(path: Path) -> FileContexts:
-    """The contexts the config file defines (none when there is no file)."""
+def _file_contexts(path: Path) -> tuple[FileContexts, dict[str, str]]:
+    """The contexts the config file defines (none when there is no file), and its [keys] table."""
     import tomllib
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return FileContexts({}, None)
+        return FileContexts({}, None), {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return FileContexts({}, None)  # the file source reports it, in its words
+        return FileContexts({}, None), {}  # the file source reports it, in its words
+    keys = data.get("keys", {})
+    if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+        raise SettingsError(f'The config file {path}: [keys] holds "owner.action" = "key" lines, e.g. "sessions.create" = "n"')
     try:
-        return read_contexts(data, path)
+        return read_contexts(data, path), dict(keys)
     except ContextError as exc:
         raise SettingsError(str(exc)) from exc
 
@@ -277,7 +286,7 @@ def load_settings(
         raise SettingsError(f"The config file {config_path} does not exist")
     config_file = _ConfigFile(path, ignore_environment=switching)
     _check_config_file(path, config_file.warnings)
-    contexts = _file_contexts(path)
+    contexts, keys = _file_contexts(path)
     asked = context or (None if switching else environ.get("WDS_CONTEXT") or None)
     try:
         config_file.context = contexts.choose(asked)
@@ -303,6 +312,7 @@ def load_settings(
             raise SettingsError(str(exc)) from exc
     settings._contexts = contexts
     settings._config_path = path
+    settings._keys = keys
     warnings = config_file.warnings
     if settings.base_url:
         parts = urlsplit(settings.base_url)
