@@ -11,8 +11,7 @@ ends in error is notified and logged, see `tui.failures`).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -25,9 +24,9 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
-from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
+from tui.connection_watch import WatchesTheConnection
 from tui.failures import report_worker_failure
 from tui.intents import (
     Intent,
@@ -47,21 +46,18 @@ from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
-from tui.quitting import CONFIRM_SECONDS, has_text_field, selected_text, unfinished_work
-from tui.read_only import MUTATING_ACTIONS, MUTATING_INTENTS, action_name, refusal
+from tui.quitting import QuitsLikeATerminal, has_text_field
+from tui.read_only import RefusesChangesWhenReadOnly
 from tui.screens.help import HelpScreen
 from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from textual.actions import ActionParseResult
-    from textual.dom import DOMNode
     from textual.theme import Theme
 
     from tui.contexts import ContextSwitch, SwitchTo
     from tui.inbox.service import InboxService
-    from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
     from tui.ui_state import UiState
 
@@ -105,7 +101,7 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(App["SwitchTo | None"]):
+class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, App["SwitchTo | None"]):
     """The dashboard."""
 
     TITLE = "wds-tui"
@@ -160,10 +156,7 @@ class WdsApp(App["SwitchTo | None"]):
         self.clock = clock
         self.intervals = intervals or Intervals()
         self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
-        self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
-        self._interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
-        self._connected_once = False  # after a first answer, a lost link is a banner, not a full screen
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
@@ -189,8 +182,7 @@ class WdsApp(App["SwitchTo | None"]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
-        if self.read_only and type(intent) in MUTATING_INTENTS:
-            self.notify(refusal(MUTATING_INTENTS[type(intent)]), severity="warning")
+        if self.refuses(intent):
             return
         callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
         self.push_screen(self.navigator.screen_for(intent), callback)
@@ -198,72 +190,6 @@ class WdsApp(App["SwitchTo | None"]):
     def _session_created(self, created: SessionCreated | None) -> None:
         if created is not None:
             self.query_one(SessionsPane).session_created(created)
-
-    # --- connection state, fed by the panes -----------------------------------
-
-    @on(Pane.Refreshed)
-    def _pane_refreshed(self, message: Pane.Refreshed) -> None:
-        header = self.header
-        header.connection = "connected"
-        if message.changed:
-            header.last_refresh = self.clock()
-        self._connected_once = True
-        if self.banner.showing:
-            self._back_online()
-        if not self.screen_stack or not message.pane.is_attached:  # a late answer while the app shuts down
-            return
-        if self.screen.focused is None and message.pane.screen is self.screen:
-            # Nothing could take the focus before data arrived; keys should work at once.
-            message.pane.focus_first()
-
-    @on(Pane.FetchFailed)
-    def _pane_failed(self, message: Pane.FetchFailed) -> None:
-        header = self.header
-        error = message.error
-        if isinstance(error, AuthenticationError):
-            header.connection = "unauthorised"
-        else:
-            header.connection = "failing"
-        # Lost after a first answer: the panes keep their data under a banner, which alone retries.
-        if isinstance(error, APIConnectionError) and self._connected_once:
-            if not self.banner.showing:  # panes failing in the same moment are one loss, not several attempts
-                for pane in self.query(Pane):
-                    pane.held = True
-                self.banner.embedded_log = self.service.emulator_log
-                self.banner.lost(error)
-            return
-        # A refused key, or no answer yet at all, is not a pane's problem: say so full-screen,
-        # once, however many panes fail at the same moment.
-        if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
-            from tui.screens.connection import (
-                ConnectionProblemScreen,  # imported on first use: start-up time
-            )
-
-            self._problem_screen = ConnectionProblemScreen(
-                self.client, self.service.host, error, embedded_log=self.service.emulator_log,
-                config_path=None if self.service.embedded else self.service.config_path, context=self.service.context,
-            )
-            self.push_screen(self._problem_screen, callback=self._problem_solved)
-
-    def _problem_solved(self, _: None) -> None:
-        self._problem_screen = None
-
-    def on_connection_problem_screen_key_replaced(self, message: ConnectionProblemScreen.KeyReplaced) -> None:
-        """A key typed on the problem screen replaced the refused one: the header shows it, masked."""
-        self.header.masked_key = message.masked_key
-        self.header.refresh()
-
-    @on(ConnectionBanner.Restored)
-    def _back_online(self, _: ConnectionBanner.Restored | None = None) -> None:
-        """The service answers again: hide the banner, and every pane fetches at once."""
-        self.header.connection = "connected"
-        self.banner.restored()
-        for pane in self.query(Pane):
-            pane.held = False
-            pane.refresh_data()
-
-    def action_retry_connection(self) -> None:
-        self.banner.retry_now()
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -318,26 +244,6 @@ class WdsApp(App["SwitchTo | None"]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.action_state_on(self.screen, action, parameters)
 
-    @property
-    def read_only(self) -> bool:
-        """Whether every action that changes something is refused (`tui.read_only`)."""
-        return self.service.read_only
-
-    def _check_action_state(self, action: str, default_namespace: DOMNode) -> bool | None:
-        # Textual's own footer asks here for every binding of every node: read-only hides the mutating ones.
-        if self.read_only and action_name(action) in MUTATING_ACTIONS:
-            return False
-        return super()._check_action_state(action, default_namespace)
-
-    async def run_action(
-        self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
-        namespaces: Mapping[str, DOMNode] | None = None,
-    ) -> bool:
-        if self.read_only and isinstance(action, str) and action_name(action) in MUTATING_ACTIONS:
-            self.notify(refusal(MUTATING_ACTIONS[action_name(action)]), severity="warning")
-            return True  # handled: the key goes no further
-        return await super().run_action(action, default_namespace, namespaces)
-
     def action_state_on(self, screen: Screen[object], action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether an app action can run for a person on `screen`.
 
@@ -373,21 +279,6 @@ class WdsApp(App["SwitchTo | None"]):
     def action_help(self, key: str = "f1") -> None:
         """Show the keys that work on the current screen (`key`: which key asked, see check_action)."""
         self.post_message(OpenHelp())
-
-    def action_interrupt(self) -> None:
-        """ctrl+c: copy a text field's selection; else quit, asking again while a request is on its way."""
-        selection = selected_text(self.screen.focused)
-        if selection:
-            self.copy_to_clipboard(selection)
-            return
-        work = unfinished_work(self.workers)
-        now = time.monotonic()
-        if work is not None and (self._interrupted_at is None or now - self._interrupted_at > CONFIRM_SECONDS):
-            self._interrupted_at = now
-            self.notify(f"{work[:1].upper()}{work[1:]} is on its way: ctrl+c again to quit anyway",
-                        title="Quit?", severity="warning", timeout=CONFIRM_SECONDS)
-            return
-        self.exit()
 
     def action_switch_context(self) -> None:
         """Offer the config file's contexts; the dashboard starts again on the one chosen."""

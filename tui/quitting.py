@@ -11,7 +11,9 @@ as it does in every text field.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterable
+from typing import Any
 
 from textual.screen import Screen
 from textual.widget import Widget
@@ -61,3 +63,24 @@ def has_text_field(screen: Screen[object]) -> bool:
     return text_area is not None and any(
         not area.read_only and area.region.area > 0 for area in screen.query(text_area.TextArea)
     )
+
+
+class QuitsLikeATerminal:
+    """The app's ctrl+c (`action_interrupt`); mixed into the App class, before it."""
+
+    _interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
+
+    def action_interrupt(self: Any) -> None:
+        """ctrl+c: copy a text field's selection; else quit, asking again while a request is on its way."""
+        selection = selected_text(self.screen.focused)
+        if selection:
+            self.copy_to_clipboard(selection)
+            return
+        work = unfinished_work(self.workers)
+        now = time.monotonic()
+        if work is not None and (self._interrupted_at is None or now - self._interrupted_at > CONFIRM_SECONDS):
+            self._interrupted_at = now
+            self.notify(f"{work[:1].upper()}{work[1:]} is on its way: ctrl+c again to quit anyway",
+                        title="Quit?", severity="warning", timeout=CONFIRM_SECONDS)
+            return
+        self.exit()

@@ -11,6 +11,9 @@ Three layers, so that nothing that changes the service gets through:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from tui.intents import (
     AskSupport,
     Intent,
@@ -21,6 +24,10 @@ from tui.intents import (
     OpenMapExplorer,
     OpenScrapeForm,
 )
+
+if TYPE_CHECKING:
+    from textual.actions import ActionParseResult
+    from textual.dom import DOMNode
 
 MUTATING_ACTIONS: dict[str, str] = {
     # the app's launchers
@@ -63,3 +70,38 @@ def action_name(action: str) -> str:
 def refusal(what: str) -> str:
     """The toast for a refused action."""
     return f"Read-only: {what} is turned off (started with --read-only, WDS_READ_ONLY or the context's read_only)"
+
+
+class RefusesChangesWhenReadOnly:
+    """The app's read-only layers 1 and 2 (see the module doc); mixed into the App class, before it.
+
+    `_check_action_state` is Textual's (private) question for its footer and key
+    dispatch; `run_action` its public one for every action run.
+    """
+
+    @property
+    def read_only(self: Any) -> bool:
+        """Whether every action that changes something is refused."""
+        return bool(self.service.read_only)
+
+    def refuses(self: Any, intent: Intent) -> bool:
+        """Say so and return True when `intent` asks for a change that read-only forbids."""
+        if self.read_only and type(intent) in MUTATING_INTENTS:
+            self.notify(refusal(MUTATING_INTENTS[type(intent)]), severity="warning")
+            return True
+        return False
+
+    def _check_action_state(self: Any, action: str, default_namespace: DOMNode) -> bool | None:
+        # Textual's own footer asks here for every binding of every node: read-only hides the mutating ones.
+        if self.read_only and action_name(action) in MUTATING_ACTIONS:
+            return False
+        return super()._check_action_state(action, default_namespace)  # type: ignore[misc]
+
+    async def run_action(
+        self: Any, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        if self.read_only and isinstance(action, str) and action_name(action) in MUTATING_ACTIONS:
+            self.notify(refusal(MUTATING_ACTIONS[action_name(action)]), severity="warning")
+            return True  # handled: the key goes no further
+        return bool(await super().run_action(action, default_namespace, namespaces))  # type: ignore[misc]
