@@ -10,6 +10,9 @@ the dashboard headless at 120x40 and saves SVG screenshots beside this file.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import tempfile
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -18,18 +21,19 @@ from textual.widgets import DataTable, TextArea
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
 from tui.app import ServiceInfo, WdsApp
+from tui.console.cdp_panel import CdpStatusPanel
 from tui.console.history import ConsoleTarget
+from tui.console.screen import ConsoleScreen
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import running
 from tui.emulator.service import Emulator
 from tui.panes.base import Pane
-from tui.console.screen import ConsoleScreen
-from tui.console.cdp_panel import CdpStatusPanel
 from tui.screens.ask_support import AskSupportScreen
 from tui.screens.failed_jobs import FailedJobsScreen
 from tui.screens.support_answer import SupportAnswerView
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the browser tests
 KEY = "wds-" + "5c" * 16
 SIZE = (120, 40)
 SITE = "https://northwind.dev"
@@ -89,7 +93,23 @@ async def main() -> None:
             answer.focus()  # no blinking cursor in the picture
             await pilot.pause(0.5)
             app.save_screenshot("ask_support.svg", str(HERE))
-    print(f"wrote dashboard.svg, console.svg, failed_jobs.svg and ask_support.svg in {HERE}")
+        await web_picture(base_url)
+    print(f"wrote dashboard.svg, console.svg, failed_jobs.svg, ask_support.svg and web.png in {HERE}")
+
+
+async def web_picture(base_url: str) -> None:
+    """The dashboard served as a web page (`wds-tui serve`), in headless Chromium."""
+    from tests.browser.served_page import served_dashboard, served_page
+    from tui.emulator.browser.locate import find_chromium
+
+    with tempfile.TemporaryDirectory() as home:
+        environment = {"PATH": os.environ.get("PATH", ""), "HOME": home, "WDS_CONFIG": f"{home}/none.toml",
+                       "WDS_BASE_URL": base_url, "WDS_API_KEY": KEY}
+        with served_dashboard(environment, Path(home) / "serve.log") as url:
+            async with served_page(url, find_chromium(), width=1200, height=780) as shown:
+                await shown.wait_for("Team activity", "Token usage", "connected")
+                await asyncio.sleep(3.0)  # the status column and the usage chart fill in
+                await shown.page.screenshot(path=str(HERE / "web.png"))
 
 
 if __name__ == "__main__":

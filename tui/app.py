@@ -24,9 +24,9 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
-from tui.api.errors import APIConnectionError, AuthenticationError
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
+from tui.connection_watch import WatchesTheConnection
 from tui.failures import report_worker_failure
 from tui.intents import (
     Intent,
@@ -46,14 +46,20 @@ from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
+from tui.quitting import QuitsLikeATerminal, has_text_field
+from tui.read_only import RefusesChangesWhenReadOnly
 from tui.screens.help import HelpScreen
+from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
+    from tui.contexts import ContextSwitch, SwitchTo
     from tui.inbox.service import InboxService
-    from tui.screens.connection import ConnectionProblemScreen
     from tui.screens.session_form import SessionCreated
+    from tui.ui_state import UiState
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,9 @@ class ServiceInfo:
     masked_key: str
     embedded: bool = False
     emulator_log: Path | None = None  # the embedded emulator's log file
+    context: str | None = None  # the config file's context in use (None: the unnamed one)
+    config_path: Path | None = None  # the config file (where a key typed after a refusal may be saved)
+    read_only: bool = False  # every action that changes something is refused
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,7 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(App[None]):
+class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, App["SwitchTo | None"]):
     """The dashboard."""
 
     TITLE = "wds-tui"
@@ -100,6 +109,8 @@ class WdsApp(App[None]):
     COMMANDS = App.COMMANDS | {DashboardCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
+        # Priority: before a text field's own ctrl+c (copy), which action_interrupt still does for a selection.
+        Binding("ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True),
         # Priority: handled as the key arrives, so a key typed right after ("2z")
         # already reaches the pane chosen (a plain binding would run only after the
         # next key had been handed to the old focus). check_action lets digits
@@ -109,6 +120,8 @@ class WdsApp(App[None]):
         Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True),
         Binding("4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True),
         Binding("escape", "minimize", "Restore the panes", show=False),
+        # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
+        Binding("r", "retry_connection", "Retry the connection now", show=False),
         # Priority, as the digits: so that they work on forms and dialogs too; check_action
         # lets "?" through to text fields (f1 is never text).
         Binding("question_mark", "help('?')", "Help: the keys that work here", show=False, priority=True),
@@ -120,6 +133,7 @@ class WdsApp(App[None]):
         Binding("S", "scrape_form", "Scrape a URL", show=False),
         Binding("M", "map_explorer", "Map a site", show=False),
         Binding("B", "batch_form", "Batch scrape", show=False),
+        Binding("T", "switch_context", "Switch context", show=False),
     ]
 
     def __init__(
@@ -130,22 +144,29 @@ class WdsApp(App[None]):
         clock: Clock = system_clock,
         intervals: Intervals | None = None,
         webhooks: InboxService | None = None,
+        ui_state: UiState | None = None,
+        contexts: ContextSwitch | None = None,
     ) -> None:
         super().__init__()
+        self.ui_state = ui_state  # None: nothing remembered between runs (tests)
+        self.contexts = contexts  # None: one context only, nothing to switch to
+        self.startup_notes: list[str] = []  # said once the app runs (warnings of a context switched to)
         self.client = client
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
         self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
-        self._problem_screen: ConnectionProblemScreen | None = None
         self._zoomed: Pane | None = None
+        self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
-            service=service.host, masked_key=service.masked_key, embedded=service.embedded
+            service=service.host, masked_key=service.masked_key, embedded=service.embedded,
+            context=service.context, read_only=service.read_only,
         )
 
     def compose(self) -> ComposeResult:
         yield self.header
+        yield self.banner
         with Grid(id="panes"):
             yield CrawlsPane(self.client, interval=self.intervals.crawls, clock=self.clock, id="crawls")
             yield ActivityPane(
@@ -161,49 +182,14 @@ class WdsApp(App[None]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
+        if self.refuses(intent):
+            return
         callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
         self.push_screen(self.navigator.screen_for(intent), callback)
 
     def _session_created(self, created: SessionCreated | None) -> None:
         if created is not None:
             self.query_one(SessionsPane).session_created(created)
-
-    # --- connection state, fed by the panes -----------------------------------
-
-    @on(Pane.Refreshed)
-    def _pane_refreshed(self, message: Pane.Refreshed) -> None:
-        header = self.header
-        header.connection = "connected"
-        if message.changed:
-            header.last_refresh = self.clock()
-        if not self.screen_stack or not message.pane.is_attached:  # a late answer while the app shuts down
-            return
-        if self.screen.focused is None and message.pane.screen is self.screen:
-            # Nothing could take the focus before data arrived; keys should work at once.
-            message.pane.focus_first()
-
-    @on(Pane.FetchFailed)
-    def _pane_failed(self, message: Pane.FetchFailed) -> None:
-        header = self.header
-        error = message.error
-        if isinstance(error, AuthenticationError):
-            header.connection = "unauthorised"
-        else:
-            header.connection = "failing"
-        # A refused key or an unreachable service is not a pane's problem: say so full-screen,
-        # once, however many panes fail at the same moment.
-        if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
-            from tui.screens.connection import (
-                ConnectionProblemScreen,  # imported on first use: start-up time
-            )
-
-            self._problem_screen = ConnectionProblemScreen(
-                self.client, self.service.host, error, embedded_log=self.service.emulator_log
-            )
-            self.push_screen(self._problem_screen, callback=self._problem_solved)
-
-    def _problem_solved(self, _: None) -> None:
-        self._problem_screen = None
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -271,6 +257,14 @@ class WdsApp(App[None]):
             # Not over the help itself: its own ? and f1 close it.
             typed = parameters == ("?",) and takes_text(screen.focused)
             return not typed and not isinstance(screen, HelpScreen)
+        if action == "switch_context":
+            return (self.contexts is not None and len(self.contexts.names) > 1
+                    and screen is self.screen_stack[0] and not takes_text(screen.focused))
+        if action == "retry_connection":
+            return screen is self.screen_stack[0] and self.banner.showing
+        if action == "quit":
+            # q is typing in a text field, and never quits from a screen that has one: it would lose what was typed.
+            return screen is self.screen_stack[0] or not has_text_field(screen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
         if action in OPENS:
@@ -286,6 +280,18 @@ class WdsApp(App[None]):
         """Show the keys that work on the current screen (`key`: which key asked, see check_action)."""
         self.post_message(OpenHelp())
 
+    def action_switch_context(self) -> None:
+        """Offer the config file's contexts; the dashboard starts again on the one chosen."""
+        if self.contexts is None:
+            return
+        from tui.screens.context_picker import ContextPickerScreen
+
+        self.push_screen(ContextPickerScreen(self.contexts), self._context_chosen)
+
+    def _context_chosen(self, switch: SwitchTo | None) -> None:
+        if switch is not None:
+            self.exit(result=switch)  # run_dashboard starts the dashboard again on it: nothing of this one stays
+
     def action_focus_pane(self, pane_id: str) -> None:
         self.query_one(f"#{pane_id}", Pane).focus_first()
 
@@ -300,9 +306,29 @@ class WdsApp(App[None]):
             self.screen.minimize()
 
     async def on_mount(self) -> None:
+        self._remember_theme()
+        for note in self.startup_notes:
+            self.notify(note, severity="warning", timeout=10)
         webhooks = self.navigator.webhooks
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
+
+    def _remember_theme(self) -> None:
+        """Use the theme chosen last time, and save each new choice (palette: "Change theme")."""
+        if self.ui_state is None:
+            return
+        saved = self.ui_state.theme()
+        if saved is not None and saved in self.available_themes:
+            self.theme = saved
+        self.theme_changed_signal.subscribe(self, self._save_theme)
+
+    def _save_theme(self, theme: Theme) -> None:
+        if self.ui_state is None:
+            return
+        try:
+            self.ui_state.save_theme(theme.name)
+        except OSError as exc:
+            self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
 
     async def _listen_for_webhooks(self) -> None:
         webhooks = self.navigator.webhooks

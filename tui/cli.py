@@ -1,4 +1,4 @@
-"""The `wds-tui` command: the dashboard by default, plus `emulator`, `config` and `check`."""
+"""The `wds-tui` command: the dashboard by default, plus `emulator`, `serve`, `config` and `check`."""
 
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})"
     )
+    parser.add_argument(
+        "--context", help="the config file's context to use (default: $WDS_CONTEXT, else its current = ...)"
+    )
+    parser.add_argument(
+        "--read-only", action="store_true", default=None,
+        help="refuse every action that changes something on the service (default: $WDS_READ_ONLY or the context)",
+    )
     parser.add_argument("--timeout", type=float, help="seconds a call may take in all, retries included (default 30)")
     parser.add_argument(
         "--refresh", type=float, metavar="SECONDS", help="seconds between polls of every pane (default: per pane)"
@@ -59,9 +66,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the local emulator of the service over HTTP (wds-tui emulator --help)",
         add_help=False,
     )
+    _add_serve_parser(commands)
     commands.add_parser("config", help="show the resolved configuration (the key masked)")
+    commands.add_parser("keys", help="list every key binding by its name, for the config file's [keys] table")
     commands.add_parser("check", help="call the configured service once and report what it says")
     return parser
+
+
+def _add_serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tui.serve import DEFAULT_HOST, DEFAULT_PORT
+
+    # SUPPRESS: a flag not given after "serve" must not hide the same flag given before it.
+    serve = commands.add_parser(
+        "serve",
+        help="serve the dashboard as a web page (one dashboard per browser tab)",
+        description="Serve the dashboard as a web page with textual-serve: each browser tab runs its own "
+        "dashboard, with the same keys as in a terminal. Loopback only unless --allow-remote: whoever "
+        "reaches the page drives the dashboard with your API key.",
+        argument_default=argparse.SUPPRESS,
+    )
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument(
+        "--allow-remote", action="store_true", default=False, help="allow a --host other than loopback"
+    )
+    serve.add_argument(
+        "--public-url", default=None,
+        help="the address browsers use to reach the page (needed with --host 0.0.0.0; "
+        "default http://HOST:PORT)",
+    )
+    _add_service_flags(serve)
 
 
 def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
@@ -69,6 +103,8 @@ def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 
     return load_settings(
         config_path=args.config,
+        context=args.context,
+        read_only=args.read_only,
         base_url=args.base_url,
         api_key=args.api_key,
         timeout=args.timeout,
@@ -99,6 +135,9 @@ def _main(argv: list[str] | None) -> int:
         return _run_emulator(rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "serve":
+        gc.enable()
+        return _run_serve(args)
     with contextlib.ExitStack() as stack:
         early = stack.enter_context(_emulator_started_early(args)) if args.command is None else None
         return _run_configured(args, early)
@@ -137,8 +176,14 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
         return 2
     for warning in warnings:
         print(f"wds-tui: warning: {warning}", file=sys.stderr)
+    if args.command == "keys":
+        from tui.key_overrides import describe_bindings
+
+        print(describe_bindings(settings.keys))
+        return 0
     if args.command == "config":
         print(settings.describe())
+        print(f"contexts (T switches in the app):\n{settings.describe_contexts()}")
         return 0
     if settings.uses_embedded_emulator and _emulator_missing():
         return 2
@@ -149,9 +194,64 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
 
         gc.enable()
         return asyncio.run(run_check(settings))
+    from functools import partial
+
     from tui.dashboard import run_dashboard
 
-    return run_dashboard(settings, early)
+    return run_dashboard(settings, early, load_context=partial(_load_context, args))
+
+
+def _load_context(args: argparse.Namespace, name: str) -> tuple[Settings, list[str]]:
+    """Another context, chosen in the app: its table alone names the service (flags and the
+    environment named the first one); the flags that are not about the service still apply."""
+    from tui.settings import load_settings
+
+    return load_settings(config_path=args.config, context=name, switching=True, timeout=args.timeout,
+                         refresh=args.refresh, read_only=args.read_only)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    """`wds-tui serve`: the dashboard in a browser, one process per tab (`tui.serve`)."""
+    import importlib.util
+
+    from tui.serve import (
+        ServeRefused,
+        embedded_service,
+        plan_serve,
+        run_server,
+        service_environment,
+    )
+    from tui.settings import SettingsError
+
+    try:
+        settings, warnings = _settings_from(args)
+    except SettingsError as exc:
+        print(f"wds-tui: {exc}", file=sys.stderr)
+        return 2
+    for warning in warnings:
+        print(f"wds-tui: warning: {warning}", file=sys.stderr)
+    if args.webhook_listen is not None:
+        print("wds-tui: warning: --webhook-listen is ignored by serve: every tab would listen on the same port",
+              file=sys.stderr)
+    flags = [*(["--timeout", str(args.timeout)] if args.timeout is not None else []),
+             *(["--refresh", str(args.refresh)] if args.refresh is not None else [])]
+    try:
+        plan = plan_serve(
+            host=args.host, port=args.port, allow_remote=args.allow_remote, public_url=args.public_url,
+            dashboard_flags=flags,
+            service_environment=service_environment(base_url=args.base_url, api_key=args.api_key, config=args.config),
+        )
+    except ServeRefused as exc:
+        print(f"wds-tui: {exc}", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("textual_serve") is None:
+        print("wds-tui: serve needs textual-serve: run pip install textual-serve", file=sys.stderr)
+        return 2
+    if settings.uses_embedded_emulator and _emulator_missing():
+        return 2
+    with embedded_service(settings.uses_embedded_emulator) as embedded:
+        plan.environment.update(embedded)
+        return run_server(plan)
 
 
 def _emulator_missing() -> bool:

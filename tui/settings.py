@@ -12,14 +12,16 @@ flags (init arguments) > environment > the TOML file (`TomlConfigSettingsSource`
 
 from __future__ import annotations
 
+import os
 import stat
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -32,6 +34,13 @@ from tui.api.loopback import is_loopback
 from tui.api.redact import mask_key
 from tui.api.validation import validation_summary
 from tui.config_path import config_file_path
+from tui.contexts import (
+    LOCAL,
+    ContextError,
+    FileContexts,
+    key_from_command,
+    read_contexts,
+)
 
 
 class SettingsError(Exception):
@@ -44,6 +53,8 @@ class _ConfigFile:
 
     path: Path
     warnings: list[str] = field(default_factory=list)
+    context: str | None = None  # the context whose table is read (None: the file's flat keys)
+    ignore_environment: bool = False  # a context switched to in the app: its table alone names the service
 
 
 # The file of the `load_settings` call under way: `settings_customise_sources` is a
@@ -68,6 +79,22 @@ class Settings(BaseSettings):
         None, description="[HOST:]PORT the webhook inbox listens on (loopback by default); unset: started from the app"
     )
     webhook_secret: SecretStr | None = Field(None, description="The HMAC secret the service signs webhooks with")
+    api_key_command: str | None = Field(None, description="A command that prints the API key (pass show ...)")
+    read_only: bool = Field(False, description="Refuse every action that changes something on the service")
+    context: str | None = Field(None, description="The config file's context in use (None: the unnamed one)")
+    _contexts: FileContexts | None = PrivateAttr(None)
+    _config_path: Path | None = PrivateAttr(None)
+    _keys: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """The config file's [keys] table: "owner.action" -> the keys that replace its own."""
+        return self._keys
+
+    @property
+    def config_path(self) -> Path | None:
+        """The config file these settings read (or would have read): where a key typed in the app may be saved."""
+        return self._config_path
 
     @field_validator("webhook_listen")
     @classmethod
@@ -113,6 +140,8 @@ class Settings(BaseSettings):
         config_file = _config_file.get()
         if config_file is None:
             return (init_settings, env_settings)
+        if config_file.ignore_environment:
+            return (init_settings, ConfigFileSource(settings_cls, config_file))
         return (init_settings, env_settings, ConfigFileSource(settings_cls, config_file))
 
     @property
@@ -124,9 +153,36 @@ class Settings(BaseSettings):
     def masked_key(self) -> str:
         return mask_key(self.api_key.get_secret_value() if self.api_key else None)
 
+    @property
+    def context_names(self) -> list[str]:
+        """The contexts one can switch to (`local` always among them)."""
+        return self._contexts.names if self._contexts is not None else [LOCAL]
+
+    def describe_contexts(self) -> str:
+        """Every context one can switch to, one line each, keys masked; `*` marks the one in use."""
+        tables = self._contexts.tables if self._contexts is not None else {}
+        lines = []
+        for name in self.context_names:
+            table = tables.get(name, {})
+            if name == LOCAL and name not in tables:
+                service, key = "the embedded local emulator", "a fresh key each run"
+            else:
+                service = str(table.get("base_url") or "(no base_url)")
+                if table.get("api_key"):
+                    key = f"key {mask_key(str(table['api_key']))}"
+                elif table.get("api_key_command"):
+                    key = f"key from: {str(table['api_key_command']).split()[0]} …"
+                else:
+                    key = "no key"
+            marks = " read-only" if table.get("read_only") else ""
+            lines.append(f"{'*' if name == self.context else ' '} {name:<12} {service} · {key}{marks}")
+        return "\n".join(lines)
+
     def describe(self) -> str:
         """A printable summary that never shows the key."""
         return (
+            f"context:  {self.context or '(unnamed: the config file has no contexts)'}"
+            f"{' (read-only)' if self.read_only else ''}\n"
             f"base URL: {self.base_url or '(none: the embedded local emulator)'}\n"
             f"API key:  {self.masked_key}\n"
             f"timeout:  {self.timeout:g} s\n"
@@ -159,11 +215,15 @@ class ConfigFileSource(TomlConfigSettingsSource):
             raise SettingsError(f"The config file {path} is not valid TOML: {exc}") from exc
         except (OSError, UnicodeDecodeError) as exc:
             raise SettingsError(f"Cannot read the config file {path}: {exc}") from exc
-        section = data.get("service", data)
+        context = self._config_file.context
+        if context is not None:
+            section = data.get("contexts", {}).get(context, {})  # local needs no table
+        else:
+            section = data.get("service", data)
         if not isinstance(section, dict):
             raise SettingsError(f"The config file {path}: [service] must be a table")
-        known = self._fields
-        unknown = sorted(set(section) - known - {"service"})
+        known = self._fields - {"context"}
+        unknown = sorted(set(section) - known - {"service", "current", "contexts", "keys"})
         if unknown:
             self._config_file.warnings.append(
                 f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}"
@@ -190,20 +250,51 @@ def _check_config_file(path: Path, warnings: list[str]) -> None:
         )
 
 
+def _file_contexts(path: Path) -> tuple[FileContexts, dict[str, str]]:
+    """The contexts the config file defines (none when there is no file), and its [keys] table."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return FileContexts({}, None), {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return FileContexts({}, None), {}  # the file source reports it, in its words
+    keys = data.get("keys", {})
+    if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+        raise SettingsError(f'The config file {path}: [keys] holds "owner.action" = "key" lines, e.g. "sessions.create" = "n"')
+    try:
+        return read_contexts(data, path), dict(keys)
+    except ContextError as exc:
+        raise SettingsError(str(exc)) from exc
+
+
 def load_settings(
-    *, config_path: Path | None = None, **overrides: Any
+    *, config_path: Path | None = None, context: str | None = None, switching: bool = False,
+    environ: Mapping[str, str] = os.environ, **overrides: Any,
 ) -> tuple[Settings, list[str]]:
     """Resolve settings from flags (`overrides`), environment and the config file.
 
+    `context`: the `--context` flag (else `WDS_CONTEXT`, else the file's
+    `current`). `switching`: a context chosen in the running app, whose table
+    alone names the service (the environment named the one the app started with).
     Returns the settings and the warnings to show the user. Raises
     `SettingsError` with a message naming the bad value and its source.
     """
     path = config_file_path(config_path)
     if config_path is not None and not config_path.exists():
         raise SettingsError(f"The config file {config_path} does not exist")
-    config_file = _ConfigFile(path)
+    config_file = _ConfigFile(path, ignore_environment=switching)
     _check_config_file(path, config_file.warnings)
+    contexts, keys = _file_contexts(path)
+    asked = context or (None if switching else environ.get("WDS_CONTEXT") or None)
+    try:
+        config_file.context = contexts.choose(asked)
+    except ContextError as exc:
+        raise SettingsError(f"The config file {path}: {exc}") from exc
     flags = {key: value for key, value in overrides.items() if value is not None}
+    if config_file.context is not None:
+        flags["context"] = config_file.context
     token = _config_file.set(config_file)
     try:
         settings = Settings(**flags)
@@ -211,6 +302,17 @@ def load_settings(
         raise SettingsError(f"Invalid configuration: {validation_summary(exc)}") from exc
     finally:
         _config_file.reset(token)
+    if config_file.context == LOCAL and LOCAL not in contexts.tables:
+        settings = settings.model_copy(update={"base_url": None, "api_key": None})  # local: the embedded emulator
+    if settings.base_url and settings.api_key is None and settings.api_key_command:
+        try:
+            key = key_from_command(settings.api_key_command, config_file.context or "(unnamed)")
+            settings = settings.model_copy(update={"api_key": check_api_key(SecretStr(key))})
+        except (ContextError, ValueError) as exc:
+            raise SettingsError(str(exc)) from exc
+    settings._contexts = contexts
+    settings._config_path = path
+    settings._keys = keys
     warnings = config_file.warnings
     if settings.base_url:
         parts = urlsplit(settings.base_url)
@@ -222,6 +324,6 @@ def load_settings(
         if settings.api_key is None:
             raise SettingsError(
                 f"A service is configured ({settings.base_url}) but no API key: "
-                "set WDS_API_KEY, pass --api-key, or add api_key to the config file."
+                "set WDS_API_KEY, pass --api-key, or add api_key (or api_key_command) to the config file."
             )
     return settings, warnings

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import httpx
 import pytest
 from textual import events
+from textual.widgets import DataTable
 
 from tests.emulator.recording_backend import RecordingBackend
-from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tests.ui.conftest import (
+    KEY,
+    SwitchableTransport,
+    dashboard,
+    seeded_emulator,
+    wait_until,
+)
 from tui.commands import DashboardCommands
+from tui.console.screen import ConsoleScreen
 from tui.panes.base import Pane
 from tui.panes.sessions import SessionsPane
 from tui.screens import connection
 from tui.screens.connection import ConnectionProblemScreen
-from tui.console.screen import ConsoleScreen
+from tui.widgets import connection_banner
+from tui.widgets.connection_banner import ConnectionBanner
 
 
 class Outage(httpx.AsyncBaseTransport):
@@ -24,8 +34,10 @@ class Outage(httpx.AsyncBaseTransport):
     def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
         self.inner = inner
         self.down = False
+        self.requests = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests += 1
         if self.down:
             raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
         return await self.inner.handle_async_request(request)
@@ -71,23 +83,76 @@ def fast_retry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connection, "RETRY_SECONDS", 0.2)
 
 
-async def test_an_unreachable_service_gets_a_screen_that_goes_away_when_it_is_back(fast_retry) -> None:
+async def test_an_unreachable_service_at_start_gets_a_screen_that_goes_away_when_it_is_back(fast_retry) -> None:
     emulator = seeded_emulator()
     outage = Outage(SwitchableTransport(emulator))
+    outage.down = True
     app = dashboard(emulator, outage)
     async with app.run_test(size=(120, 40)) as pilot:
-        await all_loaded(pilot)
-        outage.down = True
-        app.query_one("#crawls", Pane).refresh_data()
-        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen")
+        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen", 15)
         assert isinstance(app.screen, ConnectionProblemScreen)
         text = screen_text(app)
         assert "WDS_BASE_URL" in text  # says what to check
         outage.down = False
         await wait_until(pilot, lambda: not isinstance(app.screen, ConnectionProblemScreen), "recovery")
+        await all_loaded(pilot)
 
 
 async def test_a_silent_embedded_emulator_is_said_to_have_stopped_with_its_log(fast_retry, tmp_path) -> None:
+    emulator = seeded_emulator()
+    outage = Outage(SwitchableTransport(emulator))
+    outage.down = True
+    app = dashboard(emulator, outage)
+    log = tmp_path / "embedded-emulator.log"
+    app.service = replace(app.service, emulator_log=log)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen", 15)
+        text = " ".join(screen_text(app).split())
+        assert "embedded emulator" in text and "has stopped" in text
+        assert "WDS_BASE_URL" not in text  # nothing the user configured is to blame
+        assert log.name in text
+
+
+@pytest.fixture
+def fast_banner(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection_banner, "FIRST_WAIT", 0.3)
+
+
+async def test_a_link_lost_after_the_first_answer_keeps_the_data_under_a_banner(fast_banner) -> None:
+    emulator = seeded_emulator()
+    outage = Outage(SwitchableTransport(emulator))
+    app = dashboard(emulator, outage)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        activity = app.query_one("#activity", Pane)
+        rows_before = activity.query_one(DataTable).row_count
+        assert rows_before > 0
+        outage.down = True
+        activity.refresh_data()
+        banner = app.query_one(ConnectionBanner)
+        await wait_until(pilot, lambda: banner.showing, "the banner", 15)
+        # Said from the first moment: since when, the next try, how many failed.
+        assert re.fullmatch(
+            r"⚠ cannot reach \S+ since \d\d:\d\d:\d\d, retrying (in \d+ s|now) \(1 attempt\) · r retries now",
+            banner.text(),
+        ), banner.text()
+        assert banner.region.height == 1 and banner.region.y == 1  # under the header, over the panes
+        assert app.screen is app.screen_stack[0]  # no full screen over the data
+        assert activity.query_one(DataTable).row_count == rows_before and activity.stale_since is not None
+        assert all(pane.held for pane in app.query(Pane))  # the panes stop asking; the banner alone retries
+        await wait_until(pilot, lambda: banner.attempts >= 2, "a second try", 15)
+        assert "(2 attempts)" in banner.text() or banner.attempts > 2
+        requests_before = outage.requests
+        await pilot.pause(0.5)
+        assert outage.requests - requests_before <= 2 * 3  # the banner's tries (each retried by the client) only
+
+        outage.down = False
+        await wait_until(pilot, lambda: not banner.showing, "the banner gone", 15)
+        await wait_until(pilot, lambda: all(p.stale_since is None for p in app.query(Pane)), "fresh panes", 15)
+        assert not any(pane.held for pane in app.query(Pane)) and not banner.display
+
+
+async def test_r_on_the_dashboard_retries_at_once_and_an_embedded_emulator_names_its_log(tmp_path) -> None:
     emulator = seeded_emulator()
     outage = Outage(SwitchableTransport(emulator))
     app = dashboard(emulator, outage)
@@ -97,11 +162,13 @@ async def test_a_silent_embedded_emulator_is_said_to_have_stopped_with_its_log(f
         await all_loaded(pilot)
         outage.down = True
         app.query_one("#crawls", Pane).refresh_data()
-        await wait_until(pilot, lambda: "Cannot reach the service" in screen_text(app), "the problem screen")
-        text = " ".join(screen_text(app).split())
-        assert "embedded emulator" in text and "has stopped" in text
-        assert "WDS_BASE_URL" not in text  # nothing the user configured is to blame
-        assert log.name in text
+        banner = app.query_one(ConnectionBanner)
+        await wait_until(pilot, lambda: banner.showing, "the banner", 15)
+        assert "embedded emulator is not answering" in banner.text() and str(log) in banner.text()
+        app.screen.set_focus(None)  # no pane focused: the app's r retries
+        outage.down = False
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not banner.showing, "the banner gone after r", 5)
 
 
 async def test_a_refused_key_says_so_and_never_shows_it() -> None:

@@ -48,6 +48,7 @@ from tui.api.errors import (
     APITimeoutError,
     InvalidResponseError,
     RateLimitError,
+    ReadOnlyError,
     ResponseTooLargeError,
 )
 from tui.api.redact import mask_key
@@ -62,6 +63,15 @@ DEFAULT_MAX_RETRY_WAIT = 60.0
 
 log = logging.getLogger("tui.api")
 
+
+
+READING_POSTS = frozenset({"/v2/support/docs-search", "/v2/crawl/params-preview"})
+"""POSTs that only ask (a search, a preview): allowed in read-only mode."""
+
+
+def only_reads(method: str, path: str) -> bool:
+    """Whether a request changes nothing on the service (what a read-only client may send)."""
+    return method.upper() in ("GET", "HEAD") or (method.upper() == "POST" and path in READING_POSTS)
 
 class BaseClient:
     """Sends calls to the web-data service: connection pool, retries, typed errors.
@@ -95,8 +105,10 @@ class BaseClient:
         max_retries: int = DEFAULT_MAX_RETRIES,
         max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
         sleep: Sleep | None = None,
+        read_only: bool = False,
     ) -> None:
         self._base_url = check_base_url(base_url)
+        self.read_only = read_only  # refuse, before sending, every request that changes something
         self._api_key = check_api_key(api_key)
         self.timeout = as_timeout(timeout)
         self.retry_policy = RetryPolicy(max_retries=max_retries, max_wait=max_retry_wait)
@@ -145,9 +157,18 @@ class BaseClient:
             max_retries=self.retry_policy.max_retries if max_retries is None else max_retries,
             max_retry_wait=self.retry_policy.max_wait,
             sleep=self._sleep,
+            read_only=self.read_only,
         )
 
     # -- identity ----------------------------------------------------------------
+
+    def replace_api_key(self, api_key: str | SecretStr) -> None:
+        """Send `api_key` from the next request on (a key typed after the first was refused).
+
+        Copies made by `with_options` keep the key they were made with. Raises
+        ValueError (never quoting the key) when it cannot be a key.
+        """
+        self._api_key = check_api_key(api_key)
 
     @property
     def base_url(self) -> str:
@@ -211,6 +232,8 @@ class BaseClient:
         within its budget: the client's read timeout, or `read_timeout` when
         longer (None: no bound). Past it, `APITimeoutError`.
         """
+        if self.read_only and not only_reads(method, path):
+            raise ReadOnlyError(method, path)
         timeout = self._timeout_for(read_timeout)
         budget = timeout.read
         deadline = None if budget is None else time.monotonic() + budget

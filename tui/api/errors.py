@@ -55,6 +55,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "ReadOnlyError",
     "RequestTimeoutError",
     "RequestValidationError",
     "ResponseNotJSONError",
@@ -65,7 +66,6 @@ __all__ = [
     "WebhookError",
     "WebhookPayloadError",
     "WebhookSignatureError",
-    "status_error_class",
 ]
 
 
@@ -84,6 +84,17 @@ class WdsError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class ReadOnlyError(WdsError):
+    """A client made read-only was asked to send a request that changes something; nothing was sent."""
+
+    title = "Read-only"
+
+    def __init__(self, method: str, path: str) -> None:
+        super().__init__(f"read-only mode: {method} {path} was not sent (it would change something on the service)")
+        self.method = method
+        self.path = path
 
 
 class RequestValidationError(WdsError, ValueError):
@@ -364,34 +375,3 @@ class GatewayTimeoutError(InternalServerError):
     def __init__(self, message: str, *, partial: SupportAskPartial | None = None, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.partial = partial
-
-
-_BY_STATUS: dict[int, type[APIStatusError]] = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    402: InsufficientCreditsError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    408: RequestTimeoutError,
-    409: ConflictError,
-    410: GoneError,
-    429: RateLimitError,
-    502: BadGatewayError,
-    503: ServiceUnavailableError,
-    504: GatewayTimeoutError,
-}
-
-_BY_CODE: dict[str, type[APIStatusError]] = {
-    "SCRAPE_NO_CACHED_DATA": NoCachedDataError,
-    "SCRAPE_LOCKDOWN_CACHE_MISS": LockdownCacheMissError,
-}
-
-
-def status_error_class(status: int, code: str | None = None) -> type[APIStatusError]:
-    """The exception class for a status (and, for cache misses, the body's code)."""
-    base = _BY_STATUS.get(status) or (InternalServerError if status >= 500 else APIStatusError)
-    refined = _BY_CODE.get(code or "")
-    # a code only refines its own status: SCRAPE_NO_CACHED_DATA on a 500 stays a 500
-    if refined is not None and issubclass(refined, base):
-        return refined
-    return base

@@ -20,9 +20,9 @@ from tui.api.errors import (
     RateLimitError,
     ResponseNotJSONError,
     ResponseShapeError,
-    status_error_class,
 )
 from tui.api.retries import retry_after_seconds
+from tui.api.status_errors import status_error_class
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Scrub = Callable[[str], str]

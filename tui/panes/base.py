@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
@@ -54,6 +55,8 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     TITLE: ClassVar[str] = "Pane"
 
     paused: reactive[bool] = reactive(False)
+    held = False
+    """Set by the app while the service cannot be reached: its banner alone tries again (`r` still fetches)."""
 
     def __init__(
         self,
@@ -76,6 +79,10 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
 
     def on_mount(self) -> None:
         self.refresh_data()
+
+    @property
+    def can_be_seen(self) -> bool:
+        return not self.held and super().can_be_seen
 
     def fetched(self, changed: bool, recovering: bool) -> None:
         self.post_message(self.Refreshed(self, changed))
@@ -106,7 +113,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     def _update_status(self) -> None:
         try:
             status = self.query_one(PaneStatus)
-        except Exception:  # not composed yet
+        except NoMatches:  # not composed yet
             return
         status.set_class(self.paused, "-paused")
         status.set_class(self.stale_since is not None, "-stale")

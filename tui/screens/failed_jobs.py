@@ -36,7 +36,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "stop", "Stop search"),
+        Binding("escape", "stop_search", "Stop search"),
         Binding("escape", "close", "Back"),
         Binding("m", "more", "Find more"),
         Binding("a", "ask_support", "Ask support"),
@@ -115,7 +115,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             self.call_later(self.refresh_bindings)
         self._show(self.walk.state, searching=False)
 
-    def action_stop(self) -> None:
+    def action_stop_search(self) -> None:
         """Stop the search; what it found stays."""
         if self._worker is not None and self.walking:
             self._worker.cancel()
@@ -177,7 +177,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             self.post_message(AskSupport(entry.id, entry.endpoint, status.state, status.error, entry.target))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "stop":
+        if action == "stop_search":
             return self.walking
         if action == "close":
             return not self.walking

@@ -36,11 +36,15 @@ class StatusHeader(Widget):
     connection: reactive[str] = reactive("connecting")
     last_refresh: reactive[datetime | None] = reactive(None)
 
-    def __init__(self, *, service: str, masked_key: str, embedded: bool) -> None:
+    def __init__(
+        self, *, service: str, masked_key: str, embedded: bool, context: str | None = None, read_only: bool = False
+    ) -> None:
         super().__init__()
         self.service = service
         self.masked_key = masked_key
         self.embedded = embedded
+        self.context = context
+        self.read_only = read_only
 
     def render(self) -> Text:
         label, variable = CONNECTION_STYLES.get(self.connection, (self.connection, "$foreground"))
@@ -52,6 +56,11 @@ class StatusHeader(Widget):
         if wide:
             text.append("wds-tui", style="bold")
             text.append("  ")
+        if self.context is not None:
+            text.append(f"[{self.context}] ", style="bold")
+        if self.read_only:
+            text.append("READ-ONLY", style=f"bold reverse {self.app.theme_variables.get('warning', '')}".strip())
+            text.append(" ")
         text.append(self.service)
         if self.embedded:
             text.append(" (local emulator)" if wide else " (emulator)", style="italic")

@@ -1,0 +1,105 @@
+"""`wds-tui serve`: the dashboard as a web page, opened in a real headless Chromium.
+
+A real emulator process, a real `wds-tui serve` process, a real browser; the
+test reads what the page's terminal is sent and presses keys in the page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.served_page import REPO, served_dashboard, served_page
+from tui.api.client import WdsClient
+from tui.panes.activity_rows import short_id
+
+pytestmark = pytest.mark.browser
+
+KEY = "wds-" + "7e" * 16
+
+
+@pytest.fixture
+def emulator() -> Iterator[str]:
+    """A seeded emulator in its own process, without live traffic; its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", "3", "--no-traffic"],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, cwd=REPO,
+    )
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:  # the key given is not printed back: only the URL is read
+            if found := re.search(r"serving (http://\S+)", line):
+                break
+        else:
+            raise RuntimeError("the emulator did not print its URL")
+        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+        yield found.group(1)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def dashboard_environment(tmp_path: Path, **service: str) -> dict[str, str]:
+    """A clean environment: no config file of the developer's, the service named by variables."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "WDS_CONFIG": str(tmp_path / "none.toml"),
+        **({"WDS_CHROMIUM": os.environ["WDS_CHROMIUM"]} if "WDS_CHROMIUM" in os.environ else {}),
+        **service,
+    }
+
+
+async def test_the_served_page_shows_the_activity_and_takes_keys(
+    emulator: str, chromium: Path, tmp_path: Path
+) -> None:
+    async with WdsClient(emulator, KEY) as client:
+        newest = (await client.team.activity(limit=3)).data
+    assert newest, "the seeded emulator has activity"
+    environment = dashboard_environment(tmp_path, WDS_BASE_URL=emulator, WDS_API_KEY=KEY)
+    with served_dashboard(environment, tmp_path / "serve.log") as url:
+        async with served_page(url, chromium) as shown:
+            # The activity pane shows the service's newest entries (ids as the pane cuts them).
+            await shown.wait_for("Team activity", "connected", *(short_id(entry.id) for entry in newest))
+            picture = tmp_path / "web.png"
+            await shown.page.screenshot(path=str(picture))
+            assert picture.stat().st_size > 10_000  # a drawn dashboard, not a blank page
+            # Keys typed in the page reach the dashboard: 2 focuses the activity pane, whose keys show.
+            await shown.page.locator(".textual-terminal").click()
+            await shown.page.keyboard.press("2")
+            await shown.wait_for("Next page")
+    log = (tmp_path / "serve.log").read_text()
+    assert KEY not in log  # the key reached the tabs through their environment, never a printed command line
+
+
+def test_serve_refuses_a_remote_host_without_allow_remote(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "serve", "--host", "192.0.2.10"], check=False,
+        env=dashboard_environment(tmp_path), capture_output=True, text=True, cwd=REPO, timeout=30,
+    )
+    assert done.returncode == 2
+    assert "--allow-remote" in done.stderr and "API key" in done.stderr
+
+
+def test_serve_on_a_taken_port_says_so(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "tui", "serve", "--port", str(port)], check=False,
+            env=dashboard_environment(tmp_path, WDS_BASE_URL="http://127.0.0.1:9", WDS_API_KEY=KEY),
+            capture_output=True, text=True, cwd=REPO, timeout=30,
+        )
+    assert done.returncode == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in done.stderr

@@ -1,0 +1,65 @@
+"""`wds-tui serve`'s checks and what each browser tab runs (tui.serve), without a server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.serve import ServeRefused, is_loopback, plan_serve, service_environment
+
+
+def plan(**overrides):  # type: ignore[no-untyped-def]
+    options = {"host": "127.0.0.1", "port": 8000, "allow_remote": False, "public_url": None,
+               "dashboard_flags": [], "service_environment": {}, "python": "/usr/bin/python3"}
+    return plan_serve(**{**options, **overrides})
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
+def test_loopback_hosts(host: str) -> None:
+    assert is_loopback(host)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.4", "myserver", "::", "example.com"])
+def test_other_hosts_are_remote(host: str) -> None:
+    assert not is_loopback(host)
+
+
+def test_the_default_serves_loopback_with_the_dashboard_as_the_command() -> None:
+    served = plan()
+    assert served.public_url == "http://127.0.0.1:8000"
+    assert served.command == "/usr/bin/python3 -m tui"
+
+
+def test_a_remote_host_needs_allow_remote_and_says_why() -> None:
+    with pytest.raises(ServeRefused, match="--allow-remote") as refused:
+        plan(host="192.168.1.4")
+    assert "API key" in str(refused.value)
+    assert plan(host="192.168.1.4", allow_remote=True).public_url == "http://192.168.1.4:8000"
+
+
+def test_listening_everywhere_needs_the_public_address() -> None:
+    with pytest.raises(ServeRefused, match="--public-url"):
+        plan(host="0.0.0.0", allow_remote=True)
+    served = plan(host="0.0.0.0", allow_remote=True, public_url="http://ops-box:8000/")
+    assert served.public_url == "http://ops-box:8000"
+
+
+def test_an_ipv6_host_is_bracketed_in_the_page_address() -> None:
+    assert plan(host="::1").public_url == "http://[::1]:8000"
+
+
+@pytest.mark.parametrize("port", [0, -1, 65536])
+def test_a_port_out_of_range_is_refused(port: int) -> None:
+    with pytest.raises(ServeRefused, match="1 to 65535"):
+        plan(port=port)
+
+
+def test_the_key_goes_to_the_tabs_by_environment_never_on_their_command_line(tmp_path: Path) -> None:
+    environment = service_environment(base_url="https://api.example", api_key="wds-secret", config=tmp_path / "c.toml")
+    served = plan(service_environment=environment, dashboard_flags=["--refresh", "5.0"])
+    assert served.environment == {
+        "WDS_BASE_URL": "https://api.example", "WDS_API_KEY": "wds-secret", "WDS_CONFIG": str(tmp_path / "c.toml"),
+    }
+    assert "wds-secret" not in served.command
+    assert served.command == "/usr/bin/python3 -m tui --refresh 5.0"
