@@ -31,6 +31,8 @@ UNFINISHED_WORK: dict[str, str] = {
     "session-create": "a browser session being created",
     "sessions-delete": "a browser session being deleted",
     "console-run": "code running in the console",
+    "batch-start": "a batch scrape being started",
+    "map": "a map",
 }
 """Worker groups of requests a person started, and how to name them (pane polls are not among them)."""
 
