@@ -82,7 +82,7 @@ def test_the_dashboard_gets_the_emulator_started_before_its_settings(monkeypatch
     real_settings = cli._settings_from
     monkeypatch.setattr(local_emulator.LocalEmulator, "start", staticmethod(start))
     monkeypatch.setattr(cli, "_settings_from", lambda args: (events.append("settings"), real_settings(args))[1])
-    def run(settings: object, started: object) -> int:
+    def run(settings: object, started: object, **_: object) -> int:
         events.append(f"ran {type(started).__name__}")
         return 0
 
