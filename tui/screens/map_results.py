@@ -44,7 +44,7 @@ class MapResults(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter"),
         Binding("a", "select_all", "All"),
-        Binding("n", "select_none", "None"),
+        Binding("n", "select_none", "Select none", show=False),
         Binding("c", "copy", "Copy"),
         Binding("s", "save", "Save"),
         Binding("b", "batch", "Batch"),
