@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import time
 from pathlib import Path
 
 import pytest
 
 from tui.api.models.map import MapLink
-from tui.map_links import LinkList, glob_literals, is_glob, save_urls
+from tui.map_links import LinkList, glob_literals, glob_matcher, is_glob, save_urls
 
 LINKS = [
     MapLink("https://a.test/", "Home", "The start"),
@@ -129,3 +130,11 @@ def test_a_keystroke_on_100000_links_filters_well_within_the_frame_budget() -> N
         links.set_filter(text)
         # the 50 ms covers the redraw too; the filter alone must leave most of it
         assert time.perf_counter() - started < 0.1, text
+
+
+@pytest.mark.parametrize("pattern", ["*shoe*", "*.html", "a*", "*/rides/*", "light-set-5?", "*a?c*", "[ab]*", "*", "a*c"])
+def test_the_fast_glob_answers_as_fnmatch(pattern: str) -> None:
+    strings = ["xshoex", "a.html", "abc", "https://x/rides/y", "light-set-52", "zzabcq", "bzz", "", "a.htmlx", "ac"]
+    match = glob_matcher(pattern)
+    for text in strings:
+        assert (match is None or bool(match(text))) == fnmatch.fnmatchcase(text, pattern), text

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ConfigDict
+from pydantic import ConfigDict, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
 from tui.api.models.common import WdsModel
 
@@ -30,12 +30,15 @@ class MapLink:
     description: str | None = None
 
 
-def _links_from_strings(value: Any) -> Any:
-    # Older deployments answer with bare URL strings instead of link objects.
-    # One pass over the list, not a validator per link: cheaper on 100,000 links.
-    if isinstance(value, list) and any(isinstance(item, str) for item in value):
-        return [{"url": item} if isinstance(item, str) else item for item in value]
-    return value
+def _links_from_strings(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    # Older deployments answer with bare URL strings instead of link objects. Looked
+    # for only when the list does not read as links: no extra pass over 100,000 of them.
+    try:
+        return handler(value)
+    except ValidationError:
+        if isinstance(value, list) and any(isinstance(item, str) for item in value):
+            return handler([{"url": item} if isinstance(item, str) else item for item in value])
+        raise
 
 
 class MapResult(WdsModel):
@@ -43,4 +46,4 @@ class MapResult(WdsModel):
 
     success: bool = True
     # always sent: a map without `links` is a broken answer, not a site without pages
-    links: Annotated[list[MapLink], BeforeValidator(_links_from_strings)]
+    links: Annotated[list[MapLink], WrapValidator(_links_from_strings)]
