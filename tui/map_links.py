@@ -6,6 +6,10 @@ pass of `in` (or one compiled glob) over plain strings: ~10 ms for 100,000
 links. What is shown is `view`, positions into the columns in the order of
 the current sort; the selection is kept by position in the columns, so it
 survives any filter or sort. Nothing here knows about Textual.
+
+Columns and orders are tuples: a tuple of strings or ints is untracked by
+the cyclic garbage collector after its first pass, so 100,000 links add
+nothing to the full collections that would otherwise stall a keystroke.
 """
 
 from __future__ import annotations
@@ -80,23 +84,21 @@ class LinkList:
     """Links as columns, a filtered and sorted view of them, and the selected ones."""
 
     def __init__(self, links: Iterable[Link]) -> None:
-        self.urls: list[str] = []
-        self.titles: list[str] = []
-        self.descriptions: list[str] = []
-        for link in links:
-            self.urls.append(link.url)
-            self.titles.append(link.title or "")
-            self.descriptions.append(link.description or "")
+        links = list(links)
+        self.urls: tuple[str, ...] = tuple([link.url for link in links])
+        self.titles: tuple[str, ...] = tuple([link.title or "" for link in links])
+        self.descriptions: tuple[str, ...] = tuple([link.description or "" for link in links])
         # Most URLs are lowercase already: keep the same string then, not a copy (memory).
-        self._urls_lower = [lower if lower != url else url for url in self.urls for lower in (url.lower(),)]
-        self._titles_lower = [title.lower() for title in self.titles]
+        self._urls_lower = tuple([lower if lower != url else url for url in self.urls for lower in (url.lower(),)])
+        self._titles_lower = tuple([title.lower() for title in self.titles])
         # "url\ttitle": one `in` per link finds a substring of either (a tab is in neither).
-        self._haystack = [f"{url}\t{title}" for url, title in zip(self._urls_lower, self._titles_lower, strict=True)]
-        self._orders: dict[tuple[SortKey, bool], list[int]] = {("none", False): list(range(len(self.urls)))}
+        pairs = zip(self._urls_lower, self._titles_lower, strict=True)
+        self._haystack = tuple([f"{url}\t{title}" for url, title in pairs])
+        self._orders: dict[tuple[SortKey, bool], tuple[int, ...]] = {("none", False): tuple(range(len(self.urls)))}
         self.sort_key: SortKey = "none"
         self.descending = False
         self.filter = Filter()
-        self.view: list[int] = self._orders[("none", False)]
+        self.view: tuple[int, ...] = self._orders[("none", False)]
         self.selected: set[int] = set()
 
     def __len__(self) -> int:
@@ -115,7 +117,7 @@ class LinkList:
         self.filter = new
         self.view = self._matching(candidates, new)
 
-    def _matching(self, candidates: list[int], wanted: Filter) -> list[int]:
+    def _matching(self, candidates: tuple[int, ...], wanted: Filter) -> tuple[int, ...]:
         needle = wanted.needle
         if not needle:
             return candidates
@@ -124,13 +126,13 @@ class LinkList:
             # The glob's literal pieces must all be in the url or the title: a cheap `in` drops
             # most links before the (much slower) regular expression runs on the rest.
             for piece in glob_literals(needle):
-                candidates = [index for index in candidates if piece in haystack[index]]
+                candidates = tuple([index for index in candidates if piece in haystack[index]])
             match = glob_matcher(needle)
             if match is None:
                 return candidates  # only stars: everything matches
             urls, titles = self._urls_lower, self._titles_lower
-            return [index for index in candidates if match(urls[index]) or match(titles[index])]
-        return [index for index in candidates if needle in haystack[index]]
+            return tuple([index for index in candidates if match(urls[index]) or match(titles[index])])
+        return tuple([index for index in candidates if needle in haystack[index]])
 
     def sort_by(self, key: SortKey) -> None:
         """Sort by `key`; sorting again by the same key turns the order around ("none": as the service sent)."""
@@ -138,14 +140,15 @@ class LinkList:
         self.sort_key = key
         self.view = self._matching(self._order(), self.filter)
 
-    def _order(self) -> list[int]:
+    def _order(self) -> tuple[int, ...]:
         cache_key = (self.sort_key, self.descending)
         order = self._orders.get(cache_key)
         if order is None:
             ascending = self._orders.get((self.sort_key, False))
             if ascending is None:
                 column = self._urls_lower if self.sort_key == "url" else self._titles_lower
-                ascending = sorted(range(len(column)), key=column.__getitem__)  # stable: ties keep the service's order
+                # stable: ties keep the service's order
+                ascending = tuple(sorted(range(len(column)), key=column.__getitem__))
                 self._orders[(self.sort_key, False)] = ascending
             order = ascending[::-1] if self.descending else ascending
             self._orders[cache_key] = order

@@ -90,6 +90,7 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
     service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(key))
     slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)  # the panes stay quiet
     app = WdsApp(client, service, intervals=slow)
+    gc.freeze()  # as `tui.dashboard` does before running the app: start-up's objects stay out of collections
     frames: list[float] = []
     real_display = app._display
 
@@ -129,6 +130,16 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
         figures["rss"] = rss_mb()
 
         await pilot.press("slash")
+        gc_times: list[tuple[int, float]] = []
+        gc_started = [0.0]
+
+        def gc_watch(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                gc_started[0] = time.perf_counter()
+            else:
+                gc_times.append((info["generation"], time.perf_counter() - gc_started[0]))
+
+        gc.callbacks.append(gc_watch)
         latencies = []
         for key_name in keys:
             before = links.filter.text
@@ -145,6 +156,9 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
                 await asyncio.sleep(0.0002)
             latencies.append(next(frame for frame in frames if frame >= filtered) - sent)
         figures["keys"] = latencies
+        gc.callbacks.remove(gc_watch)
+        figures["gc"] = [t for g, t in gc_times if g == 2]
+        figures["gc_all"] = sum(t for _, t in gc_times)
         figures["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     await http.aclose()
     return figures
@@ -181,7 +195,8 @@ def main() -> int:
     print(f"    of which parse into MapResult {median('parse'):.3f} s, LinkList + mount + first frame "
           f"{median('rest'):.3f} s")
     print(f"  filter keystroke -> redraw: median {key_median * 1000:.1f} ms, 90th percentile "
-          f"{statistics.quantiles(keys, n=10)[-1] * 1000:.1f} ms, worst {max(keys) * 1000:.1f} ms over {len(keys)} keys "
+          f"{statistics.quantiles(keys, n=10)[-1] * 1000:.1f} ms, worst {max(keys) * 1000:.1f} ms "
+          f"over {len(keys)} keys "
           f"(target <= {KEY_TARGET * 1000:.0f} ms)")
     typed = KEYS[: args.keys]
     per_key = [statistics.median(run["keys"][i] for run in runs) for i in range(len(typed))]
@@ -191,6 +206,10 @@ def main() -> int:
         filters.append(f"{key_name!r} -> {text!r}")
     slowest = sorted(range(len(typed)), key=per_key.__getitem__, reverse=True)[:4]
     print("    slowest keys (median): " + ", ".join(f"{filters[i]} {per_key[i] * 1000:.0f} ms" for i in slowest))
+    full_ms = sum(sum(run["gc"]) for run in runs) * 1000 / len(runs)
+    all_ms = sum(run["gc_all"] for run in runs) * 1000 / len(runs)
+    print(f"    garbage collections while typing: {sum(len(run['gc']) for run in runs)} full ones, "
+          f"{full_ms:.0f} ms a run; all generations {all_ms:.0f} ms a run")
     print(f"  dashboard RSS with the links loaded: median {median('rss'):.0f} MB, peak {median('peak_rss'):.0f} MB "
           f"(target <= {RSS_TARGET_MB} MB; {median('rss_before'):.0f} MB before the map)")
     met = median("drawn") <= DRAW_TARGET and key_median <= KEY_TARGET and median("rss") <= RSS_TARGET_MB

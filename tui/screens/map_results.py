@@ -196,5 +196,6 @@ class MapResults(Vertical):
             return
         index = self.links.link_at(row)
         links = self.links
-        text = f"{links.urls[index]}\n{links.titles[index] or '(no title)'}\n{links.descriptions[index] or '(no description)'}"
+        lines = (links.urls[index], links.titles[index] or "(no title)", links.descriptions[index] or "(no description)")
+        text = "\n".join(lines)
         self.query_one("#link-detail", Static).update(text)
