@@ -60,6 +60,9 @@ def field_of(path: str) -> str | None:
 class MapFields(VerticalScroll):
     """The map form's fields, their error lines, and a line on top for problems of no single field."""
 
+    # Tab goes from field to field; the fields scroll into view as they get focus.
+    can_focus = False
+
     DEFAULT_CSS = """
     MapFields { padding: 0 1; }
     MapFields #form-problem { color: $error; margin-bottom: 1; height: auto; }
