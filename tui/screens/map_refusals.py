@@ -1,0 +1,100 @@
+"""Why a map did not come back, in words a person can act on.
+
+The map explorer shows every failure of `POST /v2/map` above the form it
+keeps: a validation refusal (ours before sending, or the service's 400) goes
+under the fields it names; everything else gets one sentence saying what
+happened and one saying what to do.
+"""
+
+from __future__ import annotations
+
+from tui.api.errors import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    InsufficientCreditsError,
+    InternalServerError,
+    InvalidResponseError,
+    RateLimitError,
+    RequestTimeoutError,
+    RequestValidationError,
+    ResponseTooLargeError,
+    WdsError,
+)
+from tui.api.requests import MapRequest
+from tui.screens.scrape_refusals import Refusal, wire_path
+
+
+def _field_issues(error: WdsError) -> list[dict[str, str]]:
+    if isinstance(error, RequestValidationError):
+        return [{"path": str(issue.get("path", "")), "message": str(issue.get("message", ""))}
+                for issue in error.issues]
+    details = error.details if isinstance(error, BadRequestError) else None
+    if not isinstance(details, list):
+        return []
+    issues = []
+    for issue in details:
+        if isinstance(issue, dict) and issue.get("path"):
+            path = wire_path(issue["path"])
+            message = str(issue.get("message", "is invalid"))
+            issues.append({"path": path, "message": message if message.startswith(path) else f"{path}: {message}"})
+    return issues
+
+
+def _code(error: APIStatusError) -> str:
+    return f"{error.status} {error.code}" if error.code else str(error.status)
+
+
+def explain(error: WdsError, request: MapRequest) -> Refusal:
+    """The words for `error`, raised by mapping `request`."""
+    issues = _field_issues(error)
+    if isinstance(error, RequestValidationError | BadRequestError) and issues:
+        return Refusal("Check the fields", "Some values are outside the contract's limits: see under each field.",
+                       issues)
+    if isinstance(error, RequestTimeoutError):
+        budget = f"its timeout of {request.timeout:,} ms" if request.timeout else "its time"
+        return Refusal(
+            "The map took too long",
+            f"The service gave up mapping {request.url} within {budget} ({_code(error)}: {error.message}). "
+            "Raise timeout, clear it (no timeout by default), or lower limit.",
+        )
+    if isinstance(error, APITimeoutError):
+        return Refusal(
+            "No answer in time",
+            f"The service sent no answer in time: {error.message} A big site takes a while; "
+            "set a timeout in the form to bound it, or send again with ctrl+s.",
+        )
+    if isinstance(error, APIConnectionError):
+        return Refusal(
+            "Connection lost",
+            f"The service could not be reached: {error.message} Check the network or the service, "
+            "then send again with ctrl+s.",
+        )
+    if isinstance(error, AuthenticationError):
+        return Refusal("The API key was refused",
+                       f"The service does not know this API key ({_code(error)}: {error.message}). "
+                       "Check the key in WDS_API_KEY or the config file.")
+    if isinstance(error, InsufficientCreditsError):
+        return Refusal("No credits left", f"The team has no credits left for a map ({_code(error)}: {error.message}).")
+    if isinstance(error, RateLimitError):
+        wait = f"Wait {error.retry_after:g} s" if error.retry_after else "Wait a moment"
+        return Refusal("Rate limited",
+                       f"Too many requests for the team ({_code(error)}: {error.message}). "
+                       f"{wait}, then send again with ctrl+s.")
+    if isinstance(error, InternalServerError):
+        request_id = f" (request id {error.request_id})" if error.request_id else ""
+        return Refusal("The service failed",
+                       f"The service failed on its side ({_code(error)}: {error.message}){request_id}. "
+                       "Nothing in the form is wrong; send again later.")
+    if isinstance(error, ResponseTooLargeError):
+        return Refusal("Answer too large",
+                       f"The answer was larger than any map of {request.limit or 'the default number of'} "
+                       f"links can be: {error.message}")
+    if isinstance(error, InvalidResponseError):
+        return Refusal("Unreadable answer",
+                       f"The service answered HTTP {error.status} with something that is not a map: {error.message}")
+    if isinstance(error, APIStatusError):
+        return Refusal(error.title, f"The service answered {_code(error)}: {error.message}")
+    return Refusal(error.title, error.message)
