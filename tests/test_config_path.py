@@ -100,5 +100,5 @@ def test_nothing_is_started_early_when_a_service_is_named(monkeypatch: pytest.Mo
     from tui import local_emulator
 
     monkeypatch.setattr(local_emulator.LocalEmulator, "start", staticmethod(lambda **_: pytest.fail("started")))
-    monkeypatch.setattr("tui.dashboard.run_dashboard", lambda settings, started: 0 if started is None else 1)
+    monkeypatch.setattr("tui.dashboard.run_dashboard", lambda settings, started, **_: 0 if started is None else 1)
     assert cli.main(["--base-url", "https://api.example.com", "--api-key", KEY]) == 0
