@@ -98,6 +98,11 @@ async def test_filter_select_a_range_and_all_shown(transport: SwitchableTranspor
         await type_filter(pilot, "*/catalog/*")  # a glob: the whole url must match
         assert links.view and all("/catalog/" in links.urls[i] for i in links.view)
         assert text_of(screen, "#links-count").endswith("glob")
+        await pilot.press("slash")  # down from the filter goes to the links, as Enter does
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.focused is screen.query_one("LinksTable")
 
 
 async def test_copy_save_and_send_to_batch(transport: SwitchableTransport, tmp_path: Path,

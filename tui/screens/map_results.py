@@ -51,6 +51,8 @@ class MapResults(Vertical):
         Binding("u", "sort('url')", "Sort url"),
         Binding("t", "sort('title')", "Sort title"),
         Binding("r", "sort('none')", "Service order", show=False),
+        # From the filter, down goes to the links (as Enter does); in the table its own down moves the cursor.
+        Binding("down", "to_links", "To the links", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -113,6 +115,9 @@ class MapResults(Vertical):
 
     @on(Input.Submitted, "#links-filter")
     def _filter_done(self) -> None:
+        self.table.focus()
+
+    def action_to_links(self) -> None:
         self.table.focus()
 
     def action_focus_filter(self) -> None:
