@@ -63,7 +63,7 @@ class MapResults(Vertical):
     MapResults #link-detail { height: auto; max-height: 8; padding: 0 1; background: $panel; }
     """
 
-    def __init__(self, links: LinkList, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, links: LinkList, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.links = links
         self._wanted_filter: str | None = None  # the latest text typed, not filtered yet
@@ -72,7 +72,8 @@ class MapResults(Vertical):
         yield Input(placeholder="filter: part of a url or title, or a glob with * ? [ ] (e.g. *.pdf)",
                     id="links-filter", compact=True, select_on_focus=False)
         yield Static(self._count_text(), id="links-count", markup=False)
-        yield LinksTable(self.links, id="links-table")
+        # Fitted to the terminal's width as the links arrive: url, title and description side by side.
+        yield LinksTable(self.links, width=self.app.size.width, id="links-table")
         yield Static("", id="link-detail", markup=False)
 
     def on_mount(self) -> None:

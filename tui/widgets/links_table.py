@@ -30,21 +30,37 @@ from tui.map_links import LinkList
 COLUMNS = ("✓", "url", "title", "description")
 # Widest each column is drawn (longer values are cut with …): the url matters most.
 WIDTH_CAPS = (1, 72, 48, 60)
+# The share of the table's width each text column gets when it fits the screen (url, title, description).
+SHARES = (0.5, 0.27, 0.23)
 MARK = "✓"
+
+
+def fitted_caps(width: int | None) -> tuple[int, ...]:
+    """Column caps that fit `width` cells (each column has a space of padding each side), or the widest ones.
+
+    So that url, title and description all show at once instead of scrolling sideways:
+    at 120 columns url 56, title 30, description 25; at 80, 36, 19 and 16.
+    """
+    if width is None:
+        return WIDTH_CAPS
+    room = max(width - 2 - 2 * len(COLUMNS) - WIDTH_CAPS[0], 30)  # a scrollbar, paddings, the mark
+    return (WIDTH_CAPS[0], *(max(8, min(cap, int(room * share))) for cap, share in zip(WIDTH_CAPS[1:], SHARES, strict=True)))
 
 
 class LinksBackend(DataTableBackend[LinkList]):
     """Rows of a `LinkList` as it is filtered and sorted now: a read-only backend, nothing copied."""
 
-    def __init__(self, data: LinkList, max_rows: int | None = None, column_names: Sequence[str] | None = None) -> None:
+    def __init__(self, data: LinkList, max_rows: int | None = None, column_names: Sequence[str] | None = None,
+                 *, width: int | None = None) -> None:
         super().__init__(data, max_rows, column_names)
         self.data = data
-        # Measured once: the widest value of each column (capped), over every link, so widths
-        # do not jump as the filter changes.
+        # Measured once: the widest value of each column (capped to fit `width`), over every link, so
+        # widths do not jump as the filter changes.
+        caps = fitted_caps(width)
         self._widths = [
             1,
             *(min(cap, max(map(len, column), default=0)) for cap, column in zip(
-                WIDTH_CAPS[1:], (data.urls, data.titles, data.descriptions), strict=True))
+                caps[1:], (data.urls, data.titles, data.descriptions), strict=True))
         ]
 
     @classmethod
@@ -114,8 +130,8 @@ class LinksTable(DataTable):
     class SelectionChanged(Message):
         """The selection changed (the explorer redraws its count)."""
 
-    def __init__(self, links: LinkList, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(backend=LinksBackend(links), cursor_type="row", render_markup=False, id=id,
+    def __init__(self, links: LinkList, *, width: int | None = None, id: str | None = None) -> None:
+        super().__init__(backend=LinksBackend(links, width=width), cursor_type="row", render_markup=False, id=id,
                          show_row_labels=False, max_column_content_width=max(WIDTH_CAPS))
         self.links = links
         self._anchor: int | None = None  # the row where a shift-selection began
