@@ -10,7 +10,8 @@ A clock time rather than a countdown: it only changes when the session's
 activity does, so an idle dashboard repaints nothing, and it is exact, where a
 countdown computed at each poll is up to one interval wrong. Other sessions
 show "—": nobody can know when they end. The "Ends" column comes third so that
-it stays in view in a quarter of an 80-column screen.
+it stays in view in a quarter of an 80-column screen, where the other
+columns give way (`SQUEEZE`); zoom (z) shows them all, the live view link whole.
 
 Enter on an ended session shows what is known of it (times, profile, the
 console runs of this dashboard), where on an active one it opens the console.
@@ -42,7 +43,8 @@ from tui.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
 from tui.panes.base import Pane
 from tui.panes.session_notes import KnownLifetime, SessionNotebook, ends_at
-from tui.widgets.live_table import LiveTable, Row
+from tui.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
+from tui.widgets.table_fit import first_word, without_seconds
 
 if TYPE_CHECKING:
     from tui.screens.session_form import SessionCreated
@@ -50,6 +52,18 @@ if TYPE_CHECKING:
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
 PROFILE_WIDTH = 16
 COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
+SQUEEZE = (
+    Squeeze("Live view", 16),
+    Shorten("Last activity", lambda cell: cell, label="Active"),
+    Squeeze("Profile", 8),
+    Drop("Live view"),
+    Drop("Profile"),
+    Drop("Created"),
+    Shorten("Ends", without_seconds),
+    Shorten("Status", first_word, label=""),
+    Drop("Last activity"),
+)
+"""How the columns give way in a narrow pane, in order: id, status and end stay in view."""
 
 
 @dataclass(frozen=True)
@@ -60,12 +74,12 @@ class SessionsView:
     sessions: tuple[BrowserSession, ...]
 
 
-def short_url(url: str | None, width: int = 24) -> str:
-    """Host and path, without the query (where the secret token lives), cut at `width`."""
+def short_url(url: str | None) -> str:
+    """Host and path, without the query (where the secret token lives); the table cuts it to its width."""
     if not url:
         return NO_VALUE
     parts = urlsplit(url)
-    return clip(f"{parts.netloc}{parts.path}", width)
+    return f"{parts.netloc}{parts.path}"
 
 
 def status_text(status: str) -> str:
@@ -152,7 +166,7 @@ class SessionsPane(Pane[SessionsView]):
 
     def compose(self) -> ComposeResult:
         yield StatusFilterBar(id="sessions-filter", classes="pane-toolbar")
-        yield LiveTable(*COLUMNS, id="sessions-table")
+        yield LiveTable(*COLUMNS, id="sessions-table", squeeze=SQUEEZE)
         yield from self.compose_status()
 
     def on_mount(self) -> None:
