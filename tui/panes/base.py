@@ -36,8 +36,8 @@ class PaneStatus(Static):
 
     DEFAULT_CSS = """
     PaneStatus { height: auto; max-height: 3; color: $text-muted; }
-    PaneStatus.-stale { color: $error; }
-    PaneStatus.-paused { color: $warning; }
+    PaneStatus.-stale { color: $text-error; }
+    PaneStatus.-paused { color: $text-warning; }
     """
 
 

@@ -22,7 +22,19 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
-from tui.widgets.table_fit import NO_FIT, Cell, Drop, Fit, Shorten, Squeeze, Step, cell_width, cut_cell, plan_fit
+from tui.widgets.table_fit import (
+    NO_FIT,
+    Cell,
+    Drop,
+    Fit,
+    Shorten,
+    Squeeze,
+    Step,
+    cell_width,
+    cut_cell,
+    plan_fit,
+    without_colour,
+)
 
 __all__ = ["Cell", "Drop", "LiveTable", "Row", "Shorten", "Squeeze", "Step", "cut_cell"]
 # Keys are strings: Textual's RowKey compares equal only to strings.
@@ -151,6 +163,8 @@ class LiveTable(DataTable):
         return plan_fit(self._column_labels, cells, self._squeeze, room, 2 * self.cell_padding)
 
     def _fitted(self, rows: Sequence[Row]) -> list[Row]:
+        if self.app.no_color:
+            rows = [(key, [without_colour(cell) for cell in cells]) for key, cells in rows]
         if self._fit == NO_FIT:
             return list(rows)
         return [(key, self._fit.cells(cells)) for key, cells in rows]

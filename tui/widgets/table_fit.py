@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
-from rich.text import Text
+from rich.style import Style
+from rich.text import Span, Text
 
 from tui.formatting import middle_clip
 
@@ -173,3 +174,21 @@ def first_word(cell: Cell) -> Cell:
     if end <= 0:
         return cell
     return cell[:end] if isinstance(cell, Text) else plain[:end]
+
+
+def without_colour(cell: Cell) -> Cell:
+    """`cell` with its colours taken out, bold and dim kept: for NO_COLOR.
+
+    Textual turns colours into greys under NO_COLOR, and a red status reads
+    dark grey on black; the symbol says the state, so the colour can go.
+    """
+    if not isinstance(cell, Text):
+        return cell
+
+    def plain(style: str | Style) -> Style:
+        return (Style.parse(style) if isinstance(style, str) else style).without_color
+
+    out = cell.copy()
+    out.style = plain(cell.style)
+    out.spans = [Span(span.start, span.end, plain(span.style)) for span in cell.spans]
+    return out
