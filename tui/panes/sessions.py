@@ -53,17 +53,21 @@ STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
 PROFILE_WIDTH = 16
 COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
 SQUEEZE = (
-    Squeeze("Live view", 16),
     Shorten("Last activity", lambda cell: cell, label="Active"),
+    Squeeze("Live view", 16),
     Squeeze("Profile", 8),
     Drop("Live view"),
     Drop("Profile"),
+    Shorten("Created", without_seconds),
+    Shorten("Last activity", without_seconds, label="Active"),
     Drop("Created"),
     Shorten("Ends", without_seconds),
     Shorten("Status", first_word, label=""),
     Drop("Last activity"),
 )
-"""How the columns give way in a narrow pane, in order: id, status and end stay in view."""
+"""How the columns give way in a narrow pane, in order: id, status and end stay in view.
+
+Zoomed at 120 columns the live view link is whole: the headers and times that give way first make room for it."""
 
 
 @dataclass(frozen=True)
@@ -118,23 +122,28 @@ class StatusFilterBar(Static):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._shown: tuple[str, int | None] | None = None
+        self._shown: tuple[str, int | None, int] | None = None
 
     def show(self, status: str, count: int | None) -> None:
         """Draw the bar; a no-op when nothing in it changed."""
-        if (status, count) == self._shown:
+        if (status, count, self.size.width) == self._shown:
             return
-        self._shown = (status, count)
-        parts = [Content("Status ")]
+        self._shown = (status, count, self.size.width)
+        options = []
         for option in STATUS_FILTERS:
             if option == status:
-                parts.append(Content.styled(f" {option} ", "reverse bold"))
+                options.append(Content.styled(f" {option} ", "reverse bold"))
             else:
-                parts.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
-        parts.append(Content("  s: next"))
-        if count is not None:
-            parts.append(Content(f" · {count} session{'s' if count != 1 else ''}"))
-        self.update(Content("").join(parts))
+                options.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
+        counted = f" · {count} session{'s' if count != 1 else ''}" if count is not None else ""
+        full = Content("").join([Content("Status "), *options, Content("  s: next" + counted)])
+        # A quarter of 80 columns: the options and the count, without the words around them.
+        short = Content("").join([*options, Content(f" · {count} listed" if count is not None else "")])
+        self.update(full if full.cell_length <= self.size.width or not self.size.width else short)
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown[:2])
 
     def action_pick(self, status: str) -> None:
         self.post_message(self.Picked(status))

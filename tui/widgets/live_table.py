@@ -156,9 +156,11 @@ class LiveTable(DataTable):
         """How the rows must change to fit the table's width (not at all while it has no size)."""
         if not self._squeeze or self.size.width == 0:
             return NO_FIT
-        # Room for the vertical scrollbar is kept whether or not it shows: a row count
-        # that brings it should not make the rows wider than the table.
-        room = self.size.width - self.styles.scrollbar_size_vertical
+        # Room for the vertical scrollbar when the rows are more than the height: each
+        # sync and resize fits again, so a row that brings the scrollbar narrows the rows.
+        height = self.size.height - (self.header_height if self.show_header else 0)
+        scrollbar = self.styles.scrollbar_size_vertical if len(rows) > height else 0
+        room = self.size.width - scrollbar
         cells = [row for _, row in rows]
         return plan_fit(self._column_labels, cells, self._squeeze, room, 2 * self.cell_padding)
 

@@ -49,7 +49,11 @@ class Squeeze:
 
 @dataclass(frozen=True)
 class Shorten:
-    """A column whose cells take a shorter form (`form`), under a shorter header (`label`) if given."""
+    """A column whose cells take a shorter form (`form`), under a shorter header (`label`) if given.
+
+    `form` is given the cells as the table was given them: a later Shorten of
+    the same column replaces an earlier one.
+    """
 
     column: str
     form: Callable[[Cell], Cell]
@@ -126,8 +130,8 @@ def plan_fit(columns: Sequence[str], rows: Sequence[Sequence[Cell]], steps: Sequ
         if isinstance(step, Drop):
             dropped.add(index)
         elif isinstance(step, Shorten):
-            shortened[index] = step
-            forms[index] = [step.form(cell) for cell in forms[index]]
+            shortened[index] = step  # a later form of a column replaces an earlier one
+            forms[index] = [step.form(row[index]) for row in rows]
             header = step.label if step.label is not None else labels[index]
             natural[index] = max([cell_len(header), *map(cell_width, forms[index])])
             widths[index] = min(widths[index], natural[index]) if index in limits else natural[index]
