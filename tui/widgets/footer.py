@@ -44,7 +44,7 @@ def forget_closed_watchers(node: Any) -> int:
 
 def footer_rank(binding: Binding, namespace: object) -> int:
     """Where a key goes: quit, help, the focused part's own keys, then the common and app-wide ones."""
-    name = binding.action.partition("(")[0]
+    name = binding.action.partition("(")[0].removeprefix("app.")
     if name in FIRST_ACTIONS:
         return FIRST_ACTIONS.index(name)
     if name in COMMON_ACTIONS or isinstance(namespace, App):
