@@ -54,20 +54,20 @@ PROFILE_WIDTH = 16
 COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
 SQUEEZE = (
     Shorten("Last activity", lambda cell: cell, label="Active"),
+    Shorten("Ends", without_seconds),
+    Shorten("Created", without_seconds, label="Start"),
+    Shorten("Last activity", without_seconds, label="Active"),
     Squeeze("Live view", 16),
     Squeeze("Profile", 8),
     Drop("Live view"),
     Drop("Profile"),
-    Shorten("Created", without_seconds),
-    Shorten("Last activity", without_seconds, label="Active"),
     Drop("Created"),
-    Shorten("Ends", without_seconds),
     Shorten("Status", first_word, label=""),
     Drop("Last activity"),
 )
 """How the columns give way in a narrow pane, in order: id, status and end stay in view.
 
-Zoomed at 120 columns the live view link is whole: the headers and times that give way first make room for it."""
+Zoomed at 120 columns the live view link is whole: the header and the seconds that give way first make room for it."""
 
 
 @dataclass(frozen=True)
