@@ -124,7 +124,7 @@ class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATermina
         Binding("r", "retry_connection", "Retry the connection now", show=False),
         # Priority, as the digits: so that they work on forms and dialogs too; check_action
         # lets "?" through to text fields (f1 is never text).
-        Binding("question_mark", "help('?')", "Help: the keys that work here", show=False, priority=True),
+        Binding("question_mark", "help('?')", "Help: the keys that work here", priority=True),
         Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True),
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
         Binding("/", "docs_search", "Search docs", show=False),

@@ -1,4 +1,4 @@
-"""Pictures of what the user sees, at 120x40 and 80x24, on a seeded emulator with a frozen clock.
+"""Pictures of what the user sees, at 120x40 and 80x24 (the main screen also at 100x30 and 200x50), on a seeded emulator with a frozen clock.
 
 Update after an intended change with `pytest tests/ui/test_snapshots.py --snapshot-update`
 and look at the report before committing the new SVGs.
@@ -23,6 +23,8 @@ from tui.screens.job_detail import JobDetailScreen
 from tui.screens.session_form import SessionFormScreen
 
 SIZES = [(120, 40), (80, 24)]
+MAIN_SIZES = [*SIZES, (100, 30), (200, 50)]
+"""The main screen at the sizes operators use: columns give way in order, nothing scrolls sideways."""
 
 
 async def all_panes_loaded(pilot: Pilot) -> None:
@@ -33,7 +35,7 @@ async def all_panes_loaded(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", MAIN_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_main_screen(snap_compare, size) -> None:
     assert snap_compare(dashboard(seeded_emulator()), terminal_size=size, run_before=all_panes_loaded)
 

@@ -1,9 +1,10 @@
 """How activity entries read as table rows, in the pane and in the failed-only view.
 
 Columns: time (with the date when not today), kind, status, short id,
-target. The id comes before the target so that it stays in view in a narrow
-pane; a target too long for the width is cut in the middle by the table
-(Enter shows the whole entry), and so is the kind when the pane is narrower still.
+target. The target says most to a person, so it is the column the others
+make room for: in a narrow pane it is cut in the middle first (Enter, or
+zoom, shows it whole), then the time loses its seconds, the kind is cut, the
+status keeps only its symbol, and at a quarter of 80 columns the id goes.
 """
 
 from __future__ import annotations
@@ -18,11 +19,20 @@ from textual.message import Message
 from tui.api.models import ActivityEntry
 from tui.formatting import bare_url, clock_time, short_id
 from tui.panes.activity_status import PENDING, RowStatus
-from tui.widgets.live_table import LiveTable, Squeeze
+from tui.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
+from tui.widgets.table_fit import first_word, without_seconds
 
 COLUMNS: tuple[str, ...] = ("time", "kind", "status", "id", "target")
-SQUEEZE = (Squeeze("target", 8), Squeeze("kind", 6))
-"""Which columns give way when the pane is narrow: the target first, then the kind."""
+SQUEEZE = (
+    Squeeze("target", 12),
+    Shorten("time", without_seconds),
+    Squeeze("kind", 6),
+    Shorten("status", first_word, label=""),
+    Drop("id"),
+    Squeeze("kind", 4),
+    Squeeze("target", 8),
+)
+"""How the columns give way in a narrow pane, in order: the target keeps the most room."""
 
 
 def entry_row(entry: ActivityEntry, now: datetime | None = None) -> tuple[str, str, str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -19,6 +20,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
+from textual.widgets._toast import ToastRack
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
@@ -34,8 +36,8 @@ class PaneStatus(Static):
 
     DEFAULT_CSS = """
     PaneStatus { height: auto; max-height: 3; color: $text-muted; }
-    PaneStatus.-stale { color: $error; }
-    PaneStatus.-paused { color: $warning; }
+    PaneStatus.-stale { color: $text-error; }
+    PaneStatus.-paused { color: $text-warning; }
     """
 
 
@@ -140,6 +142,21 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
             if widget.focusable:
                 self.screen.set_focus(widget)
                 return
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.keep_toasts_aside()
+
+    def keep_toasts_aside(self) -> None:
+        """Show notifications on the half of the screen this pane is not in (the stylesheet's ToastRack.-left).
+
+        A toast is at most half the screen wide and stacks up from the bottom:
+        on the other half it never covers the pane a person is working in.
+        """
+        screen_width = self.screen.size.width
+        on_the_right = self.region.width < screen_width and self.region.x * 2 + self.region.width > screen_width
+        for rack in self.screen.query(ToastRack):
+            # Only the rack and its toasts are restyled (a class on the screen would restyle every pane).
+            rack.set_class(on_the_right, "-left")
 
     def action_refresh_now(self) -> None:
         self.refresh_data()

@@ -28,11 +28,21 @@ from tui.intents import Confirm, OpenCrawl
 from tui.panes.base import Pane
 from tui.panes.crawl_tracker import CrawlTracker, Progress, TrackedCrawl
 from tui.status_look import UNKNOWN, look_of, state_text
-from tui.widgets.live_table import LiveTable
+from tui.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
+from tui.widgets.table_fit import without_seconds
 
 BAR_CELLS = 6
-URL_WIDTH = 32
-"""A longer URL is cut in the middle, so the progress and start columns stay in view."""
+SQUEEZE = (
+    Squeeze("options", 12),
+    Squeeze("url", 16),
+    Shorten("started", without_seconds),
+    Drop("options"),
+    Drop("started"),
+    Drop("id"),
+    Squeeze("url", 8),
+    Squeeze("pages", 16),
+)
+"""How the columns give way in a narrow pane, in order: the progress and the URL stay (zoom shows all)."""
 ERROR_CELL_WIDTH = 48
 """A progress cell that carries an error reason is cut here; the status screen (Enter) says it all."""
 WARNING = "yellow"  # an ANSI colour, as in tui.status_look
@@ -109,7 +119,7 @@ def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Tex
     cells = (
         short_id(crawl.id),
         progress_cell(tracked),
-        middle_clip(bare_url(crawl.url), URL_WIDTH),
+        bare_url(crawl.url),
         clock_time(crawl.created_at, now),
         options_summary(crawl.options),
     )
@@ -138,7 +148,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     def compose(self) -> ComposeResult:
         # "pages", not "progress": the headers alone must fit a quarter of an 80-column screen.
-        yield CrawlTable("id", "pages", "url", "started", "options", id="crawls-table")
+        yield CrawlTable("id", "pages", "url", "started", "options", id="crawls-table", squeeze=SQUEEZE)
         empty = Static("No crawls running", id="crawls-empty", classes="empty-state")
         empty.display = False  # until a fetch says so: "no data yet" is not "no crawls"
         yield empty

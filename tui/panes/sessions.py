@@ -10,7 +10,8 @@ A clock time rather than a countdown: it only changes when the session's
 activity does, so an idle dashboard repaints nothing, and it is exact, where a
 countdown computed at each poll is up to one interval wrong. Other sessions
 show "—": nobody can know when they end. The "Ends" column comes third so that
-it stays in view in a quarter of an 80-column screen.
+it stays in view in a quarter of an 80-column screen, where the other
+columns give way (`SQUEEZE`); zoom (z) shows them all, the live view link whole.
 
 Enter on an ended session shows what is known of it (times, profile, the
 console runs of this dashboard), where on an active one it opens the console.
@@ -42,7 +43,8 @@ from tui.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
 from tui.panes.base import Pane
 from tui.panes.session_notes import KnownLifetime, SessionNotebook, ends_at
-from tui.widgets.live_table import LiveTable, Row
+from tui.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
+from tui.widgets.table_fit import first_word, without_seconds
 
 if TYPE_CHECKING:
     from tui.screens.session_form import SessionCreated
@@ -50,6 +52,22 @@ if TYPE_CHECKING:
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
 PROFILE_WIDTH = 16
 COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
+SQUEEZE = (
+    Shorten("Last activity", lambda cell: cell, label="Active"),
+    Shorten("Ends", without_seconds),
+    Shorten("Created", without_seconds, label="Start"),
+    Shorten("Last activity", without_seconds, label="Active"),
+    Squeeze("Live view", 16),
+    Squeeze("Profile", 8),
+    Drop("Live view"),
+    Drop("Profile"),
+    Drop("Created"),
+    Shorten("Status", first_word, label=""),
+    Drop("Last activity"),
+)
+"""How the columns give way in a narrow pane, in order: id, status and end stay in view.
+
+Zoomed at 120 columns the live view link is whole: the header and the seconds that give way first make room for it."""
 
 
 @dataclass(frozen=True)
@@ -60,12 +78,12 @@ class SessionsView:
     sessions: tuple[BrowserSession, ...]
 
 
-def short_url(url: str | None, width: int = 24) -> str:
-    """Host and path, without the query (where the secret token lives), cut at `width`."""
+def short_url(url: str | None) -> str:
+    """Host and path, without the query (where the secret token lives); the table cuts it to its width."""
     if not url:
         return NO_VALUE
     parts = urlsplit(url)
-    return clip(f"{parts.netloc}{parts.path}", width)
+    return f"{parts.netloc}{parts.path}"
 
 
 def status_text(status: str) -> str:
@@ -104,23 +122,28 @@ class StatusFilterBar(Static):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._shown: tuple[str, int | None] | None = None
+        self._shown: tuple[str, int | None, int] | None = None
 
     def show(self, status: str, count: int | None) -> None:
         """Draw the bar; a no-op when nothing in it changed."""
-        if (status, count) == self._shown:
+        if (status, count, self.size.width) == self._shown:
             return
-        self._shown = (status, count)
-        parts = [Content("Status ")]
+        self._shown = (status, count, self.size.width)
+        options = []
         for option in STATUS_FILTERS:
             if option == status:
-                parts.append(Content.styled(f" {option} ", "reverse bold"))
+                options.append(Content.styled(f" {option} ", "reverse bold"))
             else:
-                parts.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
-        parts.append(Content("  s: next"))
-        if count is not None:
-            parts.append(Content(f" · {count} session{'s' if count != 1 else ''}"))
-        self.update(Content("").join(parts))
+                options.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
+        counted = f" · {count} session{'s' if count != 1 else ''}" if count is not None else ""
+        full = Content("").join([Content("Status "), *options, Content("  s: next" + counted)])
+        # A quarter of 80 columns: the options and the count, without the words around them.
+        short = Content("").join([*options, Content(f" · {count} listed" if count is not None else "")])
+        self.update(full if full.cell_length <= self.size.width or not self.size.width else short)
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown[:2])
 
     def action_pick(self, status: str) -> None:
         self.post_message(self.Picked(status))
@@ -152,7 +175,7 @@ class SessionsPane(Pane[SessionsView]):
 
     def compose(self) -> ComposeResult:
         yield StatusFilterBar(id="sessions-filter", classes="pane-toolbar")
-        yield LiveTable(*COLUMNS, id="sessions-table")
+        yield LiveTable(*COLUMNS, id="sessions-table", squeeze=SQUEEZE)
         yield from self.compose_status()
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from textual.widgets import Static
 from tui.api.models.team import TOKENS_PER_CREDIT, TokenUsagePeriod
 from tui.api.redact import mask_key
 from tui.panes.base import Pane
-from tui.widgets.live_table import LiveTable, Row
+from tui.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
 from tui.widgets.usage_chart import UsageChart
 from tui.widgets.usage_projection import MonthSoFar, this_month_short, this_month_text
 from tui.widgets.usage_series import human
@@ -31,6 +31,7 @@ from tui.widgets.usage_series import Series
 ALL_KEYS = "all keys"
 Summary = tuple[tuple[str, ...], ...]
 """The summary's lines, each in a few wordings, longest first."""
+NO_KEY = "(no key)"
 CHART_MIN_PANE_HEIGHT = 13
 """Rows inside the pane below which the chart is hidden and the table kept."""
 
@@ -75,7 +76,7 @@ def key_label(period: TokenUsagePeriod, by_key: bool) -> str:
     """The series a period belongs to: a masked key, or the team's total."""
     if not by_key:
         return ALL_KEYS
-    return mask_key(period.api_key) if period.api_key else "(no key)"
+    return mask_key(period.api_key) if period.api_key else NO_KEY
 
 
 def figures(view: UsageView) -> UsageFigures:
@@ -94,6 +95,15 @@ def credits_text(tokens: int) -> str:
     """Credits for a token count: whole when exact, else to one decimal."""
     credits = tokens / TOKENS_PER_CREDIT
     return f"{credits:,.0f}" if tokens % TOKENS_PER_CREDIT == 0 else f"{credits:,.1f}"
+
+
+def short_key(cell: Cell) -> Cell:
+    """`all` for all keys, `none` for no key: a masked key (`…5e5e`) is short already."""
+    return {ALL_KEYS: "all", NO_KEY: "none"}.get(str(cell), cell)
+
+
+SQUEEZE = (Shorten("Key", short_key), Squeeze("Key", 5))
+"""At a quarter of 80 columns the key's column gives way, so the credits stay whole."""
 
 
 def table_rows(data: UsageFigures) -> list[Row]:
@@ -132,7 +142,7 @@ class UsagePane(Pane[UsageView]):
     def compose(self) -> ComposeResult:
         yield Static("", classes="usage-summary pane-toolbar", markup=False)
         yield UsageChart(id="usage-chart")
-        yield LiveTable("Month", "Key", "Tokens", "Credits", id="usage-table")
+        yield LiveTable("Month", "Key", "Tokens", "Credits", id="usage-table", squeeze=SQUEEZE)
         yield from self.compose_status()
 
     def on_resize(self) -> None:

@@ -215,7 +215,7 @@ class DocumentView(Vertical):
         height: auto;
     }
     DocumentView .field-name { color: $text-muted; text-style: bold; }
-    DocumentView .field-value.-alert { color: $error; text-style: bold; }
+    DocumentView .field-value.-alert { color: $text-error; text-style: bold; }
     DocumentView .document-heading { margin-top: 1; text-style: bold; color: $text-muted; }
     DocumentView .document-pages { height: auto; }
     DocumentView Markdown { height: auto; padding: 0; margin: 0; }

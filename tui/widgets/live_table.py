@@ -6,57 +6,42 @@ nothing. `LiveTable.sync` diffs the new rows against what is shown, leaves
 unchanged rows alone, and refreshes just the region of a changed row.
 
 Rows are fitted to the table's width rather than scrolled sideways: the
-columns named in `squeeze` give way in turn, their cells cut in the middle
-with "…" (both ends of a URL or an id say the most), down to their minimum.
-The table keeps the rows it was given, so a wider table (a zoomed pane)
-shows them whole again.
+steps given in `squeeze` are taken in turn (`tui.widgets.table_fit`: cells
+cut in the middle with "…", since both ends of a URL or an id say the most;
+a shorter form; a column dropped). The table keeps the rows it was given, so
+a wider table (a zoomed pane) shows them whole again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from rich.cells import cell_len
-from rich.text import Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
-from tui.formatting import middle_clip
+from tui.widgets.table_fit import (
+    NO_FIT,
+    Cell,
+    Drop,
+    Fit,
+    Shorten,
+    Squeeze,
+    Step,
+    cell_width,
+    cut_cell,
+    plan_fit,
+    without_colour,
+)
 
-Cell = str | Text
+__all__ = ["Cell", "Drop", "LiveTable", "Row", "Shorten", "Squeeze", "Step", "cut_cell"]
 # Keys are strings: Textual's RowKey compares equal only to strings.
 Row = tuple[str, Sequence[Cell]]
 # Render caches: three pages of 100 rows of five cells; lines and rows for a few screens.
 CELL_CACHE = 1500
 LINE_CACHE = 300
-
-
-def _width(cell: Cell) -> int:
-    return cell.cell_len if isinstance(cell, Text) else cell_len(str(cell))
-
-
-def cut_cell(cell: Cell, width: int) -> Cell:
-    """`cell` cut in the middle to `width` cells with "…" (a styled cell keeps its style)."""
-    if _width(cell) <= width:
-        return cell
-    if isinstance(cell, str):
-        return middle_clip(cell, width)
-    head = width // 2
-    tail = width - 1 - head
-    cut = cell[:head] + Text("…", style=cell.style)
-    return cut + cell[-tail:] if tail else cut
-
-
-@dataclass(frozen=True)
-class Squeeze:
-    """A column that gives way when the rows are wider than the table, cut down to `min_width` at most."""
-
-    column: str
-    min_width: int
 
 
 class LiveTable(DataTable):
@@ -66,14 +51,14 @@ class LiveTable(DataTable):
     LiveTable { height: 1fr; }
     """
 
-    def __init__(self, *columns: str, squeeze: Sequence[Squeeze] = (), **kwargs) -> None:
+    def __init__(self, *columns: str, squeeze: Sequence[Step] = (), **kwargs) -> None:
         kwargs.setdefault("cursor_type", "row")
         kwargs.setdefault("zebra_stripes", False)
         super().__init__(**kwargs)
         self._column_labels = columns
         self._squeeze = tuple(squeeze)
         self._given: list[Row] = []  # the rows as the pane gave them, before any cut
-        self._limits: dict[int, int] = {}  # column index -> width its cells are cut to
+        self._fit: Fit = NO_FIT  # how the rows shown differ from the rows given
         self._widths_at_resize: tuple[int, ...] | None = None
         self._rows_width = 0
         # DataTable's render caches hold up to 10,000 cells and 1,000 rows and lines. Each
@@ -86,8 +71,7 @@ class LiveTable(DataTable):
         self._line_cache.maxsize = LINE_CACHE
 
     def on_mount(self) -> None:
-        for label in self._column_labels:
-            self.add_column(label, key=label)
+        self._add_columns()
 
     # DataTable forgets every cell it has rendered when its size changes, and
     # rendering cells is most of drawing a table (a zoomed pane's: ~40 ms). A cell
@@ -96,8 +80,8 @@ class LiveTable(DataTable):
     # the rows when the width changes (private caches, on purpose, as in `sync`).
 
     def _on_resize(self, event: events.Resize) -> None:
-        if self._squeeze and self._limits_for(self._given) != self._limits:
-            self._limits = self._limits_for(self._given)
+        if self._squeeze and self._fit_for(self._given) != self._fit:
+            self._fit = self._fit_for(self._given)
             self._replace_all(self._fitted(self._given))  # cut to the new width, or shown whole again
         # DataTable's handler stays for new column widths: its cell cache is not keyed
         # by width, and a resize is where it catches up with widths grown on idle.
@@ -135,9 +119,9 @@ class LiveTable(DataTable):
         Returns True when anything visible changed.
         """
         self._given = list(rows)
-        limits = self._limits_for(rows)
-        refit = limits != self._limits
-        self._limits = limits
+        fit = self._fit_for(rows)
+        refit = fit != self._fit
+        self._fit = fit
         rows = self._fitted(rows)
         keys = [key for key, _ in rows]
         if keys != self.row_keys or refit:
@@ -155,7 +139,7 @@ class LiveTable(DataTable):
             if new == old:
                 continue
             changed = True
-            if any(_width(cell) > self.columns[col].content_width for col, cell in new.items()):
+            if any(cell_width(cell) > self.columns[col].content_width for col, cell in new.items()):
                 # A wider value needs the column to grow: that is a whole-table layout change.
                 for col, cell in new.items():
                     self.update_cell(row_key, col, cell, update_width=True)
@@ -168,38 +152,28 @@ class LiveTable(DataTable):
 
     # --- fitting the rows to the width ---------------------------------------------------
 
-    def _limits_for(self, rows: Sequence[Row]) -> dict[int, int]:
-        """The width each squeezed column's cells must be cut to so the rows fit (none while unsized)."""
+    def _fit_for(self, rows: Sequence[Row]) -> Fit:
+        """How the rows must change to fit the table's width (not at all while it has no size)."""
         if not self._squeeze or self.size.width == 0:
-            return {}
-        labels = list(self._column_labels)
-        natural = [cell_len(label) for label in labels]
-        for _, cells in rows:
-            for index, cell in enumerate(cells):
-                natural[index] = max(natural[index], _width(cell))
-        # Room for the vertical scrollbar is kept whether or not it shows: a row count
-        # that brings it should not make the rows wider than the table.
-        room = self.size.width - self.styles.scrollbar_size_vertical - 2 * self.cell_padding * len(labels)
-        excess = sum(natural) - room
-        limits: dict[int, int] = {}
-        for squeeze in self._squeeze:
-            if excess <= 0:
-                break
-            index = labels.index(squeeze.column)
-            floor = max(squeeze.min_width, cell_len(labels[index]))  # a header is never cut
-            give = min(excess, natural[index] - floor)
-            if give > 0:
-                limits[index] = natural[index] - give
-                excess -= give
-        return limits
+            return NO_FIT
+        # Room for the vertical scrollbar when the rows are more than the height: each
+        # sync and resize fits again, so a row that brings the scrollbar narrows the rows.
+        height = self.size.height - (self.header_height if self.show_header else 0)
+        scrollbar = self.styles.scrollbar_size_vertical if len(rows) > height else 0
+        room = self.size.width - scrollbar
+        cells = [row for _, row in rows]
+        return plan_fit(self._column_labels, cells, self._squeeze, room, 2 * self.cell_padding)
 
     def _fitted(self, rows: Sequence[Row]) -> list[Row]:
-        if not self._limits:
+        if self.app.no_color:
+            rows = [(key, [without_colour(cell) for cell in cells]) for key, cells in rows]
+        if self._fit == NO_FIT:
             return list(rows)
-        return [
-            (key, [cut_cell(cell, self._limits[i]) if i in self._limits else cell for i, cell in enumerate(cells)])
-            for key, cells in rows
-        ]
+        return [(key, self._fit.cells(cells)) for key, cells in rows]
+
+    def _add_columns(self) -> None:
+        for key, label in self._fit.labels(self._column_labels):
+            self.add_column(label, key=key)
 
     def _replace_all(self, rows: Sequence[Row]) -> None:
         """Rebuild the table in one frame, the viewport steady.
@@ -215,8 +189,7 @@ class LiveTable(DataTable):
         # Columns too, so their widths fit the rows now shown: widths grown for rows
         # that have gone would leave a scrollbar on an emptied table.
         self.clear(columns=True)
-        for label in self._column_labels:
-            self.add_column(label, key=label)
+        self._add_columns()
         for key, cells in rows:
             self.add_row(*cells, key=key)  # type: ignore[arg-type]
         # Settle the new widths now rather than on idle: a busy app may draw a frame

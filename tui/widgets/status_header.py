@@ -13,11 +13,13 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+# The $text-* variants: a theme darkens them on a light background and lightens them on
+# a dark one, so "● connected" stays readable on the header's panel in every theme.
 CONNECTION_STYLES = {
-    "connecting": ("◌ connecting", "$warning"),
-    "connected": ("● connected", "$success"),
-    "failing": ("▲ failing", "$error"),
-    "unauthorised": ("✖ key refused", "$error"),
+    "connecting": ("◌ connecting", "$text-warning"),
+    "connected": ("● connected", "$text-success"),
+    "failing": ("▲ failing", "$text-error"),
+    "unauthorised": ("✖ key refused", "$text-error"),
 }
 
 
