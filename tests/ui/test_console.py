@@ -274,8 +274,7 @@ async def test_closing_keeps_the_draft_for_the_next_console(client: WdsClient) -
     app = ConsoleApp(first)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"unsent")
-        await pilot.press("escape")  # leaves the editor (tab indents there)
-        await pilot.press("escape")  # closes the screen
+        await pilot.press("escape")  # one Escape closes the screen, from the editor too
         assert app.screen is not first
 
         second = console(client, target, histories.for_target(target))

@@ -52,6 +52,7 @@ from tui.console.history import (
     request_for,
 )
 from tui.console.cdp_panel import CdpStatusPanel
+from tui.console.editor import ConsoleEditor
 from tui.console.highlighting import highlight
 from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
@@ -73,8 +74,8 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     Keys: ctrl+r (or ctrl+enter where the terminal sends it) runs; Enter in
     the history or ctrl+o recalls a run into the editor (ctrl+z undoes the
     recall), f5 re-runs it; interact only: ctrl+g switches code/prompt, ctrl+t
-    stops the session. Escape leaves the editor (Tab indents there), a second
-    Escape closes the screen; a run in flight is cancelled, its code kept.
+    stops the session. One Escape closes the screen, from the editor too (Tab
+    indents there, shift+Tab leaves it); a run in flight is cancelled, its code kept.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -142,10 +143,10 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
                     yield Input(draft.timeout, placeholder="30", type="integer", id="timeout",
                                 tooltip=f"seconds, {EXEC_TIMEOUT_MIN}-{EXEC_TIMEOUT_MAX}; empty: the service's 30")
                 yield Static("", id="timeout-error", classes="field-error", markup=False)
-                yield TextArea.code_editor(draft.code, theme="css", id="editor",
-                                           placeholder=EXAMPLES[draft.language])
+                yield ConsoleEditor.code_editor(draft.code, theme="css", id="editor",
+                                                placeholder=EXAMPLES[draft.language])
                 if self.target.interact:
-                    yield TextArea(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
+                    yield ConsoleEditor(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
                 yield Static("", id="code-error", classes="field-error", markup=False)
                 yield RunOutput(id="output")
             with Vertical(id="console-side"):
