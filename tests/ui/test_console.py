@@ -197,7 +197,8 @@ async def test_timeout_out_of_range_says_so_next_to_the_field_and_sends_nothing(
 async def test_an_empty_editor_is_not_sent(client: WdsClient, backend: GatedBackend) -> None:
     screen = console(client, await session_target(client))
     async with ConsoleApp(screen).run_test(size=(120, 40)) as pilot:
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+r")  # offers the example (tests/ui/test_console_keys.py)
+        await pilot.press("n")  # declined: the editor stays empty and says why nothing ran
         await pilot.pause()
         assert text_of(screen, "#code-error").startswith("Nothing to run: the editor is empty")
         assert backend.executions == []

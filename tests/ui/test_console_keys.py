@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import TextArea
+from textual.widgets import Static, TextArea
 from textual.widgets._footer import FooterKey
 
 from tests.ui.test_console import ConsoleApp, GatedBackend, backend, console, editor, emulator, session_target
@@ -62,3 +62,48 @@ async def test_ctrl_a_selects_all_in_the_interact_prompt_too(client: WdsClient, 
         assert screen.query_one("#prompt", TextArea).selected_text == "click"
         await pilot.press("escape")
         assert screen.app.screen is not screen
+
+
+async def test_ctrl_r_on_an_empty_editor_offers_the_example_and_enter_inserts_it(
+    client: WdsClient, backend: GatedBackend
+) -> None:
+    from textual.widgets import Select
+
+    from tui.console.example_offer import ExampleOffer
+    from tui.console.history import EXAMPLES
+
+    screen = console(client, await session_target(client))
+    app = ConsoleApp(screen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen.query_one("#language", Select).value = "python"
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        assert isinstance(app.screen, ExampleOffer)
+        assert "Insert the python example?" in str(app.screen.query_one(Static).render())
+        await pilot.press("enter")
+        assert app.screen is screen and screen.focused is editor(screen)
+        assert editor(screen).text == EXAMPLES["python"]
+        assert backend.executions == [], "nothing is sent: the user reads the example first"
+        assert not screen.query_one("#code-error").display
+        await pilot.press("ctrl+z")
+        assert editor(screen).text == "", "the insertion is one ctrl+z away"
+
+
+async def test_y_inserts_the_example_and_any_other_key_leaves_the_editor_empty(
+    client: WdsClient, backend: GatedBackend
+) -> None:
+    from tui.console.history import EXAMPLES
+
+    screen = console(client, await session_target(client))
+    app = ConsoleApp(screen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key in ("x", "escape", "space"):
+            await pilot.press("ctrl+r", key)
+            assert app.screen is screen and editor(screen).text == "", key
+            assert str(screen.query_one("#code-error", Static).render()).startswith("Nothing to run")
+        await pilot.press("ctrl+r", "y")
+        assert editor(screen).text == EXAMPLES["node"]
+        assert not screen.query_one("#code-error").display, "the refusal said before is gone"
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert [c.code for c in backend.executions] == [EXAMPLES["node"]], "with code in it, ctrl+r runs"

@@ -53,6 +53,7 @@ from tui.console.history import (
 )
 from tui.console.cdp_panel import CdpStatusPanel
 from tui.console.editor import ConsoleEditor
+from tui.console.example_offer import offer_example
 from tui.console.highlighting import highlight
 from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
@@ -183,6 +184,9 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
             return  # a second ctrl+r while a run is in flight must not send twice
+        if self.mode == "code" and not self._editor_for("code").text.strip():
+            self._offer_example()
+            return
         spec = self._read_spec()
         request = self._build_request(spec) if spec is not None else None
         if spec is None or request is None:
@@ -192,6 +196,12 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         self.query_one(RunList).show(self.history)
         self.query_one(RunOutput).show_run(record)
         self._run(record, request)
+
+    def _offer_example(self) -> None:
+        """Nothing to run: offer the language's example (Enter/y inserts it; nothing is sent)."""
+        language = self.query_one("#language", Select).value
+        offer_example(self._editor_for("code"), language if language in LANGUAGES else "node",  # type: ignore[arg-type]
+                      lambda inserted: self._show_error("code-error", None if inserted else NOTHING_TO_RUN))
 
     def action_recall(self) -> None:
         """Put the highlighted run of the history back into the editor."""
