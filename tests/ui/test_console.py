@@ -44,7 +44,6 @@ from tui.screens.confirm import ConfirmScreen
 from tui.console.highlighting import highlighting_available
 from tui.console.screen import ConsoleScreen
 from tui.console.cdp_panel import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
-from tui.widgets.live_table import LiveTable
 from tui.console.output import RunOutput
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
@@ -405,8 +404,11 @@ def count_refreshes(panel: CdpStatusPanel) -> Iterator[Counter[str]]:
 
 
 def page_rows(panel: CdpStatusPanel) -> list[list[str]]:
-    table = panel.query_one("#cdp-pages", LiveTable)
-    return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
+    """The pages as the panel shows them (title, url, state), each also checked in the drawn text."""
+    shown = str(panel.query_one("#cdp-pages", Static).render())
+    rows = [list(row) for row in panel.page_rows]
+    assert all(f"{title} · {state}\n{url}" in shown for title, url, state in rows), shown
+    return rows
 
 
 @pytest.mark.browser
