@@ -31,7 +31,8 @@ class ExampleOffer(ModalScreen[bool]):
         width: auto; min-width: 40; max-width: 90%; height: auto;
         border: round $primary; background: $surface; padding: 0 2;
     }
-    ExampleOffer #offer-code { color: $text-muted; margin: 1 0; width: auto; }
+    ExampleOffer #offer-dialog > Static { width: auto; }
+    ExampleOffer #offer-code { color: $text-muted; margin: 1 0; }
     ExampleOffer #offer-hint { color: $text-muted; }
     """
 
