@@ -60,15 +60,23 @@ async def test_enter_in_the_panel_shows_it_over_the_whole_screen_and_escape_brin
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.query_one(CdpStatusPanel)
         panel._apply(PagesChanged(PAGES))  # noqa: SLF001
-        panel.query_one("#cdp-events", RichLog).focus()
+        panel._apply(EVENT)  # noqa: SLF001
+        log = panel.query_one("#cdp-events", RichLog)
+        log.focus()
         await pilot.pause()
+        narrow = len(log.lines)
         assert app.screen.active_bindings["enter"].binding.description == "Full screen"
         await pilot.press("enter")
         assert app.screen.maximized is panel and panel.region.width == 80
         shown = str(panel.query_one("#cdp-pages", Static).render())
         assert LONG_URL in shown.replace("\n", "")
+        await pilot.pause()
+        assert len(log.lines) < narrow, "the events are wrapped again to the full width"
+        assert max(strip.cell_length for strip in log.lines) > 32
         await pilot.press("escape")
         assert app.screen.maximized is None and panel.region.width == 32
+        await pilot.pause()
+        assert len(log.lines) == narrow
         panel.query_one("#cdp-pages-box").focus()
         await pilot.press("enter")
         assert app.screen.maximized is panel, "from the pages too"

@@ -19,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -36,6 +37,8 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip
 from tui.widgets.live import POLL_GROUP
 
+EVENTS_KEPT = 50
+"""Events kept to draw again when the log's width changes."""
 EVENT_LOG_LINES = 250
 """Wrapped lines the event log keeps (the latest events, however many lines each takes)."""
 LATENCY_SAMPLE_SECONDS = 5.0
@@ -115,6 +118,28 @@ def pages_text(rows: list[tuple[str, str, str]]) -> Text:
     return text or Text("no page open", style="dim")
 
 
+class EventLog(RichLog):
+    """The event log, wrapped to its width; drawn again at a new width (the panel shown full screen)."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id, max_lines=EVENT_LOG_LINES, min_width=1, markup=False, wrap=True, auto_scroll=True)
+        self.events: deque[Text] = deque(maxlen=EVENTS_KEPT)
+        self._drawn_width = 0
+
+    def add(self, line: Text) -> None:
+        """Show one more event (the oldest go first)."""
+        self.events.append(line)
+        self.write(line)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._drawn_width and width != self._drawn_width and self.events:
+            self.clear()
+            for line in self.events:
+                self.write(line)
+        self._drawn_width = width
+
+
 class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
     """The live CDP status of one session; `connect(url)` when the URL comes later (interact).
 
@@ -172,7 +197,7 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         with VerticalScroll(id="cdp-pages-box"):
             yield Static(pages_text([]), id="cdp-pages", markup=False)
         yield Label("Events", classes="cdp-heading")
-        yield RichLog(id="cdp-events", max_lines=EVENT_LOG_LINES, min_width=1, markup=False, wrap=True, auto_scroll=True)
+        yield EventLog(id="cdp-events")
 
     def on_mount(self) -> None:
         self._set_text("cdp-latency", latency_text(None), layout=False)
@@ -264,7 +289,7 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         elif isinstance(update, CdpEvent) and not about_browser_ui(update.params):
             line = Text(update.method, style="bold")
             line.append("  " + summarize_params(update.method, update.params))
-            self.query_one("#cdp-events", RichLog).write(line)
+            self.query_one("#cdp-events", EventLog).add(line)
         self._show_browser()
         if self._shown_latency is None and self.state is ConnectionState.CONNECTED:
             # The first figure as soon as there is one, not a sample period later.
