@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
@@ -49,7 +49,7 @@ from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
 from tui.quitting import CONFIRM_SECONDS, has_text_field, selected_text, unfinished_work
 from tui.screens.help import HelpScreen
-from tui.typeahead import TypeAhead
+from tui.typeahead import KeysInTurn
 from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
@@ -99,7 +99,7 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(App[None]):
+class WdsApp(KeysInTurn[None]):
     """The dashboard."""
 
     TITLE = "wds-tui"
@@ -154,22 +154,11 @@ class WdsApp(App[None]):
         self._zoomed: Pane | None = None
         self._interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
         self._connected_once = False  # after a first answer, a lost link is a banner, not a full screen
-        self.typeahead = TypeAhead(self)  # keys typed ahead act where the screen will be, not where it was
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
             service=service.host, masked_key=service.masked_key, embedded=service.embedded
         )
-
-    async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, events.Key):
-            await super().on_event(event)
-            return
-        if self.typeahead.holds(event):
-            return  # posted again in its turn
-        fresh = not event.is_forwarded
-        await super().on_event(event)
-        self.typeahead.after(event, fresh=fresh)
 
     def compose(self) -> ComposeResult:
         yield self.header

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable
 
 from textual import events
-from textual.app import App
+from textual.app import App, ReturnType
 
 HOLD_LIMIT = 1.0
 """Seconds a key is held at most; then it goes on as it would have without holding."""
@@ -116,3 +116,20 @@ class TypeAhead:
             self.app.post_message(self._released)
         else:
             self._poll()
+
+
+class KeysInTurn(App[ReturnType]):
+    """An app whose keys typed ahead wait their turn (mix in before `App`; see the module doc)."""
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        typeahead = self.__dict__.get("_typeahead")
+        if typeahead is None:
+            typeahead = self.__dict__["_typeahead"] = TypeAhead(self)
+        if typeahead.holds(event):
+            return  # posted again in its turn
+        fresh = not event.is_forwarded
+        await super().on_event(event)
+        typeahead.after(event, fresh=fresh)

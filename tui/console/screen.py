@@ -176,20 +176,16 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("toggle_mode", "stop"):
             return self.target.interact  # interact only: hidden for a standalone session
-        if action in ("run", "rerun"):
-            return None if self.running else True
-        return True
+        return None if action in ("run", "rerun") and self.running else True
 
     def action_run(self) -> None:
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
             return  # a second ctrl+r while a run is in flight must not send twice
         if self.mode == "code" and not self._editor_for("code").text.strip():
-            self._offer_example()
-            return
+            return self._offer_example()
         spec = self._read_spec()
-        request = self._build_request(spec) if spec is not None else None
-        if spec is None or request is None:
+        if spec is None or (request := self._build_request(spec)) is None:
             return
         record = self.history.start(spec, self.clock())
         self.running = True
