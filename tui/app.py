@@ -49,6 +49,7 @@ from tui.panes.usage import UsagePane
 from tui.quitting import QuitsLikeATerminal, has_text_field
 from tui.read_only import RefusesChangesWhenReadOnly
 from tui.screens.help import HelpScreen
+from tui.typeahead import KeysInTurn
 from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
 from tui.widgets.status_header import StatusHeader
@@ -101,7 +102,7 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, App["SwitchTo | None"]):
+class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"]):
     """The dashboard."""
 
     TITLE = "wds-tui"

@@ -44,7 +44,6 @@ from tui.screens.confirm import ConfirmScreen
 from tui.console.highlighting import highlighting_available
 from tui.console.screen import ConsoleScreen
 from tui.console.cdp_panel import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
-from tui.widgets.live_table import LiveTable
 from tui.console.output import RunOutput
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
@@ -197,7 +196,8 @@ async def test_timeout_out_of_range_says_so_next_to_the_field_and_sends_nothing(
 async def test_an_empty_editor_is_not_sent(client: WdsClient, backend: GatedBackend) -> None:
     screen = console(client, await session_target(client))
     async with ConsoleApp(screen).run_test(size=(120, 40)) as pilot:
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+r")  # offers the example (tests/ui/test_console_keys.py)
+        await pilot.press("n")  # declined: the editor stays empty and says why nothing ran
         await pilot.pause()
         assert text_of(screen, "#code-error").startswith("Nothing to run: the editor is empty")
         assert backend.executions == []
@@ -274,8 +274,7 @@ async def test_closing_keeps_the_draft_for_the_next_console(client: WdsClient) -
     app = ConsoleApp(first)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"unsent")
-        await pilot.press("escape")  # leaves the editor (tab indents there)
-        await pilot.press("escape")  # closes the screen
+        await pilot.press("escape")  # one Escape closes the screen, from the editor too
         assert app.screen is not first
 
         second = console(client, target, histories.for_target(target))
@@ -405,8 +404,11 @@ def count_refreshes(panel: CdpStatusPanel) -> Iterator[Counter[str]]:
 
 
 def page_rows(panel: CdpStatusPanel) -> list[list[str]]:
-    table = panel.query_one("#cdp-pages", LiveTable)
-    return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
+    """The pages as the panel shows them (title, url, state), each also checked in the drawn text."""
+    shown = str(panel.query_one("#cdp-pages", Static).render())
+    rows = [list(row) for row in panel.page_rows]
+    assert all(f"{title} · {state}\n{url}" in shown for title, url, state in rows), shown
+    return rows
 
 
 @pytest.mark.browser

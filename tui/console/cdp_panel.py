@@ -3,11 +3,12 @@
 The panel opens the session's `cdpUrl` with `tui.api.cdp.CdpClient` in an
 async worker and shows what comes back: the connection state, the browser's
 product and version, the round-trip latency, the open pages (url, title,
-loading) as executed code navigates, and the last `EVENT_LOG_LINES` protocol
-events. The socket is closed when the panel goes away.
+loading) as executed code navigates, and the latest protocol events. Pages
+and events wrap (a long URL is folded, never cut), so they read in a narrow
+panel. The socket is closed when the panel goes away.
 
-Idle writes nothing: every line is updated only when its text changes, the
-pages table repaints only changed rows (`LiveTable.sync`), and latency is
+Idle writes nothing: every line is updated only when its text changes (the
+pages too, as one block), and latency is
 sampled every `LATENCY_SAMPLE_SECONDS` (the one poll loop, `PollLoop`, on
 the figure the client measures) and redrawn only when it moved by a visible amount (`latency_moved`), in a fixed-width cell so that redrawing it
 never triggers a layout of the whole screen.
@@ -18,13 +19,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, RichLog, Static
 
 from tui.api.cdp import CdpClient
@@ -33,12 +36,17 @@ from tui.api.polling import PollLoop
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip
 from tui.widgets.live import POLL_GROUP
-from tui.widgets.live_table import LiveTable
 
-EVENT_LOG_LINES = 50
+EVENTS_KEPT = 50
+"""Events kept to draw again when the log's width changes."""
+EVENT_LOG_LINES = 250
+"""Wrapped lines the event log keeps (the latest events, however many lines each takes)."""
 LATENCY_SAMPLE_SECONDS = 5.0
 CLOSE_TIMEOUT_SECONDS = 2.0
 PARAMS_WIDTH = 90
+"""Characters kept of an event's params as JSON (a gist, not the data)."""
+TARGET_GIST_WIDTH = 400
+"""Characters kept of a target's type, url and title: the URL whole, as it is what the reader looks for."""
 
 STATE_LABELS: dict[ConnectionState, tuple[str, str]] = {
     ConnectionState.CONNECTING: ("◌ connecting…", "-pending"),
@@ -85,23 +93,67 @@ def summarize_params(method: str, params: dict[str, Any]) -> str:
         gist = f"{info.get('type', '?')} {info.get('url', '')}"
         if info.get("title") and info.get("title") != info.get("url"):
             gist += f" “{info['title']}”"
-    elif "targetId" in params and len(params) <= 2:
+        return clip(gist, TARGET_GIST_WIDTH)
+    if "targetId" in params and len(params) <= 2:
         gist = f"target {str(params['targetId'])[:8]}"
     else:
         gist = json.dumps(params, separators=(",", ":"), default=str)
     return clip(gist, PARAMS_WIDTH)
 
 
-def page_row(page: PageTarget) -> tuple[str, tuple[str, str, str]]:
-    return page.target_id, (page.title or "(untitled)", page.url, "loading…" if page.loading else "ready")
+def page_row(page: PageTarget) -> tuple[str, str, str]:
+    """A page as the panel shows it: title, url, state."""
+    return page.title or "(untitled)", page.url, "loading…" if page.loading else "ready"
+
+
+def pages_text(rows: list[tuple[str, str, str]]) -> Text:
+    """The pages, two lines each: the title and its state, then the whole URL (folded when long)."""
+    text = Text()
+    for number, (title, url, state) in enumerate(rows):
+        if number:
+            text.append("\n")
+        text.append(title, style="bold")
+        text.append(f" · {state}\n", style="dim")
+        text.append(url)
+    return text or Text("no page open", style="dim")
+
+
+class EventLog(RichLog):
+    """The event log, wrapped to its width; drawn again at a new width (the panel shown full screen)."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id, max_lines=EVENT_LOG_LINES, min_width=1, markup=False, wrap=True, auto_scroll=True)
+        self.events: deque[Text] = deque(maxlen=EVENTS_KEPT)
+        self._drawn_width = 0
+
+    def add(self, line: Text) -> None:
+        """Show one more event (the oldest go first)."""
+        self.events.append(line)
+        self.write(line)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._drawn_width and width != self._drawn_width and self.events:
+            self.clear()
+            for line in self.events:
+                self.write(line)
+        self._drawn_width = width
 
 
 class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
-    """The live CDP status of one session; `connect(url)` when the URL comes later (interact)."""
+    """The live CDP status of one session; `connect(url)` when the URL comes later (interact).
+
+    Enter in its pages or events shows the panel over the whole screen (Escape brings it back):
+    the narrow column beside the editor is enough to watch, not always to read.
+    """
+
+    ALLOW_MAXIMIZE = True
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "full_screen", "Full screen")]
 
     DEFAULT_CSS = """
     CdpStatusPanel { height: 1fr; border: round $primary 40%; padding: 0 1; }
     CdpStatusPanel:focus-within { border: round $primary; }
+    CdpStatusPanel.-maximized { width: 1fr; height: 1fr; }
     CdpStatusPanel #cdp-state { height: auto; text-style: bold; }
     CdpStatusPanel #cdp-state.-ok { color: $success; }
     CdpStatusPanel #cdp-state.-pending { color: $warning; }
@@ -109,11 +161,12 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
     CdpStatusPanel #cdp-state.-off { color: $text-muted; }
     CdpStatusPanel #cdp-reason { height: auto; color: $text-muted; }
     CdpStatusPanel #cdp-facts { height: 1; }
-    CdpStatusPanel #cdp-browser { width: 1fr; }
+    CdpStatusPanel #cdp-browser { width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     CdpStatusPanel #cdp-latency { width: 16; color: $text-muted; text-align: right; }
     CdpStatusPanel .cdp-heading { color: $text-muted; text-style: bold; margin-top: 1; }
-    CdpStatusPanel #cdp-pages { height: auto; max-height: 7; }
-    CdpStatusPanel #cdp-events { height: 1fr; min-height: 3; }
+    CdpStatusPanel #cdp-pages-box { height: auto; max-height: 40%; scrollbar-size-vertical: 1; }
+    CdpStatusPanel #cdp-pages { height: auto; }
+    CdpStatusPanel #cdp-events { height: 1fr; min-height: 3; scrollbar-size-vertical: 1; }
     """
 
     def __init__(
@@ -132,6 +185,7 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         self.client: CdpClient | None = None
         self._texts: dict[str, str] = {}
         self._shown_latency: float | None = None
+        self.page_rows: list[tuple[str, str, str]] = []  # as shown: title, url, state
 
     def compose(self) -> ComposeResult:
         yield Static("", id="cdp-state", markup=False)
@@ -140,9 +194,10 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
             yield Static("", id="cdp-browser", markup=False)
             yield Static("", id="cdp-latency", markup=False)
         yield Label("Pages", classes="cdp-heading")
-        yield LiveTable("Title", "URL", "State", id="cdp-pages")
-        yield Label(f"Events (last {EVENT_LOG_LINES})", classes="cdp-heading")
-        yield RichLog(id="cdp-events", max_lines=EVENT_LOG_LINES, markup=False, wrap=False, auto_scroll=True)
+        with VerticalScroll(id="cdp-pages-box"):
+            yield Static(pages_text([]), id="cdp-pages", markup=False)
+        yield Label("Events", classes="cdp-heading")
+        yield EventLog(id="cdp-events")
 
     def on_mount(self) -> None:
         self._set_text("cdp-latency", latency_text(None), layout=False)
@@ -166,6 +221,13 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         await self._close_client()
 
     # --- public -------------------------------------------------------------------
+
+    def action_full_screen(self) -> None:
+        """Show the panel over the whole screen, or back in its column."""
+        if self.screen.maximized is self:
+            self.screen.minimize()
+        else:
+            self.screen.maximize(self, container=False)
 
     @property
     def state(self) -> ConnectionState | None:
@@ -223,11 +285,11 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
                 reason = ""
             self._show_state(label, style, reason)
         elif isinstance(update, PagesChanged):
-            self.query_one("#cdp-pages", LiveTable).sync([page_row(page) for page in update.pages])
+            self._show_pages([page_row(page) for page in update.pages])
         elif isinstance(update, CdpEvent) and not about_browser_ui(update.params):
             line = Text(update.method, style="bold")
             line.append("  " + summarize_params(update.method, update.params))
-            self.query_one("#cdp-events", RichLog).write(line)
+            self.query_one("#cdp-events", EventLog).add(line)
         self._show_browser()
         if self._shown_latency is None and self.state is ConnectionState.CONNECTED:
             # The first figure as soon as there is one, not a sample period later.
@@ -247,6 +309,11 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         self._set_text("cdp-state", label)
         self._set_text("cdp-reason", reason)
         self.query_one("#cdp-reason").display = bool(reason)
+
+    def _show_pages(self, rows: list[tuple[str, str, str]]) -> None:
+        if rows != self.page_rows:
+            self.page_rows = rows
+            self.query_one("#cdp-pages", Static).update(pages_text(rows))
 
     def _show_browser(self) -> None:
         version = self.client.browser_version if self.client is not None else None

@@ -20,8 +20,9 @@ from tui.api.errors import APIStatusError, WdsError
 from tui.api.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.api.models.scrape import InteractResult
 from tui.formatting import short_id
-from tui.api.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
+from tui.api.limits import CODE_MAX, EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.api.requests import ExecuteRequest, InteractRequest, Language
+from tui.console.python_result import split_result, with_result_echo
 
 TargetKind = Literal["session", "interact"]
 RunMode = Literal["code", "prompt"]
@@ -102,10 +103,14 @@ class RunOutcome:
     @classmethod
     def of(cls, answer: ExecuteResult | InteractResult) -> RunOutcome:
         exit_code = int(answer.exit_code) if answer.exit_code is not None else None
+        stdout, echoed = split_result(answer.stdout)  # python's value, printed by the console's lines
+        result = answer.result
+        if echoed is not None or result == answer.stdout:
+            result = echoed if echoed is not None else stdout  # stdout's alias stays an alias
         return cls(
             success=answer.success,
-            stdout=answer.stdout,
-            result=answer.result,
+            stdout=stdout,
+            result=result,
             output=answer.output if isinstance(answer, InteractResult) else None,  # ExecuteResult.output is stdout
             stderr=answer.stderr,
             exit_code=exit_code,
@@ -181,11 +186,13 @@ def parse_timeout(raw: str) -> tuple[int | None, str | None]:
 
 def request_for(target: ConsoleTarget, spec: RunSpec) -> ExecuteRequest | InteractRequest:
     """The request model for a run; raises pydantic's `ValidationError` on a broken contract limit."""
-    if not target.interact:
-        return ExecuteRequest(code=spec.text, language=spec.language, timeout=spec.timeout)
-    if spec.mode == "prompt":
+    if spec.mode == "prompt" and target.interact:
         return InteractRequest(prompt=spec.text, timeout=spec.timeout)  # language goes with code only
-    return InteractRequest(code=spec.text, language=spec.language, timeout=spec.timeout)
+    # Python's value comes back only if asked for (see tui.console.python_result); the limits are the typed code's.
+    code = with_result_echo(spec.text) if spec.language == "python" and len(spec.text) <= CODE_MAX else spec.text
+    if not target.interact:
+        return ExecuteRequest(code=code, language=spec.language, timeout=spec.timeout)
+    return InteractRequest(code=code, language=spec.language, timeout=spec.timeout)
 
 
 @dataclass

@@ -52,6 +52,8 @@ from tui.console.history import (
     request_for,
 )
 from tui.console.cdp_panel import CdpStatusPanel
+from tui.console.editor import ConsoleEditor
+from tui.console.example_offer import offer_example
 from tui.console.highlighting import highlight
 from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
@@ -73,8 +75,8 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     Keys: ctrl+r (or ctrl+enter where the terminal sends it) runs; Enter in
     the history or ctrl+o recalls a run into the editor (ctrl+z undoes the
     recall), f5 re-runs it; interact only: ctrl+g switches code/prompt, ctrl+t
-    stops the session. Escape leaves the editor (Tab indents there), a second
-    Escape closes the screen; a run in flight is cancelled, its code kept.
+    stops the session. One Escape closes the screen, from the editor too (Tab
+    indents there, shift+Tab leaves it); a run in flight is cancelled, its code kept.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -142,10 +144,10 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
                     yield Input(draft.timeout, placeholder="30", type="integer", id="timeout",
                                 tooltip=f"seconds, {EXEC_TIMEOUT_MIN}-{EXEC_TIMEOUT_MAX}; empty: the service's 30")
                 yield Static("", id="timeout-error", classes="field-error", markup=False)
-                yield TextArea.code_editor(draft.code, theme="css", id="editor",
-                                           placeholder=EXAMPLES[draft.language])
+                yield ConsoleEditor.code_editor(draft.code, theme="css", id="editor",
+                                                placeholder=EXAMPLES[draft.language])
                 if self.target.interact:
-                    yield TextArea(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
+                    yield ConsoleEditor(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
                 yield Static("", id="code-error", classes="field-error", markup=False)
                 yield RunOutput(id="output")
             with Vertical(id="console-side"):
@@ -174,23 +176,28 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("toggle_mode", "stop"):
             return self.target.interact  # interact only: hidden for a standalone session
-        if action in ("run", "rerun"):
-            return None if self.running else True
-        return True
+        return None if action in ("run", "rerun") and self.running else True
 
     def action_run(self) -> None:
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
             return  # a second ctrl+r while a run is in flight must not send twice
+        if self.mode == "code" and not self._editor_for("code").text.strip():
+            return self._offer_example()
         spec = self._read_spec()
-        request = self._build_request(spec) if spec is not None else None
-        if spec is None or request is None:
+        if spec is None or (request := self._build_request(spec)) is None:
             return
         record = self.history.start(spec, self.clock())
         self.running = True
         self.query_one(RunList).show(self.history)
         self.query_one(RunOutput).show_run(record)
         self._run(record, request)
+
+    def _offer_example(self) -> None:
+        """Nothing to run: offer the language's example (Enter/y inserts it; nothing is sent)."""
+        language = self.query_one("#language", Select).value
+        offer_example(self._editor_for("code"), language if language in LANGUAGES else "node",  # type: ignore[arg-type]
+                      lambda inserted: self._show_error("code-error", None if inserted else NOTHING_TO_RUN))
 
     def action_recall(self) -> None:
         """Put the highlighted run of the history back into the editor."""
