@@ -25,6 +25,7 @@ from textual.message import Message
 from textual_fastdatatable import DataTable
 from textual_fastdatatable.backend import DataTableBackend
 
+from tui.formatting import bare_url, middle_clip
 from tui.map_links import LinkList
 
 COLUMNS = ("✓", "url", "title", "description")
@@ -167,8 +168,11 @@ class LinksTable(DataTable):
                                                                                  "column": column_index})
             room = max(width - 2, 0)  # a space of padding each side, as the table's own cells
             text = str(self.get_cell_at(self.cursor_coordinate.__class__(row_index, column_index)))
+            if column_index == 1:
+                text = bare_url(text)  # as the activity pane: the scheme says little and costs eight columns
             if cell_len(text) > room:
-                text = set_cell_size(text, max(room - 1, 0)) + "…"
+                # A URL differs at its end (the path), so it is cut in the middle; titles read from the start.
+                text = middle_clip(text, room) if column_index == 1 else set_cell_size(text, max(room - 1, 0)) + "…"
             lines = [[Segment(f" {set_cell_size(text, room)} ", style)]]
             self._cell_render_cache[key] = lines
         return lines
