@@ -15,7 +15,6 @@ masked) and shows it, for terminals without OSC 52.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -24,7 +23,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Collapsible, Label, Static, TextArea
 
 from tui.api.client import WdsClient
@@ -37,6 +35,7 @@ from tui.screens.batch_fields import BatchFields
 from tui.screens.batch_refusals import explain_batch
 from tui.screens.crawl_form import readable_curl
 from tui.widgets.footer import Footer
+from tui.widgets.request_progress import RequestProgress
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -64,8 +63,6 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     DEFAULT_CSS = """
     BatchFormScreen { layout: vertical; }
     BatchFormScreen #batch-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
-    BatchFormScreen #batch-progress { height: auto; padding: 0 1; color: $text-muted; }
-    BatchFormScreen #batch-progress.-running { color: $warning; text-style: bold; }
     BatchFormScreen BatchFields { height: 1fr; }
     BatchFormScreen #curl-panel { height: auto; max-height: 12; }
     BatchFormScreen #curl-scroll { height: auto; max-height: 9; }
@@ -82,12 +79,10 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self._offered: str | None = None  # the inbox address last offered as the webhook
         self._pending: BatchScrapeRequest | None = None  # the request on its way, None when none is
         self._send: Worker[None] | None = None
-        self._started = 0.0
-        self._ticker: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(TITLE, id="batch-title")
-        yield Static("", id="batch-progress", markup=False)
+        yield RequestProgress(id="batch-progress")
         yield BatchFields(self.urls, id="batch-form")
         # Scrolled: a thousand URLs make a long command.
         with (Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
@@ -96,8 +91,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        for widget_id in ("batch-progress", "curl-panel"):
-            self.query_one(f"#{widget_id}").display = False
+        self.query_one("#curl-panel").display = False
         urls = self.query_one("#urls", TextArea)
         urls.focus()
         urls.move_cursor(urls.document.end)  # prefilled: go on typing after the last URL
@@ -137,23 +131,17 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         request = self.fields.build_request()
         if request is None:
             return
-        self._started = time.monotonic()
         self._pending = request
         self._send = self.send(request)
-        self._ticker = self.set_interval(1.0, self._tick)
-        self._tick()
+        self.query_one("#batch-progress", RequestProgress).start(self._describe_progress)
         self.refresh_bindings()
 
-    def _tick(self) -> None:
+    def _describe_progress(self, elapsed: int) -> str:
         request = self._pending
         if request is None:
-            return
-        progress = self.query_one("#batch-progress", Static)
-        elapsed = int(time.monotonic() - self._started)
+            return ""
         count = len(request.urls)
-        progress.update(f"Starting a batch of {count:,} URL{'' if count == 1 else 's'} … {elapsed} s · Esc cancels")
-        progress.set_class(True, "-running")
-        progress.display = True
+        return f"Starting a batch of {count:,} URL{'' if count == 1 else 's'} … {elapsed} s · Esc cancels"
 
     @work(exclusive=True, exit_on_error=False, group="batch-start")
     async def send(self, request: BatchScrapeRequest) -> None:
@@ -185,13 +173,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _stopped(self, note: str) -> None:
         self._pending = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        progress = self.query_one("#batch-progress", Static)
-        progress.set_class(False, "-running")
-        progress.update(note)
-        progress.display = bool(note)
+        self.query_one("#batch-progress", RequestProgress).stop(note)
         self.refresh_bindings()
 
     def action_cancel_send(self) -> None:

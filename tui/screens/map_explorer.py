@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
 from textual.worker import Worker
 
@@ -35,6 +34,7 @@ from tui.screens.map_fields import MapFields
 from tui.screens.map_refusals import explain
 from tui.screens.map_results import MapResults
 from tui.widgets.footer import Footer
+from tui.widgets.request_progress import RequestProgress
 
 TITLE = "Map a site · POST /v2/map"
 
@@ -54,8 +54,6 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     DEFAULT_CSS = """
     MapExplorerScreen { layout: vertical; }
     MapExplorerScreen #map-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
-    MapExplorerScreen #map-progress { height: auto; padding: 0 1; color: $text-muted; }
-    MapExplorerScreen #map-progress.-running { color: $warning; text-style: bold; }
     MapExplorerScreen ContentSwitcher { height: 1fr; }
     MapExplorerScreen #map-results { height: 1fr; }
     MapExplorerScreen #curl-panel { height: auto; max-height: 12; }
@@ -70,14 +68,12 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         self.answered_at = 0.0  # time.perf_counter() when the links arrived (the benchmark reads it)
         self._map: Worker[None] | None = None
         self._pending: MapRequest | None = None  # the request on its way, None when none is
-        self._started = 0.0
-        self._ticker: Timer | None = None
 
     # --- layout ---------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Label(TITLE, id="map-title")
-        yield Static("", id="map-progress", markup=False)
+        yield RequestProgress(id="map-progress")
         with ContentSwitcher(initial="map-form"):
             yield MapFields(id="map-form")
             yield Vertical(id="map-results")
@@ -86,8 +82,7 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        for widget_id in ("map-progress", "curl-panel"):
-            self.query_one(f"#{widget_id}").display = False
+        self.query_one("#curl-panel").display = False
         self.query_one("#url", Input).focus()
 
     @property
@@ -131,24 +126,18 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         request = self.fields.build_request()
         if request is None:
             return
-        self._started = time.monotonic()
         self.query_one("#curl-panel").display = False  # it showed an earlier request; ctrl+y shows this one
         self._pending = request
         self._map = self.send(request)
-        self._ticker = self.set_interval(1.0, self._tick)
-        self._tick()
+        self.query_one("#map-progress", RequestProgress).start(self._describe_progress)
         self.refresh_bindings()
 
-    def _tick(self) -> None:
+    def _describe_progress(self, elapsed: int) -> str:
         request = self._pending
         if request is None:
-            return
-        progress = self.query_one("#map-progress", Static)
-        elapsed = int(time.monotonic() - self._started)
+            return ""
         budget = f"its timeout is {request.timeout / 1000:g} s" if request.timeout else "no timeout set"
-        progress.update(f"Mapping {request.url} … {elapsed} s ({budget}) · Esc cancels")
-        progress.set_class(True, "-running")
-        progress.display = True
+        return f"Mapping {request.url} … {elapsed} s ({budget}) · Esc cancels"
 
     @work(exclusive=True, exit_on_error=False, group="map")
     async def send(self, request: MapRequest) -> None:
@@ -176,13 +165,7 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _stopped(self, note: str) -> None:
         self._pending = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        progress = self.query_one("#map-progress", Static)
-        progress.set_class(False, "-running")
-        progress.update(note)
-        progress.display = bool(note)
+        self.query_one("#map-progress", RequestProgress).stop(note)
         self.refresh_bindings()
 
     async def _show_links(self, links: LinkList, request: MapRequest) -> None:

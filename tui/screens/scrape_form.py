@@ -15,7 +15,6 @@ interact with the scrape's browser, and ctrl+y copies the request as curl
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import ClassVar
 
 from textual import on, work
@@ -23,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
 from textual.worker import Worker
 
@@ -39,6 +37,7 @@ from tui.screens.scrape_fields import ScrapeFields
 from tui.screens.scrape_refusals import explain
 from tui.screens.scrape_result import ScrapeResultView
 from tui.widgets.footer import Footer
+from tui.widgets.request_progress import RequestProgress
 
 
 class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
@@ -59,8 +58,6 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     DEFAULT_CSS = """
     ScrapeFormScreen { layout: vertical; }
     ScrapeFormScreen #scrape-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
-    ScrapeFormScreen #scrape-progress { height: auto; padding: 0 1; color: $text-muted; }
-    ScrapeFormScreen #scrape-progress.-running { color: $warning; text-style: bold; }
     ScrapeFormScreen ContentSwitcher { height: 1fr; }
     ScrapeFormScreen #curl-panel { height: auto; max-height: 12; }
     ScrapeFormScreen #curl-text { color: $text-muted; }
@@ -73,14 +70,12 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         self.sent: ScrapeRequest | None = None  # the request whose answer is shown
         self._scrape: Worker[None] | None = None
         self._pending: ScrapeRequest | None = None  # the request on its way, None when none is
-        self._started = 0.0
-        self._ticker: Timer | None = None
 
     # --- layout ---------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Label("Scrape a URL · POST /v2/scrape", id="scrape-title")
-        yield Static("", id="scrape-progress", markup=False)
+        yield RequestProgress(id="scrape-progress")
         with ContentSwitcher(initial="scrape-form"):
             yield ScrapeFields(id="scrape-form")
             yield Vertical(id="scrape-result")  # the result view scrolls its own document
@@ -89,8 +84,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        for widget_id in ("scrape-progress", "curl-panel"):
-            self.query_one(f"#{widget_id}").display = False
+        self.query_one("#curl-panel").display = False
         self.query_one("#url", Input).focus()
 
     @property
@@ -136,12 +130,10 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         request = self.fields.build_request()
         if request is None:
             return
-        self._started = time.monotonic()
         self.query_one("#curl-panel").display = False  # it showed an earlier request; ctrl+y shows this one
         self._pending = request
         self._scrape = self.send(request)
-        self._ticker = self.set_interval(1.0, self._tick)
-        self._tick()
+        self.query_one("#scrape-progress", RequestProgress).start(self._describe_progress)
         self.refresh_bindings()
 
     def _budget_text(self, request: ScrapeRequest) -> str:
@@ -149,15 +141,11 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         wait = f" + waitFor {request.wait_for / 1000:g} s" if request.wait_for else ""
         return f"its timeout is {timeout / 1000:g} s{wait}"
 
-    def _tick(self) -> None:
+    def _describe_progress(self, elapsed: int) -> str:
         request = self._pending
         if request is None:
-            return
-        progress = self.query_one("#scrape-progress", Static)
-        elapsed = int(time.monotonic() - self._started)
-        progress.update(f"Scraping {request.url} … {elapsed} s ({self._budget_text(request)}) · Esc cancels")
-        progress.set_class(True, "-running")
-        progress.display = True
+            return ""
+        return f"Scraping {request.url} … {elapsed} s ({self._budget_text(request)}) · Esc cancels"
 
     @work(exclusive=True, exit_on_error=False, group="scrape")
     async def send(self, request: ScrapeRequest) -> None:
@@ -183,13 +171,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _stopped(self, note: str) -> None:
         self._pending = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        progress = self.query_one("#scrape-progress", Static)
-        progress.set_class(False, "-running")
-        progress.update(note)
-        progress.display = bool(note)
+        self.query_one("#scrape-progress", RequestProgress).stop(note)
         self.refresh_bindings()
 
     async def _show_result(self, result: ScrapeResult, request: ScrapeRequest) -> None:
