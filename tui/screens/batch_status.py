@@ -24,7 +24,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
-from tui.api.errors import NotFoundError, WdsError
 from tui.api.models.batch import BatchScrapeStatus
 from tui.api.models.common import Document
 from tui.clock import Clock, system_clock
@@ -32,8 +31,8 @@ from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
 from tui.screens.batch_pages import fetch_whole_status
 from tui.screens.crawl_status import DEFAULT_POLL_SECONDS, PageTable, crawl_error
+from tui.screens.job_follow import FollowsAJob, JobWidgets
 from tui.widgets.footer import Footer
-from tui.widgets.live import LiveData
 from tui.widgets.live_table import Squeeze
 
 COLUMNS = ("status", "result", "url", "error")
@@ -60,12 +59,17 @@ def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, str, 
     return rows
 
 
-class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
+class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     """Progress, state, credits and per-URL results of one batch scrape.
 
     `invalid_urls`: the URLs the start refused (listed, never scraped);
     `page_size`: documents asked per page (None: the service's default).
     """
+
+    WIDGETS: ClassVar[JobWidgets] = JobWidgets(
+        "Batch", "#batch-state", "#batch-credits", "#batch-error",
+        "It may have expired (a batch is kept 24 hours); what was shown stays. r tries again.",
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
@@ -103,7 +107,7 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
     ) -> None:
         super().__init__()
         self.client = client
-        self.batch_id = batch_id
+        self.batch_id = self.job_id = batch_id
         self.invalid_urls = tuple(invalid_urls)
         self.clock = clock
         self.interval = interval
@@ -157,53 +161,7 @@ class BatchStatusScreen(Screen[None], LiveData[BatchScrapeStatus]):
         status, self.pages = await fetch_whole_status(self.client, self.batch_id, page_size=self.page_size)
         return status
 
-    def show(self, data: BatchScrapeStatus) -> bool:
-        self._show(data)
-        if data.is_finished:
-            self.stop_polling()
-        return True
-
-    def show_again(self, data: BatchScrapeStatus) -> bool:
-        if data.is_finished:  # the last answer was already finished: reloaded with r
-            self.stop_polling()
-        return False
-
-    def fetched(self, changed: bool, recovering: bool) -> None:
-        if recovering:
-            self.query_one("#batch-error", Static).display = False
-
-    def fetch_failed(self, error: WdsError) -> None:
-        if isinstance(error, NotFoundError):
-            # The batch is gone (unknown or expired): asking again will not bring it back.
-            self.stop_polling()
-            self.failure = f"{error.title}: {error.message}"  # what `a` tells support
-            self._show_error(
-                f"Batch {short_id(self.batch_id)} was not found on the service ({error.message}). "
-                "It may have expired (a batch is kept 24 hours); what was shown stays. r tries again."
-            )
-            return
-        self.mark_stale(error)
-
-    def show_status(self) -> None:
-        stale = self.stale_text()
-        if stale is not None:
-            self._show_error(stale)
-
-    def _show_error(self, message: str) -> None:
-        error = self.query_one("#batch-error", Static)
-        error.update(message)
-        error.display = True
-        if self.data is None:
-            self.query_one("#batch-state", Label).update("unknown")
-
-    def _show(self, status: BatchScrapeStatus) -> None:
-        state = str(status.status)
-        label = self.query_one("#batch-state", Label)
-        label.update(state)
-        label.set_class(state in ("failed", "cancelled"), "-failed")
-        label.set_class(state == "completed", "-completed")
-        credits = f"{status.credits_used:,}" if status.credits_used is not None else "—"
-        self.query_one("#batch-credits", Label).update(credits)
+    def show_job(self, status: BatchScrapeStatus) -> None:
         total = f"{status.total:,}" if status.total else "?"
         counts = f"{status.completed:,} / {total} done"
         failures = sum(1 for document in status.data if failed(document))

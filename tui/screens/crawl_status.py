@@ -20,14 +20,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
-from tui.api.errors import NotFoundError, WdsError
 from tui.api.models import CrawlStatus
 from tui.api.models.common import JobStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
+from tui.screens.job_follow import FollowsAJob, JobWidgets
 from tui.widgets.footer import Footer
-from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
 
 DEFAULT_POLL_SECONDS = 2.0
@@ -71,8 +70,12 @@ class PageTable(LiveTable):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page")]
 
 
-class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
+class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     """Progress, status, credits and pages of one crawl."""
+
+    WIDGETS: ClassVar[JobWidgets] = JobWidgets(
+        "Crawl", "#crawl-status", "#crawl-credits", "#crawl-error", "It may have expired; r tries again."
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
@@ -109,7 +112,7 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
     ) -> None:
         super().__init__()
         self.client = client
-        self.crawl_id = crawl_id
+        self.crawl_id = self.job_id = crawl_id
         self.url = url
         self.clock = clock
         self.interval = interval
@@ -150,53 +153,7 @@ class CrawlStatusScreen(Screen[None], LiveData[CrawlStatus]):
     async def fetch(self) -> CrawlStatus:
         return await self.client.crawl.get(self.crawl_id)
 
-    def show(self, data: CrawlStatus) -> bool:
-        self._show(data)
-        if data.is_finished:
-            self.stop_polling()
-        return True
-
-    def show_again(self, data: CrawlStatus) -> bool:
-        if data.is_finished:  # the last answer was already finished: reloaded with r
-            self.stop_polling()
-        return False
-
-    def fetched(self, changed: bool, recovering: bool) -> None:
-        if recovering:
-            self.query_one("#crawl-error", Static).display = False
-
-    def fetch_failed(self, error: WdsError) -> None:
-        if isinstance(error, NotFoundError):
-            # The job is gone (unknown or expired): asking again will not bring it back.
-            self.stop_polling()
-            self.failure = f"{error.title}: {error.message}"  # what `a` tells support
-            self._show_error(
-                f"Crawl {short_id(self.crawl_id)} was not found on the service ({error.message}). "
-                "It may have expired; r tries again."
-            )
-            return
-        self.mark_stale(error)
-
-    def show_status(self) -> None:
-        stale = self.stale_text()
-        if stale is not None:
-            self._show_error(stale)
-
-    def _show_error(self, message: str) -> None:
-        error = self.query_one("#crawl-error", Static)
-        error.update(message)
-        error.display = True
-        if self.data is None:
-            self.query_one("#crawl-status", Label).update("unknown")
-
-    def _show(self, status: CrawlStatus) -> None:
-        state = str(status.status)
-        label = self.query_one("#crawl-status", Label)
-        label.update(state)
-        label.set_class(state in ("failed", "cancelled"), "-failed")
-        label.set_class(state == "completed", "-completed")
-        credits = f"{status.credits_used:,}" if status.credits_used is not None else "—"
-        self.query_one("#crawl-credits", Label).update(credits)
+    def show_job(self, status: CrawlStatus) -> None:
         total = str(status.total) if status.total else "?"
         counts = f"{status.completed} / {total}"
         if status.next:
