@@ -21,6 +21,12 @@ from textual.widgets import Checkbox, Input, Label, Static, TextArea
 from tui.api.limits import MAX_CONCURRENCY_MIN
 from tui.api.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.api.validation import validation_details
+from tui.screens.form_issues import (
+    issues_by_field,
+    mark_fields,
+    problem_text,
+    say_problem,
+)
 from tui.screens.scrape_options import (
     OPTION_FIELDS,
     ScrapeOptionsFields,
@@ -181,18 +187,10 @@ class BatchFields(VerticalScroll):
 
     def show_issues(self, issues: list[dict[str, Any]], problem: str = "") -> None:
         """Put each issue under its field (one of no field on top, after `problem`), clearing the others."""
-        problems: dict[str, list[str]] = {}
-        for issue in issues:
-            field_id = field_of(str(issue.get("path", ""))) or "form-problem"
-            problems.setdefault(field_id, []).append(str(issue.get("message", "")))
-        for field_id in _OWN_FIELDS:
-            messages = problems.get(field_id, [])
-            line = self.query_one(f"#{field_id}-error", Static)
-            line.update("\n".join(messages))
-            line.display = bool(messages)
-            self.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
+        problems = issues_by_field(issues, field_of)
+        mark_fields(self, problems, _OWN_FIELDS)
         self.options.show_errors(problems)
-        self.show_problem("\n".join(filter(None, [problem, *problems.get("form-problem", [])])))
+        self.show_problem(problem_text(problem, problems))
         first = next((field_id for field_id in _FIELDS if field_id in problems), None)
         if first in _OWN_FIELDS:
             self.query_one(f"#{first}").focus()
@@ -201,8 +199,4 @@ class BatchFields(VerticalScroll):
 
     def show_problem(self, text: str) -> None:
         """Say `text` above the fields (nothing: hide the line)."""
-        problem = self.query_one("#form-problem", Static)
-        problem.update(text)
-        problem.display = bool(text)
-        if text:
-            self.scroll_home(animate=False)
+        say_problem(self, text)

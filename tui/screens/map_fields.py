@@ -27,6 +27,12 @@ from tui.api.limits import (
 )
 from tui.api.requests import MapRequest
 from tui.api.validation import validation_details
+from tui.screens.form_issues import (
+    issues_by_field,
+    mark_fields,
+    problem_text,
+    say_problem,
+)
 
 SITEMAP_MODES = ("include", "skip", "only")
 # (checkbox id, wire name, label, the contract's default): a switch is sent only when it differs.
@@ -164,17 +170,9 @@ class MapFields(VerticalScroll):
 
     def show_issues(self, issues: list[dict[str, Any]], problem: str = "") -> None:
         """Put each issue under its field (one of no field on top, after `problem`), clearing the others."""
-        problems: dict[str, list[str]] = {}
-        for issue in issues:
-            field_id = field_of(str(issue.get("path", ""))) or "form-problem"
-            problems.setdefault(field_id, []).append(str(issue.get("message", "")))
-        for field_id in FIELDS:
-            messages = problems.get(field_id, [])
-            line = self.query_one(f"#{field_id}-error", Static)
-            line.update("\n".join(messages))
-            line.display = bool(messages)
-            self.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
-        self.show_problem("\n".join(filter(None, [problem, *problems.get("form-problem", [])])))
+        problems = issues_by_field(issues, field_of)
+        mark_fields(self, problems, FIELDS)
+        self.show_problem(problem_text(problem, problems))
         first = next((field_id for field_id in FIELDS if field_id in problems), None)
         if first == "switches":
             self.query_one(f"#{SWITCHES[0][0]}").focus()
@@ -183,8 +181,4 @@ class MapFields(VerticalScroll):
 
     def show_problem(self, text: str) -> None:
         """Say `text` above the fields (nothing: hide the line)."""
-        problem = self.query_one("#form-problem", Static)
-        problem.update(text)
-        problem.display = bool(text)
-        if text:
-            self.scroll_home(animate=False)
+        say_problem(self, text)

@@ -18,6 +18,12 @@ from textual.widgets import Input, Static
 
 from tui.api.requests import ScrapeRequest
 from tui.api.validation import validation_details
+from tui.screens.form_issues import (
+    issues_by_field,
+    mark_fields,
+    problem_text,
+    say_problem,
+)
 from tui.screens.scrape_options import (
     FORMATS,
     OPTION_FIELDS,
@@ -85,17 +91,10 @@ class ScrapeFields(VerticalScroll):
 
     def show_issues(self, issues: list[dict[str, Any]], problem: str = "") -> None:
         """Put each issue under its field (one of no field on top, after `problem`), clearing the others."""
-        problems: dict[str, list[str]] = {}
-        for issue in issues:
-            field_id = field_of(str(issue.get("path", ""))) or "form-problem"
-            problems.setdefault(field_id, []).append(str(issue.get("message", "")))
-        url_messages = problems.get("url", [])
-        line = self.query_one("#url-error", Static)
-        line.update("\n".join(url_messages))
-        line.display = bool(url_messages)
-        self.query_one("#url").set_class(bool(url_messages), "-invalid")
+        problems = issues_by_field(issues, field_of)
+        mark_fields(self, problems, ("url",))
         self.options.show_errors(problems)
-        self.show_problem("\n".join(filter(None, [problem, *problems.get("form-problem", [])])))
+        self.show_problem(problem_text(problem, problems))
         first = next((field_id for field_id in _FIELDS if field_id in problems), None)
         if first == "url":
             self.query_one("#url").focus()
@@ -104,11 +103,7 @@ class ScrapeFields(VerticalScroll):
 
     def show_problem(self, text: str) -> None:
         """Say `text` above the fields (nothing: hide the line)."""
-        problem = self.query_one("#form-problem", Static)
-        problem.update(text)
-        problem.display = bool(text)
-        if text:
-            self.scroll_home(animate=False)
+        say_problem(self, text)
 
     def on_mount(self) -> None:
         for widget_id in ("url-error", "form-problem"):
