@@ -9,49 +9,32 @@ where to look before sending it a second time.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tui.api.errors import (
     APIConnectionError,
     APIStatusError,
     APITimeoutError,
     AuthenticationError,
-    BadRequestError,
     InsufficientCreditsError,
     InternalServerError,
     InvalidResponseError,
     RateLimitError,
-    RequestValidationError,
     WdsError,
 )
-from tui.screens.scrape_refusals import Refusal, wire_path
+from tui.screens.refusal_parts import (
+    Refusal,
+    field_issues,
+    rate_limited,
+    request_id_text,
+    status_code,
+)
 
 _MAYBE_STARTED = ("The batch may have started anyway: look at the activity pane (batch_scrape) before "
                   "sending again with ctrl+s.")
 
 
-def _field_issues(error: WdsError) -> list[dict[str, Any]]:
-    if isinstance(error, RequestValidationError):
-        return error.issues
-    details = error.details if isinstance(error, BadRequestError) else None
-    if not isinstance(details, list):
-        return []
-    issues = []
-    for issue in details:
-        if isinstance(issue, dict) and issue.get("path") not in (None, "", []):
-            path = wire_path(issue["path"])
-            message = str(issue.get("message", "is invalid"))
-            issues.append({"path": path, "message": message if message.startswith(path) else f"{path}: {message}"})
-    return issues
-
-
-def _code(error: APIStatusError) -> str:
-    return f"{error.status} {error.code}" if error.code else str(error.status)
-
-
 def explain_batch(error: WdsError) -> Refusal:
     """The words for `error`, raised by starting a batch scrape."""
-    issues = _field_issues(error)
+    issues = field_issues(error)
     if issues:
         return Refusal("Check the fields", "The service refused some values: see under each field.", issues)
     if isinstance(error, APITimeoutError):
@@ -64,24 +47,21 @@ def explain_batch(error: WdsError) -> Refusal:
         )
     if isinstance(error, AuthenticationError):
         return Refusal("The API key was refused",
-                       f"The service does not know this API key ({_code(error)}: {error.message}). Check the key "
+                       f"The service does not know this API key ({status_code(error)}: {error.message}). Check the key "
                        "in WDS_API_KEY or the config file; nothing was started.")
     if isinstance(error, InsufficientCreditsError):
         return Refusal("No credits left",
-                       f"The team has no credits left for this batch ({_code(error)}: {error.message}).")
+                       f"The team has no credits left for this batch ({status_code(error)}: {error.message}).")
     if isinstance(error, RateLimitError):
-        wait = f"Wait {error.retry_after:g} s" if error.retry_after else "Wait a moment"
-        return Refusal("Rate limited", f"Too many requests for the team ({_code(error)}: {error.message}). "
-                       f"{wait}, then send again with ctrl+s.")
+        return rate_limited(error)
     if isinstance(error, InternalServerError):
-        request_id = f" (request id {error.request_id})" if error.request_id else ""
         return Refusal("The service failed",
-                       f"The service failed on its side ({_code(error)}: {error.message}){request_id}. "
+                       f"The service failed on its side ({status_code(error)}: {error.message}){request_id_text(error)}. "
                        f"Nothing in the form is wrong. {_MAYBE_STARTED}")
     if isinstance(error, InvalidResponseError):
         return Refusal("Unreadable answer",
                        f"The service answered HTTP {error.status} with something that is not a batch id: "
                        f"{error.message} {_MAYBE_STARTED}")
     if isinstance(error, APIStatusError):
-        return Refusal(error.title, f"The service refused the batch ({_code(error)}): {error.message}")
+        return Refusal(error.title, f"The service refused the batch ({status_code(error)}): {error.message}")
     return Refusal(error.title, error.message)

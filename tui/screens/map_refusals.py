@@ -24,32 +24,18 @@ from tui.api.errors import (
     WdsError,
 )
 from tui.api.requests import MapRequest
-from tui.screens.scrape_refusals import Refusal, wire_path
-
-
-def _field_issues(error: WdsError) -> list[dict[str, str]]:
-    if isinstance(error, RequestValidationError):
-        return [{"path": str(issue.get("path", "")), "message": str(issue.get("message", ""))}
-                for issue in error.issues]
-    details = error.details if isinstance(error, BadRequestError) else None
-    if not isinstance(details, list):
-        return []
-    issues = []
-    for issue in details:
-        if isinstance(issue, dict) and issue.get("path"):
-            path = wire_path(issue["path"])
-            message = str(issue.get("message", "is invalid"))
-            issues.append({"path": path, "message": message if message.startswith(path) else f"{path}: {message}"})
-    return issues
-
-
-def _code(error: APIStatusError) -> str:
-    return f"{error.status} {error.code}" if error.code else str(error.status)
+from tui.screens.refusal_parts import (
+    Refusal,
+    field_issues,
+    rate_limited,
+    request_id_text,
+    status_code,
+)
 
 
 def explain(error: WdsError, request: MapRequest) -> Refusal:
     """The words for `error`, raised by mapping `request`."""
-    issues = _field_issues(error)
+    issues = field_issues(error)
     if isinstance(error, RequestValidationError | BadRequestError) and issues:
         return Refusal("Check the fields", "Some values are outside the contract's limits: see under each field.",
                        issues)
@@ -57,7 +43,7 @@ def explain(error: WdsError, request: MapRequest) -> Refusal:
         budget = f"its timeout of {request.timeout:,} ms" if request.timeout else "its time"
         return Refusal(
             "The map took too long",
-            f"The service gave up mapping {request.url} within {budget} ({_code(error)}: {error.message}). "
+            f"The service gave up mapping {request.url} within {budget} ({status_code(error)}: {error.message}). "
             "Raise timeout, clear it (no timeout by default), or lower limit.",
         )
     if isinstance(error, APITimeoutError):
@@ -74,19 +60,15 @@ def explain(error: WdsError, request: MapRequest) -> Refusal:
         )
     if isinstance(error, AuthenticationError):
         return Refusal("The API key was refused",
-                       f"The service does not know this API key ({_code(error)}: {error.message}). "
+                       f"The service does not know this API key ({status_code(error)}: {error.message}). "
                        "Check the key in WDS_API_KEY or the config file.")
     if isinstance(error, InsufficientCreditsError):
-        return Refusal("No credits left", f"The team has no credits left for a map ({_code(error)}: {error.message}).")
+        return Refusal("No credits left", f"The team has no credits left for a map ({status_code(error)}: {error.message}).")
     if isinstance(error, RateLimitError):
-        wait = f"Wait {error.retry_after:g} s" if error.retry_after else "Wait a moment"
-        return Refusal("Rate limited",
-                       f"Too many requests for the team ({_code(error)}: {error.message}). "
-                       f"{wait}, then send again with ctrl+s.")
+        return rate_limited(error)
     if isinstance(error, InternalServerError):
-        request_id = f" (request id {error.request_id})" if error.request_id else ""
         return Refusal("The service failed",
-                       f"The service failed on its side ({_code(error)}: {error.message}){request_id}. "
+                       f"The service failed on its side ({status_code(error)}: {error.message}){request_id_text(error)}. "
                        "Nothing in the form is wrong; send again later.")
     if isinstance(error, ResponseTooLargeError):
         return Refusal("Answer too large",
@@ -96,5 +78,5 @@ def explain(error: WdsError, request: MapRequest) -> Refusal:
         return Refusal("Unreadable answer",
                        f"The service answered HTTP {error.status} with something that is not a map: {error.message}")
     if isinstance(error, APIStatusError):
-        return Refusal(error.title, f"The service answered {_code(error)}: {error.message}")
+        return Refusal(error.title, f"The service answered {status_code(error)}: {error.message}")
     return Refusal(error.title, error.message)

@@ -11,9 +11,6 @@ length: a 404 on a page that exists reads like a bug until one knows that
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from tui.api.errors import (
     APIConnectionError,
     APIStatusError,
@@ -34,40 +31,12 @@ from tui.api.errors import (
 )
 from tui.api.limits import BATCH_TIMEOUT_DEFAULT, BATCH_TIMEOUT_MAX
 from tui.api.requests import ScrapeRequest
-
-@dataclass(frozen=True)
-class Refusal:
-    """What the form shows for a failed scrape: a heading, the explanation, and per-field issues."""
-
-    title: str
-    text: str
-    issues: list[dict[str, Any]] = field(default_factory=list)  # `{"path": wire path, "message"}`
-
-
-def wire_path(path: object) -> str:
-    """A path as the client writes it: the service's `["location", "country"]` reads `location.country`."""
-    if not isinstance(path, list):
-        return str(path)
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + str(part)
-    return text
-
-
-def _field_issues(error: WdsError) -> list[dict[str, Any]]:
-    if isinstance(error, RequestValidationError):
-        return error.issues
-    details = error.details if isinstance(error, APIStatusError) else None
-    if not isinstance(details, list):
-        return []
-    issues = []
-    for issue in details:
-        if isinstance(issue, dict) and issue.get("path"):
-            path = wire_path(issue["path"])
-            message = str(issue.get("message", "is invalid"))
-            # The service words it without the field's name; under the field it is named as ours are.
-            issues.append({"path": path, "message": message if message.startswith(path) else f"{path}: {message}"})
-    return issues
+from tui.screens.refusal_parts import (
+    Refusal,
+    field_issues,
+    request_id_text,
+    status_code,
+)
 
 
 def _sentence(text: str) -> str:
@@ -76,17 +45,9 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _code(error: APIStatusError) -> str:
-    return f"{error.status} {error.code}" if error.code else str(error.status)
-
-
-def _request_id(error: APIStatusError) -> str:
-    return f" (request id {error.request_id})" if error.request_id else ""
-
-
 def explain(error: WdsError, request: ScrapeRequest) -> Refusal:
     """The words for `error`, raised by scraping `request`."""
-    issues = _field_issues(error)
+    issues = field_issues(error)
     if isinstance(error, RequestValidationError | BadRequestError) and issues:
         return Refusal("Check the fields", "Some values are outside the contract's limits: see under each field.",
                        issues)
@@ -111,7 +72,7 @@ def explain(error: WdsError, request: ScrapeRequest) -> Refusal:
         wait = f" plus waitFor {request.wait_for:,} ms" if request.wait_for else ""
         return Refusal(
             "The page took too long",
-            f"The service gave up after the scrape's timeout of {timeout:,} ms{wait} ({_code(error)}): "
+            f"The service gave up after the scrape's timeout of {timeout:,} ms{wait} ({status_code(error)}): "
             f"{_sentence(error.message)} Raise timeout (at most {BATCH_TIMEOUT_MAX:,} ms) or lower waitFor.",
         )
     if isinstance(error, APITimeoutError):
@@ -129,34 +90,34 @@ def explain(error: WdsError, request: ScrapeRequest) -> Refusal:
     if isinstance(error, AuthenticationError):
         return Refusal(
             "The API key was refused",
-            f"The service does not know this API key ({_code(error)}: {error.message}). Check the key "
+            f"The service does not know this API key ({status_code(error)}: {error.message}). Check the key "
             "in WDS_API_KEY or the config file; nothing was scraped.",
         )
     if isinstance(error, InsufficientCreditsError):
         return Refusal(
             "No credits left",
-            f"The team has no credits left for this scrape ({_code(error)}: {error.message}). Options "
+            f"The team has no credits left for this scrape ({status_code(error)}: {error.message}). Options "
             "such as proxy enhanced (up to 5 credits) or lockdown (5 on a hit) cost more than a basic scrape.",
         )
     if isinstance(error, PermissionDeniedError):
-        return Refusal("Not allowed", f"The service refused this scrape ({_code(error)}): {error.message}")
+        return Refusal("Not allowed", f"The service refused this scrape ({status_code(error)}): {error.message}")
     if isinstance(error, NotFoundError):
-        return Refusal("Not found", f"The service answered {_code(error)}: {error.message}")
+        return Refusal("Not found", f"The service answered {status_code(error)}: {error.message}")
     if isinstance(error, RateLimitError):
         wait = f"wait {error.retry_after:g} s" if error.retry_after else "wait a moment"
         return Refusal(
             "Rate limited",
-            f"Too many requests for the team ({_code(error)}: {error.message}). {wait.capitalize()}, "
+            f"Too many requests for the team ({status_code(error)}: {error.message}). {wait.capitalize()}, "
             "then send again with ctrl+s.",
         )
     if isinstance(error, InternalServerError):
         return Refusal(
             "The service failed",
-            f"The service failed on its side ({_code(error)}: {error.message}){_request_id(error)}. "
+            f"The service failed on its side ({status_code(error)}: {error.message}){request_id_text(error)}. "
             "Nothing in the form is wrong; send again later, or ask support quoting the request id.",
         )
     if isinstance(error, BadRequestError):
-        return Refusal("Bad request", f"The service refused the request ({_code(error)}): {error.message}")
+        return Refusal("Bad request", f"The service refused the request ({status_code(error)}): {error.message}")
     if isinstance(error, InvalidResponseError):
         return Refusal(
             "Unreadable answer",
@@ -164,5 +125,6 @@ def explain(error: WdsError, request: ScrapeRequest) -> Refusal:
             f"{error.message}",
         )
     if isinstance(error, APIStatusError):
-        return Refusal(error.title, f"The service answered {_code(error)}: {error.message}{_request_id(error)}")
+        said = f"{status_code(error)}: {error.message}{request_id_text(error)}"
+        return Refusal(error.title, f"The service answered {said}")
     return Refusal(error.title, error.message)
