@@ -63,3 +63,17 @@ def test_the_key_goes_to_the_tabs_by_environment_never_on_their_command_line(tmp
     }
     assert "wds-secret" not in served.command
     assert served.command == "/usr/bin/python3 -m tui --refresh 5.0"
+
+
+def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    from tui import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "textual_serve" else real(name, *a))
+    monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("WDS_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("WDS_API_KEY", "wds-" + "1" * 32)
+    assert cli.main(["serve", "--port", "8999"]) == 2
+    assert capsys.readouterr().err.strip() == "wds-tui: serve needs textual-serve: run pip install textual-serve"

@@ -51,3 +51,10 @@ async def test_a_state_file_that_cannot_be_written_is_said_once_and_the_theme_st
         await pilot.pause()
         assert app.theme == "nord"
         assert any("could not be saved" in str(n.message) for n in app._notifications)
+
+
+def test_the_state_file_lives_in_the_users_state_directory(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tui.ui_state import default_state_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert default_state_path() == tmp_path / "state" / "wds-tui" / "ui.json"
