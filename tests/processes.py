@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -19,3 +26,29 @@ def processes_mentioning(text: str) -> list[int]:
         if text in cmdline and state not in ("Z", "X"):
             found.append(int(entry.name))
     return found
+
+
+@contextmanager
+def served_emulator(key: str, seed: int) -> Iterator[str]:
+    """`wds-tui emulator` in its own process accepting `key`, seeded, without live traffic; yields its base URL.
+
+    The key goes in by environment and is not printed back, so only the URL is read
+    from the banner; the rest of its output is drained so the pipe never fills.
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", str(seed), "--no-traffic"],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": key}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, cwd=Path(__file__).resolve().parents[1],
+    )
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if found := re.search(r"serving (http://\S+)", line):
+                break
+        else:
+            raise RuntimeError("the emulator did not print its URL")
+        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+        yield found.group(1)
+    finally:
+        process.terminate()
+        process.wait(10)

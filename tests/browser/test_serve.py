@@ -7,16 +7,15 @@ test reads what the page's terminal is sent and presses keys in the page.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.browser.served_page import REPO, served_dashboard, served_page
+from tests.processes import served_emulator
 from tui.api.client import WdsClient
 from tui.panes.activity_rows import short_id
 
@@ -28,23 +27,8 @@ KEY = "wds-" + "7e" * 16
 @pytest.fixture
 def emulator() -> Iterator[str]:
     """A seeded emulator in its own process, without live traffic; its base URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", "3", "--no-traffic"],
-        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, cwd=REPO,
-    )
-    try:
-        assert process.stdout is not None
-        for line in process.stdout:  # the key given is not printed back: only the URL is read
-            if found := re.search(r"serving (http://\S+)", line):
-                break
-        else:
-            raise RuntimeError("the emulator did not print its URL")
-        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-        yield found.group(1)
-    finally:
-        process.terminate()
-        process.wait(10)
+    with served_emulator(KEY, seed=3) as url:
+        yield url
 
 
 def dashboard_environment(tmp_path: Path, **service: str) -> dict[str, str]:

@@ -9,10 +9,7 @@ emulator (`local`) in the same process; `q` quits with status 0.
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +18,7 @@ import httpx
 import pytest
 
 from tests.e2e.test_tmux import Terminal, pytestmark  # noqa: F401 - skipped without tmux
+from tests.processes import served_emulator
 
 KEY = "wds-" + "9c" * 16
 REPO = Path(__file__).resolve().parents[2]
@@ -28,23 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def ops_emulator() -> Iterator[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", "4", "--no-traffic"],
-        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, cwd=REPO,
-    )
-    try:
-        assert process.stdout is not None
-        for line in process.stdout:
-            if found := re.search(r"serving (http://\S+)", line):
-                break
-        else:
-            raise RuntimeError("the emulator did not print its URL")
-        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-        yield found.group(1)
-    finally:
-        process.terminate()
-        process.wait(10)
+    """The "ops" context's service: a seeded emulator in its own process."""
+    with served_emulator(KEY, seed=4) as url:
+        yield url
 
 
 def sessions_on(url: str) -> int:
