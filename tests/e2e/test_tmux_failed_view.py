@@ -20,7 +20,9 @@ def _wait_for_any(terminal: Terminal, texts: tuple[str, ...], seconds: float) ->
     screen = ""
     while time.monotonic() < deadline:
         screen = terminal.screen()
-        if any(text in screen for text in texts):
+        # A status line may wrap at 80 columns ("m: find" / "more"): look in the words, not the lines.
+        words = " ".join(screen.split())
+        if any(text in words for text in texts):
             return screen
         time.sleep(0.2)
     raise AssertionError(f"none of {texts!r} appeared; the screen was:\n{screen}")
