@@ -49,6 +49,17 @@ def test_an_ipv6_host_is_bracketed_in_the_page_address() -> None:
     assert plan(host="::1").public_url == "http://[::1]:8000"
 
 
+def test_a_bracketed_ipv6_host_is_bracketed_once() -> None:
+    assert plan(host="[::1]").public_url == "http://[::1]:8000"
+
+
+@pytest.mark.parametrize("public_url", ["ops-box:8000", "ftp://ops-box", "http://", "http://ops-box:99999",
+                                        "http://ops-box/?token=x", "http://bad host"])
+def test_a_public_url_that_is_not_a_page_address_is_refused(public_url: str) -> None:
+    with pytest.raises(ServeRefused, match="--public-url: .* is not a page address: give http"):
+        plan(public_url=public_url)
+
+
 @pytest.mark.parametrize("port", [0, -1, 65536])
 def test_a_port_out_of_range_is_refused(port: int) -> None:
     with pytest.raises(ServeRefused, match="1 to 65535"):
@@ -77,3 +88,4 @@ def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.setenv("WDS_API_KEY", "wds-" + "1" * 32)
     assert cli.main(["serve", "--port", "8999"]) == 2
     assert capsys.readouterr().err.strip() == "wds-tui: serve needs textual-serve: run pip install textual-serve"
+
