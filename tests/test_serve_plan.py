@@ -89,3 +89,21 @@ def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.Mo
     assert cli.main(["serve", "--port", "8999"]) == 2
     assert capsys.readouterr().err.strip() == "wds-tui: serve needs textual-serve: run pip install textual-serve"
 
+
+def test_serve_gives_every_tab_the_context_and_read_only_it_was_given(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A tab resolves its settings itself: `serve --context staging --read-only` must not give it the current
+    context, writable."""
+    from tui import cli, serve
+
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text('current = "prod"\n[contexts.prod]\nbase_url = "https://api.example.com"\n'
+                      f'api_key = "wds-{"1" * 32}"\n[contexts.staging]\nbase_url = "https://staging.example.com"\n'
+                      f'api_key = "wds-{"2" * 32}"\n')
+    config.chmod(0o600)
+    planned: list[serve.ServePlan] = []
+    monkeypatch.setattr(serve, "run_server", lambda plan: planned.append(plan) or 0)
+    assert cli.main(["serve", "--config", str(config), "--context", "staging", "--read-only", "--port", "8999"]) == 0
+    assert planned[0].command.endswith(" -m tui --context staging --read-only")
+    assert planned[0].environment == {"WDS_CONFIG": str(config.resolve())}

@@ -235,7 +235,10 @@ def _run_serve(args: argparse.Namespace) -> int:
     if args.webhook_listen is not None:
         print("wds-tui: warning: --webhook-listen is ignored by serve: every tab would listen on the same port",
               file=sys.stderr)
-    flags = [*(["--timeout", str(args.timeout)] if args.timeout is not None else []),
+    # Each tab resolves its settings again, so the flags that choose them go along (no secrets among them).
+    flags = [*(["--context", args.context] if args.context is not None else []),
+             *(["--read-only"] if args.read_only else []),
+             *(["--timeout", str(args.timeout)] if args.timeout is not None else []),
              *(["--refresh", str(args.refresh)] if args.refresh is not None else [])]
     try:
         plan = plan_serve(
