@@ -1,15 +1,21 @@
-"""Which processes are still running: shared by the browser tests and the browser benchmark."""
+"""Processes the tests start and look for: shared by the socket and browser tests and the browser benchmark."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def processes_mentioning(text: str) -> list[int]:
@@ -52,3 +58,91 @@ def served_emulator(key: str, seed: int) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def children_of(pid: int) -> set[int]:
+    """Every running descendant of process `pid` (from /proc, so of processes of this user)."""
+    found: set[int] = set()
+    pending = [pid]
+    while pending:
+        parent = pending.pop()
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                kids = {int(kid) for kid in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            pending.extend(kids - found)
+            found |= kids
+    return found
+
+
+@dataclass
+class ServeProcess:
+    """A running `wds-tui serve`: its port and pid, its log, and the address it printed (None if none)."""
+
+    port: int
+    pid: int
+    log: Path
+    address: str | None
+
+    @property
+    def token(self) -> str | None:
+        return None if self.address is None else self.address.split("?token=", 1)[1]
+
+
+PRINTED_ADDRESS = re.compile(r"(http://\S+/\?token=[A-Za-z0-9_-]+)")
+
+
+@contextmanager
+def serve_process(environment: dict[str, str], log: Path, *extra: str, port: int | None = None) -> Iterator[ServeProcess]:
+    """`python -m tui serve` on a free loopback port with `environment`, until it listens; stopped as by Ctrl+C."""
+    port = port or free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tui", "serve", "--port", str(port), *extra],
+            env=environment, stdout=out, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True,
+        )
+        try:
+            _wait_for_port(port, process)
+            yield ServeProcess(port, process.pid, log, _printed_address(log))
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGINT)  # as Ctrl+C: the server stops its tabs' dashboards
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(5)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"wds-tui serve exited with {process.returncode} before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"wds-tui serve never listened on port {port}")
+
+
+def _printed_address(log: Path, seconds: float = 5.0) -> str | None:
+    # The address is printed as soon as the port listens: a moment after the port answers.
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found := PRINTED_ADDRESS.search(log.read_text(errors="replace")):
+            return found.group(1)
+        time.sleep(0.1)
+    return None

@@ -49,6 +49,17 @@ def test_an_ipv6_host_is_bracketed_in_the_page_address() -> None:
     assert plan(host="::1").public_url == "http://[::1]:8000"
 
 
+def test_a_bracketed_ipv6_host_is_bracketed_once() -> None:
+    assert plan(host="[::1]").public_url == "http://[::1]:8000"
+
+
+@pytest.mark.parametrize("public_url", ["ops-box:8000", "ftp://ops-box", "http://", "http://ops-box:99999",
+                                        "http://ops-box/?token=x", "http://bad host"])
+def test_a_public_url_that_is_not_a_page_address_is_refused(public_url: str) -> None:
+    with pytest.raises(ServeRefused, match="--public-url: .* is not a page address: give http"):
+        plan(public_url=public_url)
+
+
 @pytest.mark.parametrize("port", [0, -1, 65536])
 def test_a_port_out_of_range_is_refused(port: int) -> None:
     with pytest.raises(ServeRefused, match="1 to 65535"):
@@ -77,3 +88,22 @@ def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.setenv("WDS_API_KEY", "wds-" + "1" * 32)
     assert cli.main(["serve", "--port", "8999"]) == 2
     assert capsys.readouterr().err.strip() == "wds-tui: serve needs textual-serve: run pip install textual-serve"
+
+
+def test_serve_gives_every_tab_the_context_and_read_only_it_was_given(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A tab resolves its settings itself: `serve --context staging --read-only` must not give it the current
+    context, writable."""
+    from tui import cli, serve
+
+    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text('current = "prod"\n[contexts.prod]\nbase_url = "https://api.example.com"\n'
+                      f'api_key = "wds-{"1" * 32}"\n[contexts.staging]\nbase_url = "https://staging.example.com"\n'
+                      f'api_key = "wds-{"2" * 32}"\n')
+    config.chmod(0o600)
+    planned: list[serve.ServePlan] = []
+    monkeypatch.setattr(serve, "run_server", lambda plan: planned.append(plan) or 0)
+    assert cli.main(["serve", "--config", str(config), "--context", "staging", "--read-only", "--port", "8999"]) == 0
+    assert planned[0].command.endswith(" -m tui --context staging --read-only")
+    assert planned[0].environment == {"WDS_CONFIG": str(config.resolve())}

@@ -81,8 +81,10 @@ def _add_serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "serve",
         help="serve the dashboard as a web page (one dashboard per browser tab)",
         description="Serve the dashboard as a web page with textual-serve: each browser tab runs its own "
-        "dashboard, with the same keys as in a terminal. Loopback only unless --allow-remote: whoever "
-        "reaches the page drives the dashboard with your API key.",
+        "dashboard, with the same keys as in a terminal. Open the address it prints: it carries a token "
+        "made at each start, without which nothing is served (nor to another host name, nor to a "
+        "WebSocket from another page). Loopback only unless --allow-remote: whoever uses the page drives "
+        "the dashboard with your API key.",
         argument_default=argparse.SUPPRESS,
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
@@ -92,8 +94,8 @@ def _add_serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     serve.add_argument(
         "--public-url", default=None,
-        help="the address browsers use to reach the page (needed with --host 0.0.0.0; "
-        "default http://HOST:PORT)",
+        help="the address browsers use to reach the page, e.g. a reverse proxy's; the only host name "
+        "it answers to (needed with --host 0.0.0.0; default http://HOST:PORT)",
     )
     _add_service_flags(serve)
 
@@ -233,7 +235,10 @@ def _run_serve(args: argparse.Namespace) -> int:
     if args.webhook_listen is not None:
         print("wds-tui: warning: --webhook-listen is ignored by serve: every tab would listen on the same port",
               file=sys.stderr)
-    flags = [*(["--timeout", str(args.timeout)] if args.timeout is not None else []),
+    # Each tab resolves its settings again, so the flags that choose them go along (no secrets among them).
+    flags = [*(["--context", args.context] if args.context is not None else []),
+             *(["--read-only"] if args.read_only else []),
+             *(["--timeout", str(args.timeout)] if args.timeout is not None else []),
              *(["--refresh", str(args.refresh)] if args.refresh is not None else [])]
     try:
         plan = plan_serve(

@@ -11,6 +11,9 @@ children run against:
   tab uses it, so two tabs show the same team rather than two seeded worlds.
 * Loopback unless `--allow-remote`: whoever reaches the page drives the
   dashboard with the operator's key.
+* Even on loopback, other web pages the operator visits can reach it: every
+  request is checked (Host, Origin, a token made at each start) by
+  `tui.serve_guard`, installed into textual-serve by `tui.serve_web`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from tui.serve_address import read_page_address
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -78,8 +83,16 @@ def plan_serve(
                 f"--host {host or '(all)'} listens everywhere, so the page cannot know the address browsers "
                 "use: give it with --public-url, e.g. --public-url http://myserver:8000"
             )
-        shown = f"[{host}]" if ":" in host else host
+        bare = host.strip("[]")
+        shown = f"[{bare}]" if ":" in bare else bare
         public_url = f"http://{shown}:{port}"
+        given = f"--host {host}"
+    else:
+        given = "--public-url"
+    try:  # the guard answers to this address only: it must be one
+        read_page_address(public_url.rstrip("/"))
+    except ValueError as exc:
+        raise ServeRefused(f"{given}: {exc}") from None
     command = shlex.join([python, "-m", "tui", *dashboard_flags])
     return ServePlan(host, port, public_url.rstrip("/"), command, dict(service_environment))
 
@@ -110,14 +123,30 @@ def embedded_service(needed: bool) -> Iterator[dict[str, str]]:
         yield {"WDS_BASE_URL": emulator.base_url, "WDS_API_KEY": emulator.api_key}
 
 
+def page_address(public_url: str, token: str) -> str:
+    """The address the operator opens: the page with this start's token, as Jupyter prints it."""
+    return f"{public_url}/?token={token}"
+
+
 def run_server(plan: ServePlan, *, title: str = "wds-tui") -> int:
     """Serve until Ctrl+C; the exit status."""
-    from textual_serve.server import Server
+    from tui.serve_guard import ServeGuard, new_token
+    from tui.serve_web import GuardedServer
 
     os.environ.update(plan.environment)  # textual-serve hands its own environment to each tab
-    server = Server(plan.command, host=plan.host, port=plan.port, title=title, public_url=plan.public_url)
+    token = new_token()  # in this process's memory only: not in the tabs' environment nor any command line
+    guard = ServeGuard.for_address(public_url=plan.public_url, host=plan.host, port=plan.port, token=token)
+    server = GuardedServer(plan.command, host=plan.host, port=plan.port, title=title,
+                           public_url=plan.public_url, guard=guard)
+
+    def announce() -> None:
+        print(f"wds-tui serve: open this address in a browser (one dashboard per tab):\n\n"
+              f"    {page_address(plan.public_url, token)}\n\n"
+              "The token is new at each start: whoever has it drives the dashboard with your key.\n"
+              "Ctrl+C stops.", flush=True)
+
     try:
-        server.serve()
+        server.run(announce)
     except OSError as exc:  # the port is taken, or the host is not an address of this machine
         print(f"wds-tui: cannot serve on {plan.host}:{plan.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2

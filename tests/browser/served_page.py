@@ -8,12 +8,7 @@ page receives over its websocket: the same stream xterm.js draws.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -22,49 +17,19 @@ from pathlib import Path
 
 from playwright.async_api import Page, Route, async_playwright
 
+from tests.processes import REPO, serve_process
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>]")
-REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"wds-tui serve exited with {process.returncode} before listening")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"wds-tui serve never listened on port {port}")
+__all__ = ["REPO", "ServedPage", "served_dashboard", "served_page"]
 
 
 @contextmanager
 def served_dashboard(environment: dict[str, str], log: Path, *extra: str) -> Iterator[str]:
-    """`python -m tui serve` on a free loopback port with `environment`; yields the page's URL."""
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tui", "serve", "--port", str(port), *extra],
-            env=environment, stdout=out, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True,
-        )
-        try:
-            wait_for_port(port, process)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGINT)  # as Ctrl+C: the server stops its tabs' dashboards
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(5)
+    """`python -m tui serve` on a free loopback port with `environment`; yields the address it printed (with its token)."""
+    with serve_process(environment, log, *extra) as served:
+        if served.address is None:
+            raise RuntimeError(f"wds-tui serve printed no address with a token:\n{log.read_text()}")
+        yield served.address
 
 
 @dataclass
@@ -105,7 +70,9 @@ async def served_page(url: str, chromium: Path, *, width: int = 1280, height: in
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
         try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
+            # A context of its own, so a test can open another page in the same browser (same cookies).
+            context = await browser.new_context(viewport={"width": width, "height": height})
+            page = await context.new_page()
             await page.route("**/*", _loopback_only)
             shown = ServedPage(page)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.served_page import REPO, served_dashboard, served_page
-from tests.processes import served_emulator
+from tests.processes import ServeProcess, children_of, serve_process, served_emulator
 from tui.api.client import WdsClient
 from tui.panes.activity_rows import short_id
 
@@ -60,8 +60,57 @@ async def test_the_served_page_shows_the_activity_and_takes_keys(
             await shown.page.locator(".textual-terminal").click()
             await shown.page.keyboard.press("2")
             await shown.wait_for("Next page")
+            # The printed address signed the browser in and left the address bar (and history) without its token.
+            assert shown.page.url == url.split("?")[0]
     log = (tmp_path / "serve.log").read_text()
     assert KEY not in log  # the key reached the tabs through their environment, never a printed command line
+
+
+def dashboards(served: ServeProcess) -> set[int]:
+    """The tabs' dashboard processes under the serve process."""
+    found = set()
+    for pid in children_of(served.pid):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b" -m tui" in command:
+            found.add(pid)
+    return found
+
+
+OPEN_SOCKET = """(url) => new Promise(done => {
+    const socket = new WebSocket(url);
+    socket.onopen = () => { socket.close(); done("open"); };
+    socket.onerror = () => done("refused");
+})"""
+
+
+async def test_another_page_of_the_same_browser_cannot_drive_the_dashboard(
+    emulator: str, chromium: Path, tmp_path: Path, site: str
+) -> None:
+    """The operator has the dashboard open (so its cookie); a page on another port of the same host is
+    same-site, so the browser sends that cookie along: the Origin check alone refuses its socket."""
+    environment = dashboard_environment(tmp_path, WDS_BASE_URL=emulator, WDS_API_KEY=KEY)
+    with serve_process(environment, tmp_path / "serve.log") as served:
+        assert served.address is not None
+        async with served_page(served.address, chromium) as shown:
+            await shown.wait_for("Team activity")
+            tabs = dashboards(served)
+            assert tabs, "the operator's tab runs a dashboard"
+            elsewhere = await shown.page.context.new_page()
+            await elsewhere.goto(f"{site}/title/elsewhere")
+            assert await elsewhere.evaluate(OPEN_SOCKET, f"ws://127.0.0.1:{served.port}/ws") == "refused"
+            assert dashboards(served) <= tabs
+            # A browser without the token (another profile, or an old address) gets the short page.
+            stranger = await shown.page.context.browser.new_context()  # type: ignore[union-attr]
+            fresh = await stranger.new_page()
+            answer = await fresh.goto(f"http://127.0.0.1:{served.port}/")
+            assert answer is not None and answer.status == 403
+            assert "open the printed address" in await fresh.inner_text("body")
+            assert await fresh.evaluate(OPEN_SOCKET, f"ws://127.0.0.1:{served.port}/ws") == "refused"
+            assert dashboards(served) <= tabs
+    assert "a WebSocket from Origin 'http://127.0.0.1:" in " ".join((tmp_path / "serve.log").read_text().split())
 
 
 def test_serve_refuses_a_remote_host_without_allow_remote(tmp_path: Path) -> None:
