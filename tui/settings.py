@@ -38,9 +38,9 @@ from tui.contexts import (
     LOCAL,
     ContextError,
     FileContexts,
-    key_from_command,
     read_contexts,
 )
+from tui.key_command import KeyCommandError, key_from_command
 
 
 class SettingsError(Exception):
@@ -308,7 +308,7 @@ def load_settings(
         try:
             key = key_from_command(settings.api_key_command, config_file.context or "(unnamed)")
             settings = settings.model_copy(update={"api_key": check_api_key(SecretStr(key))})
-        except (ContextError, ValueError) as exc:
+        except (KeyCommandError, ValueError) as exc:
             raise SettingsError(str(exc)) from exc
     settings._contexts = contexts
     settings._config_path = path
