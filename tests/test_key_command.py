@@ -1,7 +1,8 @@
 """A context's `api_key_command` is read for one line, within bounds, and leaves nothing running (issue 18, 6).
 
 Real commands in a real shell. What a command started is found by its
-process group in /proc, so "nothing left" means no live process of the group.
+process group in /proc, so "nothing left" means no live process of the group
+(a zombie counts as ended: reaping orphans is init's business, and slow here).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import processes_in_group
 from tui import key_command
 from tui.key_command import KEY_MAX_BYTES, KeyCommandError, key_from_command
 
@@ -23,25 +25,9 @@ REPO = Path(__file__).resolve().parents[1]
 SETTLE_SECONDS = 5.0
 
 
-def _live_members(pgid: int) -> list[int]:
-    """Processes of the group `pgid` that are not yet dead (zombies count as dead)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue  # ended while being looked at
-        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (name) ": state, ppid, pgrp, ...
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            members.append(int(entry.name))
-    return members
-
-
 def _assert_nothing_left(pgid: int) -> None:
     deadline = time.monotonic() + SETTLE_SECONDS
-    while (left := _live_members(pgid)) and time.monotonic() < deadline:
+    while (left := processes_in_group(pgid)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, f"processes of the key command still run: {left}"
 

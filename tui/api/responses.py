@@ -92,26 +92,35 @@ def read_json(response: httpx.Response, scrub: Scrub) -> Any:
     # raised out here: the JSONDecodeError holds the whole body decoded, as long as it is alive
     if too_deep:
         raise _too_deep(response, scrub)
-    request = response.request
-    raise ResponseNotJSONError(
-        f"the server sent {_describe_body(response, scrub)} (status {response.status_code}) "
-        "where JSON was expected",
-        status=response.status_code,
-        content_type=_content_type(response),
-        excerpt=scrub(excerpt(body_start(response))),
-        method=request.method,
-        url=str(request.url),
+    raise _invalid(
+        ResponseNotJSONError,
+        f"the server sent {_describe_body(response, scrub)} (status {response.status_code}) where JSON was expected",
+        response,
+        scrub,
     )
 
 
 def _too_deep(response: httpx.Response, scrub: Scrub) -> ResponseShapeError:
-    request = response.request
-    return ResponseShapeError(
+    return _invalid(
+        ResponseShapeError,
         f"the server sent JSON nested too deeply to read (status {response.status_code}); "
         "no answer of the service is shaped like that",
+        response,
+        scrub,
+    )
+
+
+InvalidT = TypeVar("InvalidT", ResponseNotJSONError, ResponseShapeError)
+
+
+def _invalid(cls: type[InvalidT], message: str, response: httpx.Response, scrub: Scrub) -> InvalidT:
+    """An answer the client cannot read, with the start of its body."""
+    request = response.request
+    return cls(
+        message,
         status=response.status_code,
         content_type=_content_type(response),
-        excerpt=scrub(excerpt(body_start(response)[:EXCERPT_CHARS])),
+        excerpt=scrub(excerpt(body_start(response))),
         method=request.method,
         url=str(request.url),
     )
@@ -162,14 +171,11 @@ def parse_model(model: type[ModelT], data: Any, response: httpx.Response, scrub:
         server_said = ""
         if isinstance(data, dict) and isinstance(data.get("error"), str):
             server_said = f"; the server said: {scrub(excerpt(data['error']))!r}"
-        request = response.request
-        raise ResponseShapeError(
+        raise _invalid(
+            ResponseShapeError,
             f"the server sent a response that is not a valid {model.__name__}: {shown}{more}{server_said}",
-            status=response.status_code,
-            content_type=_content_type(response),
-            excerpt=scrub(excerpt(body_start(response))),
-            method=request.method,
-            url=str(request.url),
+            response,
+            scrub,
         ) from None
 
 
