@@ -179,7 +179,10 @@ def _exit_status(pid: int) -> int | None:
     Without reaping it: while its pid is not reaped it cannot be given to another
     process, so signalling its process group can reach only what it started.
     """
-    ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    try:
+        ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return 0  # reaped by someone else (SIGCHLD ignored): ended, its status lost, as `subprocess` takes it
     if ended is None or ended.si_pid == 0:
         return None
     return ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
