@@ -18,20 +18,35 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def processes_mentioning(text: str) -> list[int]:
-    """Running (non-zombie) processes whose command line mentions `text`."""
-    found = []
+def _live_processes() -> Iterator[tuple[int, list[str], Path]]:
+    """Each running (non-zombie) process: its pid, its stat fields after the name, its /proc entry."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()  # state, ppid, pgrp, ...
         except (OSError, IndexError):
+            continue  # ended while being looked at
+        if fields and fields[0] not in ("Z", "X"):
+            yield int(entry.name), fields, entry
+
+
+def processes_mentioning(text: str) -> list[int]:
+    """Running (non-zombie) processes whose command line mentions `text`."""
+    found = []
+    for pid, _, entry in _live_processes():
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
             continue
-        if text in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
+        if text in cmdline:
+            found.append(pid)
     return found
+
+
+def processes_in_group(pgid: int) -> list[int]:
+    """Running (non-zombie) processes of the process group `pgid`."""
+    return [pid for pid, fields, _ in _live_processes() if int(fields[2]) == pgid]
 
 
 @contextmanager

@@ -13,6 +13,7 @@ import sys
 from tui.advice import advice_for
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
+from tui.api.redact import mask_url
 from tui.dashboard import connection_for
 from tui.settings import Settings
 
@@ -20,7 +21,7 @@ from tui.settings import Settings
 async def run_check(settings: Settings) -> int:
     """Print a summary of the service's answers; exit status 1 on any failure."""
     with connection_for(settings) as connection:
-        print(f"service: {connection.base_url}{' (embedded local emulator)' if connection.embedded else ''}")
+        print(f"service: {mask_url(connection.base_url)}{' (embedded local emulator)' if connection.embedded else ''}")
         print(f"API key: {connection.masked_key}")
         async with WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout) as client:
             try:

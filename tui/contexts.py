@@ -15,21 +15,19 @@ A file without `[contexts]` (today's `[service]` table, or keys at the top)
 is one unnamed context. `local`, the embedded emulator, is always there and
 needs no table. Which context runs: `--context`, else `WDS_CONTEXT`, else
 `current`, else the only one the file names, else `local` when the file names
-none. `api_key_command` is run (no shell input, 15 s at most) only for the
-context that is used, so a password manager is asked only when needed.
+none. `api_key_command` is run (`tui.key_command`: no input, its first line,
+15 s at most) only for the context that is used, so a password manager is
+asked only when needed.
 """
 
 from __future__ import annotations
 
-import shlex
-import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 LOCAL = "local"
 """The embedded emulator's context: always present, never written in the file."""
-COMMAND_SECONDS = 15.0
 
 
 class ContextError(Exception):
@@ -83,27 +81,6 @@ def read_contexts(data: Mapping[str, Any], path: object) -> FileContexts:
             f"The config file {path}: current = {current!r}, but there is no [contexts.{current}]"
         )
     return FileContexts(dict(tables), current)
-
-
-def key_from_command(command: str, context: str) -> str:
-    """Run a context's `api_key_command` and return what it prints (its first line)."""
-    what = f"api_key_command of context {context!r}"
-    try:
-        done = subprocess.run(
-            command, shell=True, capture_output=True, text=True, timeout=COMMAND_SECONDS,
-            stdin=subprocess.DEVNULL, check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ContextError(f"The {what} did not finish within {COMMAND_SECONDS:g} s") from None
-    except OSError as exc:
-        raise ContextError(f"The {what} could not run: {exc.strerror or exc}") from None
-    if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
-        raise ContextError(f"The {what} failed (exit {done.returncode}): {said}")
-    lines = done.stdout.strip().splitlines()
-    if not lines or not lines[0].strip():
-        raise ContextError(f"The {what} printed nothing: {shlex.split(command)[0]} should print the key")
-    return lines[0].strip()
 
 
 @dataclass(frozen=True)

@@ -31,16 +31,16 @@ from pydantic_settings import (
 
 from tui.api.client_setup import check_api_key, check_base_url
 from tui.api.loopback import is_loopback
-from tui.api.redact import mask_key
+from tui.api.redact import mask_key, mask_url
 from tui.api.validation import validation_summary
 from tui.config_path import config_file_path
 from tui.contexts import (
     LOCAL,
     ContextError,
     FileContexts,
-    key_from_command,
     read_contexts,
 )
+from tui.key_command import KeyCommandError, key_from_command
 
 
 class SettingsError(Exception):
@@ -167,7 +167,8 @@ class Settings(BaseSettings):
             if name == LOCAL and name not in tables:
                 service, key = "the embedded local emulator", "a fresh key each run"
             else:
-                service = str(table.get("base_url") or "(no base_url)")
+                # another context's table is not checked until it is chosen: its URL may hold a secret
+                service = mask_url(str(table.get("base_url") or "")) or "(no base_url)"
                 if table.get("api_key"):
                     key = f"key {mask_key(str(table['api_key']))}"
                 elif table.get("api_key_command"):
@@ -183,7 +184,7 @@ class Settings(BaseSettings):
         return (
             f"context:  {self.context or '(unnamed: the config file has no contexts)'}"
             f"{' (read-only)' if self.read_only else ''}\n"
-            f"base URL: {self.base_url or '(none: the embedded local emulator)'}\n"
+            f"base URL: {mask_url(self.base_url or '') or '(none: the embedded local emulator)'}\n"
             f"API key:  {self.masked_key}\n"
             f"timeout:  {self.timeout:g} s\n"
             f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (the dashboard defaults)'}\n"
@@ -308,7 +309,7 @@ def load_settings(
         try:
             key = key_from_command(settings.api_key_command, config_file.context or "(unnamed)")
             settings = settings.model_copy(update={"api_key": check_api_key(SecretStr(key))})
-        except (ContextError, ValueError) as exc:
+        except (KeyCommandError, ValueError) as exc:
             raise SettingsError(str(exc)) from exc
     settings._contexts = contexts
     settings._config_path = path
@@ -318,12 +319,12 @@ def load_settings(
         parts = urlsplit(settings.base_url)
         if parts.scheme == "http" and not is_loopback(parts.hostname or ""):
             warnings.append(
-                f"{settings.base_url} is plain http:// to a host that is not this machine: "
+                f"{mask_url(settings.base_url)} is plain http:// to a host that is not this machine: "
                 "your API key would cross the network unencrypted. Use https://."
             )
         if settings.api_key is None:
             raise SettingsError(
-                f"A service is configured ({settings.base_url}) but no API key: "
+                f"A service is configured ({mask_url(settings.base_url)}) but no API key: "
                 "set WDS_API_KEY, pass --api-key, or add api_key (or api_key_command) to the config file."
             )
     return settings, warnings

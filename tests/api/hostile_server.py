@@ -9,7 +9,12 @@ trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
   byte restarts them.
 - `deep`: a 200 whose JSON is nested 100,000 levels deep.
 - `bomb`: a 200 with `Content-Encoding: gzip` that inflates to `BOMB_BYTES`.
+- `deflatebomb`: a 200 with `Content-Encoding: deflate`, half a megabyte
+  that inflates to `DEFLATE_BOMB_BYTES` of zeros.
+- `cutgzip`: the `ok` answer gzipped without the stream's last bytes (its
+  checksum and length), so the JSON inflated is whole but the stream is not.
 - `huge`: a 200 without a length that sends `BOMB_BYTES` of spaces as they are.
+- `spaces`: the same with `SPACES_BYTES`, under the cap of a map of 20,000 links.
 - `bigmap`: a valid map of `BIG_MAP_LINKS` long links, 6 MiB: more than any
   answer but a map may be.
 - `unavailable`: a 503 at once, which a GET retries after a backoff.
@@ -33,6 +38,8 @@ from contextlib import contextmanager
 from functools import cache
 
 BOMB_BYTES = 200 * 1024 * 1024
+DEFLATE_BOMB_BYTES = 500 * 1024 * 1024
+SPACES_BYTES = 40 * 1024 * 1024
 DEEP_LEVELS = 100_000
 OK_BODY = {"success": True, "links": [], "data": [], "cursor": None, "has_more": False, "crawls": []}
 
@@ -43,6 +50,16 @@ def gzip_bomb() -> bytes:
     packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
     block = b" " * (1024 * 1024)
     parts = [packer.compress(block) for _ in range(BOMB_BYTES // len(block))]
+    parts.append(packer.flush())
+    return b"".join(parts)
+
+
+@cache
+def deflate_bomb() -> bytes:
+    """`DEFLATE_BOMB_BYTES` of zeros, deflated as the standard says (zlib-wrapped): about 0.5 MB."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS)
+    block = bytes(1024 * 1024)
+    parts = [packer.compress(block) for _ in range(DEFLATE_BOMB_BYTES // len(block))]
     parts.append(packer.flush())
     return b"".join(parts)
 
@@ -146,20 +163,25 @@ class HostileServer:
         elif behaviour == "deep":
             nested = b"[" * DEEP_LEVELS + b"]" * DEEP_LEVELS
             writer.write(_json_answer(b'{"success": true, "links": ' + nested + b', "data": ' + nested + b"}"))
-        elif behaviour == "bomb":
-            bomb = gzip_bomb()
+        elif behaviour in ("bomb", "deflatebomb"):
+            bomb, encoding = (gzip_bomb(), "gzip") if behaviour == "bomb" else (deflate_bomb(), "deflate")
             headers = {
                 "Content-Type": "application/json",
-                "Content-Encoding": "gzip",
+                "Content-Encoding": encoding,
                 "Content-Length": str(len(bomb)),
                 "Connection": "close",
             }
             writer.write(_head("200 OK", headers))
             await self._send_in_chunks(writer, bomb)
-        elif behaviour == "huge":
+        elif behaviour == "cutgzip":
+            packer = zlib.compressobj(6, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+            body = (packer.compress(json.dumps(OK_BODY).encode()) + packer.flush())[:-8]  # CRC32 and size cut
+            headers = {"Content-Encoding": "gzip", "Content-Length": str(len(body)), "Connection": "close"}
+            writer.write(_head("200 OK", headers) + body)
+        elif behaviour in ("huge", "spaces"):
             writer.write(_head("200 OK", {"Content-Type": "application/json", "Connection": "close"}))
             block = b" " * (1024 * 1024)
-            for _ in range(BOMB_BYTES // len(block)):
+            for _ in range((BOMB_BYTES if behaviour == "huge" else SPACES_BYTES) // len(block)):
                 writer.write(block)
                 await writer.drain()
         elif behaviour in ("gzip", "deflate", "rawdeflate"):

@@ -8,21 +8,24 @@ that is missing is a typed error. Every failure is a `WdsError`.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tui.api import errors
-from tui.api.body_reader import ANSWER_MAX_BYTES
+from tui.api.body_reader import ANSWER_MAX_BYTES, MAP_LINK_MAX_BYTES
 from tui.api.client import WdsClient
+from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
 from tui.api.resources import map as map_resource
 
 from .conftest import API_KEY
-from .hostile_server import BIG_MAP_LINKS, HostileServer, big_map
+from .hostile_server import BIG_MAP_LINKS, SPACES_BYTES, HostileServer, big_map
 
 pytestmark = pytest.mark.socket
 
@@ -120,34 +123,84 @@ async def test_the_same_server_answering_well_is_read(server: HostileServer, beh
         assert (await client.team.activity()).entries == []
 
 
+async def test_a_map_answer_is_capped_by_the_links_it_asked_for(server: HostileServer) -> None:
+    # 6,000 links of 1 KB are fine for a map of 100,000, not for one of 10 (which gets the floor of any answer)
+    async with WdsClient(server.base_url("bigmap"), API_KEY, timeout=20) as client:
+        assert len((await client.map("https://example.com", limit=MAP_LIMIT_MAX)).links) == BIG_MAP_LINKS
+        with pytest.raises(errors.ResponseTooLargeError) as caught:
+            await client.map("https://example.com", limit=10)
+    assert caught.value.limit == ANSWER_MAX_BYTES
+
+
+async def test_a_compressed_answer_cut_short_is_a_decoding_error(server: HostileServer) -> None:
+    # the JSON inflated is whole, but the gzip checksum that would vouch for it never came
+    async with WdsClient(server.base_url("cutgzip"), API_KEY, timeout=10) as client:
+        with pytest.raises(errors.InvalidResponseError, match="gzip data ends before its stream does"):
+            await client.team.activity()
+
+
 RSS_PROBE = """
-import asyncio, resource, sys
-from tests.api.hostile_server import HostileServer, gzip_bomb
+import asyncio, json, resource, sys
+from tests.api.hostile_server import HostileServer, deflate_bomb, gzip_bomb
 from tui.api.client import WdsClient
+
+behaviour, call, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
 async def main(url):
     async with WdsClient(url + "/ok", "wds-key", timeout=30) as client:
         await client.team.activity()  # everything imported and warmed up
+        await client.map("https://example.com")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    async with WdsClient(url + "/bomb", "wds-key", timeout=30) as client:
+    error = {}
+    async with WdsClient(url + "/" + behaviour, "wds-key", timeout=60) as client:
         try:
-            await client.team.activity()
+            await (client.map("https://example.com", limit=limit or None) if call == "map" else client.team.activity())
         except Exception as exc:
-            print(type(exc).__name__)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+            error = {"error": type(exc).__name__, "limit": getattr(exc, "limit", None), "message": str(exc)}
+    growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    print(json.dumps({**error, "growth": growth * 1024}))
 
-gzip_bomb()
+{"bomb": gzip_bomb, "deflatebomb": deflate_bomb}.get(behaviour, list)()  # made before the count starts
 with HostileServer.start() as server:
     asyncio.run(main(f"http://127.0.0.1:{server.port}"))
 """
 
 
-def test_a_gzip_bomb_does_not_raise_the_clients_memory_by_hundreds_of_mb() -> None:
-    # in a process of its own: the peak RSS (ru_maxrss) is the process's, not this test's
+def _probe(behaviour: str, call: str, limit: int = 0) -> dict[str, Any]:
+    """Meet `behaviour` on `call` in a process of its own: the peak RSS (ru_maxrss) is the process's."""
     result = subprocess.run(
-        [sys.executable, "-c", RSS_PROBE], capture_output=True, text=True, timeout=120, cwd=REPO, check=True
+        [sys.executable, "-c", RSS_PROBE, behaviour, call, str(limit)],
+        capture_output=True, text=True, timeout=120, cwd=REPO, check=True,
     )
-    error, growth_kib = result.stdout.split()
-    assert error == "ResponseTooLargeError"
-    # the cap (4 MiB) and a step of inflating; before the fix: +814 MiB
-    assert int(growth_kib) < 32 * 1024, f"peak RSS grew by {int(growth_kib) // 1024} MiB"
+    return json.loads(result.stdout)
+
+
+# A map asked for no `limit` lists the service's default 5,000 links at most.
+DEFAULT_MAP_CAP = MAP_LIMIT_DEFAULT * MAP_LINK_MAX_BYTES
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "call", "cap"),
+    [
+        ("bomb", "activity", ANSWER_MAX_BYTES),
+        ("deflatebomb", "activity", ANSWER_MAX_BYTES),
+        # before: the cap of every map was that of the largest (244 MiB); the gzip bomb
+        # fit under it (+800 MiB, "an empty body"), the deflate bomb held +247 MiB
+        ("bomb", "map", DEFAULT_MAP_CAP),
+        ("deflatebomb", "map", DEFAULT_MAP_CAP),
+    ],
+)
+def test_a_compression_bomb_is_refused_within_twice_the_cap(behaviour: str, call: str, cap: int) -> None:
+    seen = _probe(behaviour, call)
+    assert (seen.get("error"), seen.get("limit")) == ("ResponseTooLargeError", cap)
+    assert seen["growth"] < 2 * cap, f"peak RSS grew by {seen['growth'] // 2**20} MiB"
+
+
+def test_a_body_of_whitespace_under_the_cap_is_named_and_costs_under_twice_the_cap() -> None:
+    # 40 MiB of spaces where a map of 20,000 links (cap 51.2 MB) was asked for: read, refused as
+    # not JSON. Before: "an empty body", and +160 MiB (the body decoded again for the message).
+    links = 20_000
+    seen = _probe("spaces", "map", links)
+    assert seen.get("error") == "ResponseNotJSONError"
+    assert f"a body of {SPACES_BYTES:,} bytes of whitespace and nothing else" in seen["message"]
+    assert seen["growth"] < 2 * links * MAP_LINK_MAX_BYTES, f"peak RSS grew by {seen['growth'] // 2**20} MiB"

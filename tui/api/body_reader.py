@@ -9,10 +9,13 @@ The caps, in one place. Parsing JSON into Python objects costs up to about
 25 times the text (31 MiB of `[{},{},...]` took 770 MiB), so each cap is as
 small as the answers it covers allow:
 
-* `MAP_ANSWER_MAX_BYTES`: a map may list 100,000 links (the contract's
-  maximum `limit`); each is budgeted at its longest, a 2,048-character URL (the
-  sitemap protocol's limit) with 512 bytes for its title, description and
-  JSON punctuation: 2.5 KiB a link, 250 MiB in all.
+* `map_answer_max_bytes(limit)`: a map lists at most the `limit` links it
+  was asked for (5,000 when the request names none, 100,000 at most); each is
+  budgeted at its longest, a 2,048-character URL (the sitemap protocol's
+  limit) with 512 bytes for its title, description and JSON punctuation:
+  2.5 KiB a link, 12.2 MiB for the default map, `MAP_ANSWER_MAX_BYTES` (244
+  MiB) for the largest. A cap fixed at the largest let a default map's 0.5 MB
+  deflate bomb hold 244 MiB before it fired, and a 200 MB one fit under it.
 * `DOCUMENTS_ANSWER_MAX_BYTES`: answers that carry scraped pages (scrape,
   batch and crawl status, extract) or code output (execute, interact): the
   markdown, HTML and raw HTML of a page of documents fit in 32 MiB with room
@@ -24,14 +27,16 @@ small as the answers it covers allow:
 
 from __future__ import annotations
 
+import io
 import zlib
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
-MAP_LINKS_MAX = 100_000
+from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
+
 MAP_LINK_MAX_BYTES = 2_048 + 512
-MAP_ANSWER_MAX_BYTES = MAP_LINKS_MAX * MAP_LINK_MAX_BYTES
+MAP_ANSWER_MAX_BYTES = MAP_LIMIT_MAX * MAP_LINK_MAX_BYTES
 DOCUMENTS_ANSWER_MAX_BYTES = 32 * 1024 * 1024
 ANSWER_MAX_BYTES = 4 * 1024 * 1024
 
@@ -39,6 +44,13 @@ ANSWER_MAX_BYTES = 4 * 1024 * 1024
 ACCEPTED_ENCODINGS = "gzip, deflate"
 # Decoded bytes produced per inflate step: the most ever held beyond the budget.
 _STEP_BYTES = 256 * 1024
+
+
+def map_answer_max_bytes(limit: int | None) -> int:
+    """The cap of a map's answer when `limit` links were asked for (None: the service's default)."""
+    links = min(limit or MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX)
+    # a map of a few links is still an answer like any other: never below their cap
+    return max(links * MAP_LINK_MAX_BYTES, ANSWER_MAX_BYTES)
 
 
 class BodyTooLarge(Exception):
@@ -81,6 +93,16 @@ class _Inflater:
             if piece:
                 yield piece
 
+    def finish(self) -> None:
+        """Check the stream ended: a body cut short is corrupt, not a shorter answer.
+
+        No `flush()` here: it inflates all that is left with no bound on its
+        output. None is needed, since `feed` hands back `unconsumed_tail` until
+        it is empty, and zlib holds no output back while input is left.
+        """
+        if not self._zlib.eof:
+            raise BodyDecodeError(f"the {self._encoding} data ends before its stream does")
+
 
 def _inflater(response: httpx.Response) -> _Inflater | None:
     """The inflater for the response's `Content-Encoding`; None when it is not encoded."""
@@ -118,15 +140,19 @@ async def read_body(response: httpx.Response, limit: int) -> bytes:
     declared = _declared_length(response)
     if inflater is None and declared is not None and declared > limit:
         raise BodyTooLarge(limit, declared)
-    pieces: list[bytes] = []
-    size = 0
+    # One buffer that grows in place: `getvalue()` hands it over without a copy,
+    # where joining a list of pieces held the body twice at its end.
+    body = io.BytesIO()
+    encoded = False  # whether any encoded byte came (an empty body of a 204 is no stream to end)
     raw: AsyncIterator[bytes] = response.aiter_raw()
     async for chunk in raw:
+        encoded = encoded or (inflater is not None and bool(chunk))
         for piece in (chunk,) if inflater is None else inflater.feed(chunk):
-            size += len(piece)
-            if size > limit:
+            if body.tell() + len(piece) > limit:
                 raise BodyTooLarge(limit)
-            pieces.append(piece)
-    content = b"".join(pieces)
+            body.write(piece)
+    if inflater is not None and encoded:
+        inflater.finish()
+    content = body.getvalue()
     response._content = content  # what `aread()` sets; `.content`, `.text` and `.json()` read it
     return content

@@ -13,6 +13,7 @@ import httpx
 from pydantic import SecretStr
 
 from tui.api.loopback import is_loopback
+from tui.api.redact import mask_url
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 # Idle connections are kept this long. A dashboard polls every 5-60 s; with
@@ -28,11 +29,15 @@ def check_base_url(base_url: str) -> str:
     Credentials in the URL (`http://KEY@host`, `https://user:password@host`) are
     refused: httpx would send them as basic auth, and a URL is printed freely
     (`wds-tui config`, `check`, error messages), which a key must never be.
-    No message quotes what stands before the `@`.
+    No message quotes what stands before the `@`, nor a query or fragment
+    (`?key=...`): they are masked as a key is (`tui.api.redact.mask_url`).
     """
     text = base_url.strip()
-    parts = urlsplit(text)
-    shown = _without_userinfo(text)
+    shown = mask_url(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unclosed `[` of an IPv6 address
+        raise ValueError(f"base_url is not a URL: {shown!r}") from None
     if "@" in parts.netloc or (not parts.netloc and "@" in text.split("/", 1)[0]):
         raise ValueError(
             f"base_url must not carry credentials before the host (got {shown!r}): give the API key "
@@ -40,20 +45,9 @@ def check_base_url(base_url: str) -> str:
         )
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"base_url must be an http:// or https:// URL with a host, not {shown!r}")
-    if parts.query or parts.fragment:
+    if "?" in text or "#" in text:  # an empty one too (`https://host/?`): paths are appended to this
         raise ValueError(f"base_url must not carry a query or fragment: {shown!r}")
     return text.rstrip("/")
-
-
-def _without_userinfo(url: str) -> str:
-    """`url` with anything before an `@` in its authority replaced by `…`, for messages."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        scheme, rest = "", url
-    authority, slash, path = rest.partition("/")
-    if "@" in authority:
-        authority = "…@" + authority.rsplit("@", 1)[1]
-    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def check_api_key(api_key: str | SecretStr) -> SecretStr:

@@ -8,6 +8,7 @@ JSON, JSON of the wrong shape and every non-2xx status all become a
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -28,6 +29,13 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 Scrub = Callable[[str], str]
 
 EXCERPT_CHARS = 200
+# What a message reads of a body: enough for an excerpt after runs of whitespace are squeezed.
+EXCERPT_SOURCE_BYTES = 16 * 1024
+# The offending value of a shape error, shortened as it is written: `repr` of a
+# wrong-typed field of a large answer (a map's links as one object) is as long as the answer.
+_SHORT_REPR = reprlib.Repr()  # Python 3.11's takes no arguments: set after
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxlist, _SHORT_REPR.maxdict = 2, 4, 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = 60
 _SHOWN_ISSUES = 3
 
 
@@ -41,11 +49,23 @@ def _content_type(response: httpx.Response) -> str:
     return response.headers.get("content-type", "").split(";")[0].strip() or "(no content type)"
 
 
+def body_start(response: httpx.Response) -> str:
+    """The first `EXCERPT_SOURCE_BYTES` of the body as text, for messages.
+
+    Never the whole body: `response.text` of a 200 MB answer is another 200 MB
+    (and `excerpt` splits all of it into words), only to show 200 characters.
+    """
+    start = response.content[:EXCERPT_SOURCE_BYTES]
+    return start.decode(response.encoding or "utf-8", errors="replace")
+
+
 def _describe_body(response: httpx.Response, scrub: Scrub) -> str:
-    text = response.text
-    if not text.strip():
+    content = response.content
+    if not content:
         return "an empty body"
-    return f"a {_content_type(response)} body: {scrub(excerpt(text))!r}"
+    if content.isspace():  # in place: `strip()` of a long body would copy it
+        return f"a body of {len(content):,} bytes of whitespace and nothing else"
+    return f"a {_content_type(response)} body: {scrub(excerpt(body_start(response)))!r}"
 
 
 def _try_json(response: httpx.Response) -> Any:
@@ -66,28 +86,41 @@ def read_json(response: httpx.Response, scrub: Scrub) -> Any:
         return json.loads(response.content)
     except RecursionError:
         # JSON nested deeper than Python's recursion limit: no answer of the contract is
-        raise _too_deep(response, scrub) from None
+        too_deep = True
     except (ValueError, UnicodeDecodeError):
-        request = response.request
-        raise ResponseNotJSONError(
-            f"the server sent {_describe_body(response, scrub)} (status {response.status_code}) "
-            "where JSON was expected",
-            status=response.status_code,
-            content_type=_content_type(response),
-            excerpt=scrub(excerpt(response.text)),
-            method=request.method,
-            url=str(request.url),
-        ) from None
+        too_deep = False
+    # raised out here: the JSONDecodeError holds the whole body decoded, as long as it is alive
+    if too_deep:
+        raise _too_deep(response, scrub)
+    raise _invalid(
+        ResponseNotJSONError,
+        f"the server sent {_describe_body(response, scrub)} (status {response.status_code}) where JSON was expected",
+        response,
+        scrub,
+    )
 
 
 def _too_deep(response: httpx.Response, scrub: Scrub) -> ResponseShapeError:
-    request = response.request
-    return ResponseShapeError(
+    return _invalid(
+        ResponseShapeError,
         f"the server sent JSON nested too deeply to read (status {response.status_code}); "
         "no answer of the service is shaped like that",
+        response,
+        scrub,
+    )
+
+
+InvalidT = TypeVar("InvalidT", ResponseNotJSONError, ResponseShapeError)
+
+
+def _invalid(cls: type[InvalidT], message: str, response: httpx.Response, scrub: Scrub) -> InvalidT:
+    """An answer the client cannot read, with the start of its body."""
+    request = response.request
+    return cls(
+        message,
         status=response.status_code,
         content_type=_content_type(response),
-        excerpt=scrub(excerpt(response.text[:EXCERPT_CHARS])),
+        excerpt=scrub(excerpt(body_start(response))),
         method=request.method,
         url=str(request.url),
     )
@@ -120,7 +153,7 @@ def _issue_texts(issues: list[Any], scrub: Scrub) -> list[str]:
             continue
         text = f"{path}: {issue.get('msg', 'is invalid')}"
         if issue.get("type") != "missing":
-            text += f" (got {scrub(excerpt(repr(issue.get('input')), 60))})"
+            text += f" (got {scrub(excerpt(_SHORT_REPR.repr(issue.get('input')), 60))})"
         texts[path] = text
     return list(texts.values())
 
@@ -138,14 +171,11 @@ def parse_model(model: type[ModelT], data: Any, response: httpx.Response, scrub:
         server_said = ""
         if isinstance(data, dict) and isinstance(data.get("error"), str):
             server_said = f"; the server said: {scrub(excerpt(data['error']))!r}"
-        request = response.request
-        raise ResponseShapeError(
+        raise _invalid(
+            ResponseShapeError,
             f"the server sent a response that is not a valid {model.__name__}: {shown}{more}{server_said}",
-            status=response.status_code,
-            content_type=_content_type(response),
-            excerpt=scrub(excerpt(response.text)),
-            method=request.method,
-            url=str(request.url),
+            response,
+            scrub,
         ) from None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.api.body_reader import MAP_ANSWER_MAX_BYTES
+from tui.api.body_reader import map_answer_max_bytes
 from tui.api.models.map import MapResult
 from tui.api.requests import Location, MapRequest, SitemapMode
 from tui.api.resources._base import READ_MARGIN, Resource, build_request
@@ -49,6 +49,8 @@ class MapResource(Resource):
             location=location,
         )
         read = body.timeout / 1000 + READ_MARGIN if body.timeout else MAP_READ_TIMEOUT
+        # the answer lists at most the links asked for: its cap follows `limit`
+        cap = map_answer_max_bytes(body.limit)
         return await self._client.request(
-            "POST", "/v2/map", MapResult, json=body.to_wire(), read_timeout=read, max_bytes=MAP_ANSWER_MAX_BYTES
+            "POST", "/v2/map", MapResult, json=body.to_wire(), read_timeout=read, max_bytes=cap
         )
