@@ -2,12 +2,18 @@
 
 The dashboard installs without the emulator's Starlette and uvicorn, so the
 listener speaks HTTP/1.1 itself through h11, which httpx already brings. It
-takes `POST` deliveries of at most `MAX_BODY` bytes, answers 200 at once
-(the service gives a receiver 10 s), and hands each to the `Inbox`. Anything
-else gets the status a careful server would give: 405 for another method,
-413 for a body too large, 400 for a request h11 cannot read, and a
-connection whose request head does not arrive within `HEAD_SECONDS` is
+takes `POST` deliveries of at most `MAX_BODY` bytes, answers at once (the
+service gives a receiver 10 s), and hands each to the `Inbox`: 200 when it
+is an event (verified or not), 400 when it is not one (kept as a row all the
+same). Anything else gets the status a careful server would give: 405 for
+another method, 413 for a body too large, 400 for a request h11 cannot read,
+and a connection whose request head does not arrive within `HEAD_SECONDS` is
 closed. Loopback by default: over SSH an operator forwards a port to it.
+
+It runs on the dashboard's own event loop, behind a Textual screen, so
+nothing a sender does may escape it: every failure, ours included, is an
+answer (500 for our own) and a row, never an exception for asyncio to log
+onto the terminal.
 """
 
 from __future__ import annotations
@@ -20,12 +26,15 @@ from datetime import UTC, datetime
 
 import h11
 
-from tui.inbox.store import Inbox, check_delivery
+from tui.formatting import clip
+from tui.inbox.store import PROBLEM_LIMIT, Delivery, Inbox, check_delivery
 
 MAX_BODY = 1024 * 1024
 """Bytes a delivery may carry: a crawl page event with its document fits many times over."""
 HEAD_SECONDS = 10.0
 """How long a request head (and then its body) may take to arrive."""
+BACKLOG = 1024
+"""Connections the kernel queues before accepting: a burst of senders must not be refused (asyncio's default is 100)."""
 DEFAULT_HOST = "127.0.0.1"
 
 
@@ -81,6 +90,7 @@ class WebhookListener:
         self.max_body = max_body
         self._now = now
         self._server: asyncio.Server | None = None
+        self._connections: set[asyncio.Task[None]] = set()
 
     @property
     def address(self) -> str:
@@ -93,33 +103,53 @@ class WebhookListener:
 
     async def start(self) -> str:
         """Listen; returns the address. OSError (port in use, not allowed) as the system says it."""
-        self._server = await asyncio.start_server(self._serve, self.host, self.port)
+        self._server = await asyncio.start_server(self._serve, self.host, self.port, backlog=BACKLOG)
         return self.address
 
     async def close(self) -> None:
+        """Stop listening and end the connections still open (none is left for asyncio to complain about)."""
         if self._server is not None:
             self._server.close()
+            for task in list(self._connections):
+                task.cancel()
+            await asyncio.gather(*self._connections, return_exceptions=True)
             await self._server.wait_closed()
             self._server = None
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
         peer = writer.get_extra_info("peername")
         peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "?"
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=16 * 1024)
         try:
             while True:
-                handled = await asyncio.wait_for(self._one_request(connection, reader, writer, peer_text), self.head_seconds)
+                async with asyncio.timeout(self.head_seconds):
+                    handled = await self._one_request(connection, reader, writer, peer_text)
                 if not handled or connection.our_state is not h11.DONE:
                     break
                 connection.start_next_cycle()
-        except (TimeoutError, ConnectionError, h11.ProtocolError):
+        except (TimeoutError, OSError, h11.ProtocolError):
             pass  # a slow, broken or closed client: nothing to answer any more
+        except Exception as exc:  # noqa: BLE001 - our own bug: the sender still gets an answer
+            await self._answer_failure(connection, writer, exc)
         finally:
             writer.close()
             try:
                 await writer.wait_closed()
-            except ConnectionError:
+            except OSError:
                 pass
+            if task is not None:
+                self._connections.discard(task)
+
+    async def _answer_failure(self, connection: h11.Connection, writer: asyncio.StreamWriter, exc: Exception) -> None:
+        if connection.our_state is not h11.SEND_RESPONSE or writer.is_closing():
+            return
+        try:
+            await self._send(connection, writer, 500, {"error": f"the inbox failed on this request ({type(exc).__name__})"})
+        except (OSError, h11.ProtocolError):
+            pass
 
     async def _next_event(self, connection: h11.Connection, reader: asyncio.StreamReader) -> object:
         while True:
@@ -159,10 +189,23 @@ class WebhookListener:
                 break
             else:
                 return False
-        delivery = check_delivery(bytes(body), headers, self.inbox.secret, peer=peer, now=self._now())
+        status, answer = self._keep(bytes(body), headers, peer)
+        await self._send(connection, writer, status, answer)
+        return status == 200
+
+    def _keep(self, body: bytes, headers: dict[str, str], peer: str) -> tuple[int, dict]:
+        """Check and store one delivery: 200 for an event, 400 for what is not one, 500 when we fail; a row each."""
+        now = self._now()
+        try:
+            delivery = check_delivery(body, headers, self.inbox.secret, peer=peer, now=now)
+        except Exception as exc:  # noqa: BLE001 - ours to fix; the delivery is still shown, and answered
+            problem = f"the inbox could not read this delivery ({type(exc).__name__}: {exc})"
+            self.inbox.add(Delivery(now, peer, len(body), None, None, clip(problem, PROBLEM_LIMIT), body))
+            return 500, {"error": "the inbox failed to read this delivery"}
         self.inbox.add(delivery)
-        await self._send(connection, writer, 200, {"received": True})
-        return True
+        if delivery.event is None:
+            return 400, {"error": delivery.problem or "not a webhook event"}
+        return 200, {"received": True}
 
     async def _send(
         self, connection: h11.Connection, writer: asyncio.StreamWriter, status: int, body: dict, *, allow: bool = False
@@ -173,7 +216,9 @@ class WebhookListener:
             headers.append(("allow", "POST"))
         if status != 200:
             headers.append(("connection", "close"))
-        writer.write(connection.send(h11.Response(status_code=status, headers=headers)))
-        writer.write(connection.send(h11.Data(data=payload)))
-        writer.write(connection.send(h11.EndOfMessage()))
+        writer.write(
+            connection.send(h11.Response(status_code=status, headers=headers))
+            + connection.send(h11.Data(data=payload))
+            + connection.send(h11.EndOfMessage())
+        )
         await writer.drain()

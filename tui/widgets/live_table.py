@@ -14,13 +14,14 @@ a wider table (a zoomed pane) shows them whole again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
+from textual.widgets.data_table import CellKey, RowKey
+from textual.widgets.data_table import Row as DataTableRow
 
 from tui.widgets.table_fit import (
     NO_FIT,
@@ -149,6 +150,74 @@ class LiveTable(DataTable):
             self._update_count += 1  # invalidates DataTable's render caches
             self.refresh_row(index)
         return changed
+
+    def put_rows(self, rows: Sequence[Row], *, removed: Collection[str] = (), new_on_top: bool = False) -> None:
+        """Update the rows of `rows` in place, add the new ones, take out `removed`: no rebuild.
+
+        For a table fed by a stream (the webhook inbox) rather than snapshots:
+        the cost is that of the rows given, not of the table. New rows go on
+        top (newest first) or at the bottom, in the order given. The cursor and
+        the viewport stay on the row a person reads, as in `sync`.
+        """
+        gone = {key for key in removed if key in self._data}
+        given = {key: cells for key, cells in rows}
+        old_keys = [row.key.value for row in self.ordered_rows]
+        fresh = [key for key, _ in rows if key not in self._data]
+        kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
+        added = [(key, given[key]) for key in fresh]
+        self._given = added + kept if new_on_top else kept + added
+        fit = self._fit_for(self._given)
+        if fit != self._fit:  # a new width for the columns cut: a whole-table change, as in `sync`
+            self._fit = fit
+            self._replace_all(self._fitted(self._given))
+            return
+        if not gone and not rows:
+            return
+        was_empty = self.row_count == 0
+        keep = self.selected_key()
+        old_row, old_top = self.cursor_row, round(self.scroll_y)
+        follow_top = old_row == 0 and old_top == 0
+        # Private state, on purpose (as in `sync`): DataTable adds rows only at the bottom,
+        # and re-indexes every row for each one removed.
+        for key in gone:
+            row_key = RowKey(key)
+            for column_key in self._data[row_key]:
+                self._updated_cells.discard(CellKey(row_key, column_key))
+            del self._data[row_key]
+            del self.rows[row_key]
+        columns = [column.key for column in self.ordered_columns]
+        for key, cells in self._fitted(rows):
+            row_key = RowKey(key)
+            new = dict(zip(columns, cells, strict=True))
+            if key in fresh:
+                self.rows[row_key] = DataTableRow(row_key, 1)
+                self._new_rows.add(row_key)  # measured when the dimensions settle
+            else:
+                for column_key, cell in new.items():
+                    if cell_width(cell) > self.columns[column_key].content_width:
+                        self._updated_cells.add(CellKey(row_key, column_key))  # the column grows
+            self._data[row_key] = new
+        remaining = [key for key in old_keys if key not in gone]
+        order = fresh + remaining if new_on_top else remaining + fresh
+        self._row_locations = type(self._row_locations)({RowKey(key): index for index, key in enumerate(order)})
+        self._update_count += 1
+        self._require_update_dimensions = True
+        if self._updated_cells:
+            updated, self._updated_cells = self._updated_cells, set()
+            self._update_column_widths(updated)
+        self._settle_dimensions()
+        self.refresh()
+        if was_empty != (self.row_count == 0):
+            self.refresh_bindings()
+        if follow_top or keep is None or RowKey(keep) not in self._data:
+            self.cursor_coordinate = self.cursor_coordinate  # clamped to the rows left
+            return
+        new_row = self.get_row_index(RowKey(keep))
+        if new_row != old_row:
+            top = max(0, min(old_top + new_row - old_row, self.max_scroll_y))
+            self.set_scroll(None, top)
+            self.scroll_target_y = top
+            self.move_cursor(row=new_row, animate=False)
 
     # --- fitting the rows to the width ---------------------------------------------------
 

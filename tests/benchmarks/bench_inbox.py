@@ -1,0 +1,285 @@
+"""A burst of webhook deliveries into the dashboard's inbox, while a person presses keys (issue 18, section 3).
+
+The real dashboard runs in a pseudo-terminal of 120x40 (against an emulator
+in another process, without live traffic), listening for webhooks on the
+loopback with a secret, its inbox screen open. Then `--senders` processes
+(4) send `--deliveries` (10,000) between them, each over `--concurrency`
+connections at a time: a new connection per delivery (as a service's
+retrying sender does; `--keep-alive` reuses them), every one a new event,
+the last sender's unsigned (so both classes of trust fill their quotas).
+
+Measured:
+- the accept rate: deliveries answered 2xx per second, from the first sent
+  to the last answered, and what failed (connection refused, timeouts, 5xx);
+- key response while the burst runs: `y` (copy the webhook URL) is pressed
+  every `--press-every` seconds; its handler writes an OSC 52 sequence
+  straight to the terminal, so the time from the key to that sequence is the
+  time the key waited for the dashboard's loop (the redraw follows in the
+  next frame). The same keys before the burst give the idle figure;
+- when the screen showed the last delivery (its title's count), and the
+  dashboard's RSS before and after.
+
+Usage: python tests/benchmarks/bench_inbox.py [--deliveries 10000] [--senders 4] [--concurrency 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_dashboard import PYTHON, PtyProcess, no_config_env, start_emulator, stop  # noqa: E402
+
+SECRET = "whsec-bench-inbox"
+HOST = "127.0.0.1"
+
+
+# --- a sender (run as its own process) ---------------------------------------------------
+
+
+def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool) -> bytes:
+    body = json.dumps({
+        "success": True, "type": "crawl.page", "id": f"bench-job-{sender}", "webhookId": f"bench-{sender}-{number}",
+        "data": [{"markdown": f"# page {number}", "metadata": {"sourceURL": f"https://example.com/{number}"}}],
+        "metadata": {"bench": sender},
+    }).encode()
+    headers = [f"POST / HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
+    if signed:
+        headers.append("X-Service-Signature: sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest())
+    if not keep_alive:
+        headers.append("Connection: close")
+    return ("\r\n".join(headers) + "\r\n\r\n").encode() + body
+
+
+async def read_answer(reader: asyncio.StreamReader) -> int:
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    await reader.readexactly(length)
+    return status
+
+
+async def send_all(port: int, sender: int, numbers: range, signed: bool, concurrency: int, keep_alive: bool) -> dict:
+    statuses: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    pending = iter(numbers)
+
+    async def worker() -> None:
+        connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        for number in pending:
+            request = request_bytes(sender, number, signed, keep_alive)
+            try:
+                if connection is None:
+                    connection = await asyncio.wait_for(asyncio.open_connection(HOST, port), 30)
+                reader, writer = connection
+                writer.write(request)
+                await writer.drain()
+                statuses[str(await asyncio.wait_for(read_answer(reader), 30))] += 1
+            except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
+                errors[type(exc).__name__] += 1
+                if connection is not None:
+                    connection[1].close()
+                connection = None
+                continue
+            if not keep_alive:
+                writer.close()
+                connection = None
+        if connection is not None:
+            connection[1].close()
+
+    started = time.monotonic()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return {"started": started, "ended": time.monotonic(), "statuses": statuses, "errors": errors}
+
+
+def run_sender(args: argparse.Namespace) -> int:
+    numbers = range(args.first, args.first + args.count)
+    result = asyncio.run(send_all(args.port, args.sender, numbers, args.signed, args.concurrency, args.keep_alive))
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+# --- the dashboard and the keys --------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class KeyProbe:
+    """Presses `y` and times the OSC 52 sequence its handler writes."""
+
+    def __init__(self, app: PtyProcess, address: str) -> None:
+        self.app = app
+        self.marker = b"\x1b]52;c;" + base64.b64encode(address.encode())
+        self.seen = 0
+        self.scanned = 0  # bytes of output searched so far
+        self.output = bytearray()
+        self.read_chunks = 0
+
+    def _scan(self) -> float | None:
+        """The time of the chunk that completed the next unseen marker, if any has arrived."""
+        while self.read_chunks < len(self.app.chunks):
+            stamp, data = self.app.chunks[self.read_chunks]
+            self.read_chunks += 1
+            self.output += data
+            found = self.output.find(self.marker, max(0, self.scanned - len(self.marker)))
+            self.scanned = len(self.output)
+            if found >= 0:
+                del self.output[: found + len(self.marker)]
+                self.scanned = len(self.output)
+                return stamp
+            del self.output[: max(0, len(self.output) - len(self.marker))]
+            self.scanned = len(self.output)
+        return None
+
+    def press(self, timeout: float = 5.0) -> float | None:
+        """Seconds from `y` to its OSC 52, or None when it did not come within `timeout`."""
+        self.app.pump(0)
+        while self._scan() is not None:  # answers to earlier presses that came late
+            pass
+        sent = self.app.send(b"y")
+        deadline = sent + timeout
+        while time.monotonic() < deadline:
+            self.app.pump(0.002)
+            stamp = self._scan()
+            if stamp is not None:
+                return stamp - sent
+        return None
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def summary_ms(delays: list[float | None]) -> dict[str, float | int]:
+    answered = [d * 1000 for d in delays if d is not None]
+    if not answered:
+        return {"presses": len(delays), "answered": 0}
+    return {
+        "presses": len(delays), "answered": len(answered),
+        "p50_ms": round(statistics.median(answered), 1), "p99_ms": round(percentile(answered, 0.99), 1),
+        "max_ms": round(max(answered), 1),
+    }
+
+
+def bench(args: argparse.Namespace) -> dict:
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"wds-bench-inbox-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    emulator, url, key = start_emulator("--no-traffic")
+    port = free_port()
+    address = f"http://{HOST}:{port}/"
+    env = {
+        **no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key, "WDS_REFRESH": "5",
+        "WDS_WEBHOOK_LISTEN": f"{HOST}:{port}", "WDS_WEBHOOK_SECRET": SECRET,
+    }
+    app = PtyProcess([PYTHON, "-m", "tui"], env=env)
+    senders: list[subprocess.Popen[str]] = []
+    try:
+        app.wait_for("connected", 60)
+        app.send(b"w")
+        app.wait_for("Listening on", 30)
+        app.pump(1)
+        probe = KeyProbe(app, address)
+        idle = []
+        for _ in range(args.idle_presses):
+            idle.append(probe.press())
+            app.pump(args.press_every)
+        rss_before = rss_mb(app.proc.pid)
+
+        share = args.deliveries // args.senders
+        for sender in range(args.senders):
+            count = share if sender < args.senders - 1 else args.deliveries - share * (args.senders - 1)
+            argv = [PYTHON, __file__, "--sender", str(sender), "--port", str(port), "--first", str(sender * share),
+                    "--count", str(count), "--concurrency", str(args.concurrency)]
+            if sender < args.senders - 1 or args.senders == 1:
+                argv.append("--signed")
+            if args.keep_alive:
+                argv.append("--keep-alive")
+            senders.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
+        busy = []
+        while any(proc.poll() is None for proc in senders):
+            busy.append(probe.press())
+            app.pump(args.press_every)
+        results = [json.loads(proc.stdout.read()) for proc in senders]  # type: ignore[union-attr]
+        last_answer = max(result["ended"] for result in results)
+        count_text = f"{args.deliveries:,} deliveries"
+        try:
+            shown_after: float | None = app.wait_for(count_text, 60) + app.started - last_answer
+        except TimeoutError:
+            shown_after = None  # not all were received: the statuses say why
+        app.pump(1)
+        rss_after = rss_mb(app.proc.pid)
+    finally:
+        for proc in senders:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        app.stop()
+        stop(emulator)
+
+    statuses: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for result in results:
+        statuses.update(result["statuses"])
+        errors.update(result["errors"])
+    accepted = sum(n for status, n in statuses.items() if status.startswith("2"))
+    seconds = last_answer - min(result["started"] for result in results)
+    return {
+        "deliveries": args.deliveries, "senders": args.senders, "concurrency": args.concurrency,
+        "keep_alive": args.keep_alive,
+        "accepted": accepted, "seconds": round(seconds, 2), "accepted_per_s": round(accepted / seconds),
+        "statuses": dict(statuses), "errors": dict(errors),
+        "keys_idle": summary_ms(idle), "keys_during_burst": summary_ms(busy),
+        "all_shown_s_after_last_answer": round(max(shown_after, 0.0), 3) if shown_after is not None else "never",
+        "rss_mb_before": round(rss_before, 1), "rss_mb_after": round(rss_after, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deliveries", type=int, default=10_000)
+    parser.add_argument("--senders", type=int, default=4)
+    parser.add_argument("--concurrency", type=int, default=16, help="connections at a time per sender (default 16)")
+    parser.add_argument("--keep-alive", action="store_true", help="reuse connections instead of one per delivery")
+    parser.add_argument("--press-every", type=float, default=0.1, help="seconds between key presses (default 0.1)")
+    parser.add_argument("--idle-presses", type=int, default=30)
+    # A sender process (started by the benchmark itself):
+    parser.add_argument("--sender", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--signed", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.sender is not None:
+        return run_sender(args)
+    print(json.dumps(bench(args), indent=1), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
