@@ -129,45 +129,64 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-class KeyProbe:
-    """Presses `y` and times the OSC 52 sequence its handler writes."""
+SEEDS = ("seed-a", "seed-b", "seed-c")
 
-    def __init__(self, app: PtyProcess, address: str) -> None:
+
+def seed(port: int) -> None:
+    """Three signed events before the burst: the rows a person reads while it runs (its rows are unsigned)."""
+    for name in SEEDS:
+        body = json.dumps({"success": True, "type": "crawl.completed", "id": "seed-job", "webhookId": name,
+                           "data": []}).encode()
+        signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+        with socket.create_connection((HOST, port)) as connection:
+            connection.sendall(
+                f"POST / HTTP/1.1\r\nHost: {HOST}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
+                f"X-Service-Signature: {signature}\r\n\r\n".encode() + body
+            )
+            assert connection.recv(100).startswith(b"HTTP/1.1 200"), "the inbox refused a seed"
+
+
+class KeyProbe:
+    """Moves the cursor between two of the seeded rows and times each move to its redrawn detail.
+
+    The rows of the burst arrive above the seeded ones; the table keeps the
+    cursor on its row, so the detail below the table changes only when a key
+    moves the cursor, and it names the row's webhookId: the first bytes of the
+    detail naming the row moved to are the key's visible response.
+    """
+
+    def __init__(self, app: PtyProcess) -> None:
         self.app = app
-        self.marker = b"\x1b]52;c;" + base64.b64encode(address.encode())
-        self.seen = 0
-        self.scanned = 0  # bytes of output searched so far
         self.output = bytearray()
         self.read_chunks = 0
+        self.on = "seed-b"
 
-    def _scan(self) -> float | None:
-        """The time of the chunk that completed the next unseen marker, if any has arrived."""
+    def _read(self) -> list[tuple[float, int]]:
+        """New output: (time, end offset) of each chunk."""
+        ends = []
         while self.read_chunks < len(self.app.chunks):
             stamp, data = self.app.chunks[self.read_chunks]
             self.read_chunks += 1
             self.output += data
-            found = self.output.find(self.marker, max(0, self.scanned - len(self.marker)))
-            self.scanned = len(self.output)
-            if found >= 0:
-                del self.output[: found + len(self.marker)]
-                self.scanned = len(self.output)
-                return stamp
-            del self.output[: max(0, len(self.output) - len(self.marker))]
-            self.scanned = len(self.output)
-        return None
+            ends.append((stamp, len(self.output)))
+        return ends
 
     def press(self, timeout: float = 5.0) -> float | None:
-        """Seconds from `y` to its OSC 52, or None when it did not come within `timeout`."""
+        """Seconds from the key to the detail of the row it moved to, or None when it did not come within `timeout`."""
+        key, target = (b"\x1b[A", "seed-c") if self.on == "seed-b" else (b"\x1b[B", "seed-b")
+        marker = f"webhookId {target}".encode()
         self.app.pump(0)
-        while self._scan() is not None:  # answers to earlier presses that came late
-            pass
-        sent = self.app.send(b"y")
+        self._read()
+        start = len(self.output)
+        sent = self.app.send(key)
+        self.on = target
         deadline = sent + timeout
         while time.monotonic() < deadline:
             self.app.pump(0.002)
-            stamp = self._scan()
-            if stamp is not None:
-                return stamp - sent
+            for stamp, end in self._read():
+                found = self.output.find(marker, start)
+                if found >= 0 and found + len(marker) <= end:
+                    return stamp - sent
         return None
 
 
@@ -192,7 +211,6 @@ def bench(args: argparse.Namespace) -> dict:
     tmp.mkdir(parents=True, exist_ok=True)
     emulator, url, key = start_emulator("--no-traffic")
     port = free_port()
-    address = f"http://{HOST}:{port}/"
     env = {
         **no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key, "WDS_REFRESH": "5",
         "WDS_WEBHOOK_LISTEN": f"{HOST}:{port}", "WDS_WEBHOOK_SECRET": SECRET,
@@ -203,10 +221,13 @@ def bench(args: argparse.Namespace) -> dict:
         app.wait_for("connected", 60)
         app.send(b"w")
         app.wait_for("Listening on", 30)
-        app.pump(1)
-        probe = KeyProbe(app, address)
+        seed(port)
+        app.wait_for("3 events", 10)
+        app.send(b"\x1b[B")  # from the newest row (which the table follows) to seed-b: the cursor stays on it
+        app.wait_for("webhookId seed-b", 10)
+        probe = KeyProbe(app)
         idle = []
-        for _ in range(args.idle_presses):
+        for _ in range(args.idle_presses * 2):  # an even number: back on seed-b
             idle.append(probe.press())
             app.pump(args.press_every)
         rss_before = rss_mb(app.proc.pid)
@@ -216,18 +237,21 @@ def bench(args: argparse.Namespace) -> dict:
             count = share if sender < args.senders - 1 else args.deliveries - share * (args.senders - 1)
             argv = [PYTHON, __file__, "--sender", str(sender), "--port", str(port), "--first", str(sender * share),
                     "--count", str(count), "--concurrency", str(args.concurrency)]
-            if sender < args.senders - 1 or args.senders == 1:
+            if args.signed:
                 argv.append("--signed")
             if args.keep_alive:
                 argv.append("--keep-alive")
             senders.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
+        # Rows of the burst above the seeded ones first: with seed-c on top, a cursor moved
+        # to it would be on the newest row, which the table follows.
+        app.wait_for("bench-", 30)
         busy = []
         while any(proc.poll() is None for proc in senders):
             busy.append(probe.press())
             app.pump(args.press_every)
         results = [json.loads(proc.stdout.read()) for proc in senders]  # type: ignore[union-attr]
         last_answer = max(result["ended"] for result in results)
-        count_text = f"{args.deliveries:,} deliveries"
+        count_text = f"{args.deliveries + len(SEEDS):,} deliveries"
         try:
             shown_after: float | None = app.wait_for(count_text, 60) + app.started - last_answer
         except TimeoutError:
@@ -267,13 +291,14 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=16, help="connections at a time per sender (default 16)")
     parser.add_argument("--keep-alive", action="store_true", help="reuse connections instead of one per delivery")
     parser.add_argument("--press-every", type=float, default=0.1, help="seconds between key presses (default 0.1)")
-    parser.add_argument("--idle-presses", type=int, default=30)
+    parser.add_argument("--idle-presses", type=int, default=15, help="pairs of presses before the burst (default 15)")
+    parser.add_argument("--signed", action="store_true",
+                        help="senders sign (verified: they push the seeded rows out, and the keys then measure less)")
     # A sender process (started by the benchmark itself):
     parser.add_argument("--sender", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--signed", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.sender is not None:
         return run_sender(args)

@@ -37,7 +37,7 @@ from tui.widgets.live_table import LiveTable, Squeeze
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 FLUSH_SECONDS = 0.1
 """The longest a delivery waits to be shown; a burst's deliveries are shown together."""
-DRAW_SHARE = 0.2
+DRAW_SHARE = 0.25
 """At most this part of the time goes to showing deliveries: a slow update spaces out the next one."""
 
 
@@ -93,6 +93,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self._evicted: set[str] = set()
         self._flush_timer = None
         self._flush_delay = FLUSH_SECONDS
+        self._flush_started: float | None = None  # while an update is on its way to the screen
         self._shown_detail: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
@@ -152,13 +153,13 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
             self._evicted.add(key)
         self._changed.pop(change.row.key, None)  # moved to the end: the latest change last
         self._changed[change.row.key] = None
-        if self._flush_timer is None:
+        if self._flush_timer is None and self._flush_started is None:
             self._flush_timer = self.set_timer(self._flush_delay, self._flush)
 
     def _flush(self) -> None:
         """Put the rows changed since the last flush in the table, in one update."""
-        started = time.perf_counter()
         self._flush_timer = None
+        self._flush_started = time.perf_counter()
         inbox = self.service.inbox
         rows = [row for key in self._changed if (row := inbox.get(key)) is not None]
         evicted = self._evicted
@@ -168,9 +169,20 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         table.put_rows([inbox_row(row, self.clock) for row in rows], removed=evicted, new_on_top=True)
         self._show_counts()
         self._show_detail()
-        # The next update waits longer when this one took long: showing a burst never takes
+        self.call_after_refresh(self._flushed)
+
+    def _flushed(self) -> None:
+        """Once the update is on screen: the next one waits in proportion to what this one took."""
+        if self._flush_started is None:
+            return
+        # Drawing a table of new rows is most of the cost (~50 ms at 120x40 here), and it
+        # happens after `_flush`, so it is timed up to the refresh. So a burst never takes
         # more than DRAW_SHARE of the loop from the keys a person presses meanwhile.
-        self._flush_delay = max(FLUSH_SECONDS, (time.perf_counter() - started) / DRAW_SHARE)
+        spent = time.perf_counter() - self._flush_started
+        self._flush_started = None
+        self._flush_delay = max(FLUSH_SECONDS, spent / DRAW_SHARE)
+        if (self._changed or self._evicted) and self._flush_timer is None:
+            self._flush_timer = self.set_timer(self._flush_delay, self._flush)
 
     def _show_counts(self) -> None:
         inbox = self.service.inbox
@@ -178,7 +190,8 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self.query_one("#inbox-title", Static).update(
             f"Webhook inbox · {plural(received, 'delivery', 'deliveries')} in {plural(len(inbox), 'event')}"
             if received
-            else "Webhook inbox"
+            else "Webhook inbox",
+            layout=False,  # one line, always: no need to lay the screen out again for a count
         )
 
     def _show_detail(self) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
@@ -185,27 +186,34 @@ class LiveTable(DataTable):
                 self._updated_cells.discard(CellKey(row_key, column_key))
             del self._data[row_key]
             del self.rows[row_key]
-        columns = [column.key for column in self.ordered_columns]
+        columns = self.ordered_columns
+        widths = [column.content_width for column in columns]
+        redrawn = False  # whether a row already shown has new cells
         for key, cells in self._fitted(rows):
             row_key = RowKey(key)
-            new = dict(zip(columns, cells, strict=True))
+            new = {column.key: cell for column, cell in zip(columns, cells, strict=True)}
             if key in fresh:
                 self.rows[row_key] = DataTableRow(row_key, 1)
-                self._new_rows.add(row_key)  # measured when the dimensions settle
-            else:
-                for column_key, cell in new.items():
-                    if cell_width(cell) > self.columns[column_key].content_width:
-                        self._updated_cells.add(CellKey(row_key, column_key))  # the column grows
+            elif new != self._data[row_key]:
+                redrawn = True
             self._data[row_key] = new
+            # Columns grow to their widest cell here: DataTable would measure each new cell
+            # through Rich on idle (~80 us a cell: a second for a burst's 2,000 rows).
+            for column, cell in zip(columns, cells, strict=True):
+                column.content_width = max(column.content_width, cell_width(cell))
         remaining = [key for key in old_keys if key not in gone]
         order = fresh + remaining if new_on_top else remaining + fresh
         self._row_locations = type(self._row_locations)({RowKey(key): index for index, key in enumerate(order)})
-        self._update_count += 1
-        self._require_update_dimensions = True
-        if self._updated_cells:
-            updated, self._updated_cells = self._updated_cells, set()
-            self._update_column_widths(updated)
-        self._settle_dimensions()
+        if redrawn or widths != [column.content_width for column in columns]:
+            self._update_count += 1  # a cell's cache key holds neither its data nor its width: all again
+        else:
+            # Rows only came and went. Rendering cells is most of drawing a table (~50 ms
+            # for a screenful), and a cell's cache is keyed by its row's key, not its place:
+            # the cells drawn are still good. What is keyed by place is not.
+            for cache in (self._line_cache, self._row_render_cache, self._row_renderable_cache,
+                          self._offset_cache, self._ordered_row_cache):
+                _empty(cache)
+        self._update_dimensions(())  # the virtual size, for the rows now there
         self.refresh()
         if was_empty != (self.row_count == 0):
             self.refresh_bindings()
@@ -280,3 +288,15 @@ class LiveTable(DataTable):
             new_rows = self._new_rows.copy()
             self._new_rows.clear()
             self._update_dimensions(new_rows)
+
+
+def _empty(cache: LRUCache) -> None:
+    """Empty one of DataTable's caches without leaving its entries for the cyclic collector.
+
+    `LRUCache.clear` drops its ring of entries whole: a reference cycle, with
+    every strip in it, that waits for a collection (which pauses every thread;
+    after a burst's updates, 100 ms of it). Entries taken out one by one are
+    unlinked and freed at once.
+    """
+    for key in list(cache.keys()):
+        cache.discard(key)
