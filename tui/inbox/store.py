@@ -65,7 +65,7 @@ def quotas_for(secret: Secret | None, *, rows: int = ROWS_PER_CLASS, bodies: int
     return {VERIFIED: Quota(rows, verified), UNVERIFIED: Quota(rows, bodies - verified)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """One POST received: when, from where, what it carried and whether its signature holds.
 
@@ -155,7 +155,7 @@ def held_size(value: object, limit: int) -> int:
     return total
 
 
-@dataclass
+@dataclass(slots=True)
 class InboxRow:
     """The deliveries of one event: when the first came, the latest (with its body while kept), how many arrived."""
 
@@ -204,7 +204,7 @@ def json_prefix(value: Any, limit: int) -> str:
     return clip("".join(pieces), limit)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     """What one delivery changed: the row it landed in, and the rows dropped to keep the class in its quota."""
 

@@ -296,7 +296,12 @@ def _empty(cache: LRUCache) -> None:
     `LRUCache.clear` drops its ring of entries whole: a reference cycle, with
     every strip in it, that waits for a collection (which pauses every thread;
     after a burst's updates, 100 ms of it). Entries taken out one by one are
-    unlinked and freed at once.
+    unlinked and freed at once (all but the last: see below).
     """
     for key in list(cache.keys()):
+        value = cache.get(key)
         cache.discard(key)
+        if isinstance(value, list):
+            # The last entry discarded stays linked to itself (a cycle after all): leave it
+            # holding nothing. The row caches hold the whole table's rows in one list.
+            value.clear()
