@@ -93,3 +93,17 @@ async def test_removing_the_chosen_row_keeps_a_cursor_in_the_table() -> None:
         assert table.row_count == 0 and table.selected_key() is None
         table.put_rows([row(9)], new_on_top=True)
         assert table.selected_key() == "r9"
+
+
+async def test_a_row_removed_and_given_again_is_a_new_row_on_top() -> None:
+    """An event evicted and then delivered again (a retry after its row went) is new: on top, not in its old place."""
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync([row(3), row(2), row(1)])
+        table.put_rows([row(1, note="again")], removed=["r1"], new_on_top=True)
+        assert table.row_keys == ["r1", "r3", "r2"]
+        assert [str(cell) for cell in table.get_row("r1")] == ["r1", "ok", "again"]
+        await pilot.pause()
+        await same_as_fresh(pilot, table, [row(1, note="again"), row(3), row(2)])

@@ -32,7 +32,7 @@ from tui.inbox.service import InboxService
 from tui.inbox.store import Change, InboxRow
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.footer import Footer
-from tui.widgets.live_table import LiveTable, Squeeze
+from tui.widgets.live_table import LiveTable, Row, Squeeze
 
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 FLUSH_SECONDS = 0.1
@@ -89,7 +89,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self.service = service
         self.clock = clock
         self._unsubscribe = None
-        self._changed: dict[str, None] = {}  # rows to show again, in the order they changed
+        self._changed: dict[str, tuple[int, Row]] = {}  # rows to show again: their key, place (seq) and cells
         self._evicted: set[str] = set()
         self._flush_timer = None
         self._flush_delay = FLUSH_SECONDS
@@ -147,12 +147,16 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self._show_detail()
 
     def _changed_row(self, change: Change) -> None:
-        """Note what a delivery changed; the table hears of it with the others of its burst."""
+        """Note what a delivery changed; the table hears of it with the others of its burst.
+
+        The row's cells are made now, a few at a time as deliveries come in, so that
+        the update itself is short: a key pressed meanwhile waits for that alone.
+        """
         for key in change.evicted:
             self._changed.pop(key, None)
             self._evicted.add(key)
-        self._changed.pop(change.row.key, None)  # moved to the end: the latest change last
-        self._changed[change.row.key] = None
+        row = change.row
+        self._changed[row.key] = (row.seq, inbox_row(row, self.clock))
         if self._flush_timer is None and self._flush_started is None:
             self._flush_timer = self.set_timer(self._flush_delay, self._flush)
 
@@ -160,13 +164,11 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         """Put the rows changed since the last flush in the table, in one update."""
         self._flush_timer = None
         self._flush_started = time.perf_counter()
-        inbox = self.service.inbox
-        rows = [row for key in self._changed if (row := inbox.get(key)) is not None]
+        changed = sorted(self._changed.values(), key=lambda change: change[0], reverse=True)  # newest on top
         evicted = self._evicted
         self._changed, self._evicted = {}, set()
-        rows.sort(key=lambda row: row.seq, reverse=True)  # the newest on top, as the table lists them
         table = self.query_one("#inbox-table", LiveTable)
-        table.put_rows([inbox_row(row, self.clock) for row in rows], removed=evicted, new_on_top=True)
+        table.put_rows([cells for _, cells in changed], removed=evicted, new_on_top=True)
         self._show_counts()
         self._show_detail()
         self.call_after_refresh(self._flushed)

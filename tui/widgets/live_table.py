@@ -163,7 +163,7 @@ class LiveTable(DataTable):
         gone = {key for key in removed if key in self._data}
         given = {key: cells for key, cells in rows}
         old_keys = [row.key.value for row in self.ordered_rows]
-        fresh = [key for key, _ in rows if key not in self._data]
+        fresh = [key for key, _ in rows if key not in self._data or key in gone]  # gone and back: a new row
         kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
         added = [(key, given[key]) for key in fresh]
         self._given = added + kept if new_on_top else kept + added
