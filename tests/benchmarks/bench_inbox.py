@@ -24,7 +24,10 @@ Measured:
 The machine's load average is printed too: on a shared 2-core machine the
 figures follow it.
 
-Usage: python tests/benchmarks/bench_inbox.py [--deliveries 10000] [--senders 4] [--concurrency 16]
+Memory: `--deliveries 300 --body-kib 1000` sends 300 deliveries of 1 MB; the
+RSS after tells what the inbox holds of them (its bodies stay within 64 MiB).
+
+Usage: python tests/benchmarks/bench_inbox.py [--deliveries 10000] [--senders 4] [--concurrency 16] [--body-kib 0]
 """
 
 from __future__ import annotations
@@ -56,10 +59,11 @@ HOST = "127.0.0.1"
 # --- a sender (run as its own process) ---------------------------------------------------
 
 
-def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool) -> bytes:
+def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool, body_kib: int = 0) -> bytes:
+    markdown = f"# page {number}\n" + "lorem ipsum " * (body_kib * 1024 // 12)
     body = json.dumps({
         "success": True, "type": "crawl.page", "id": f"bench-job-{sender}", "webhookId": f"bench-{sender}-{number}",
-        "data": [{"markdown": f"# page {number}", "metadata": {"sourceURL": f"https://example.com/{number}"}}],
+        "data": [{"markdown": markdown, "metadata": {"sourceURL": f"https://example.com/{number}"}}],
         "metadata": {"bench": sender},
     }).encode()
     headers = [f"POST / HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
@@ -78,7 +82,9 @@ async def read_answer(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def send_all(port: int, sender: int, numbers: range, signed: bool, concurrency: int, keep_alive: bool) -> dict:
+async def send_all(
+    port: int, sender: int, numbers: range, signed: bool, concurrency: int, keep_alive: bool, body_kib: int
+) -> dict:
     statuses: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     pending = iter(numbers)
@@ -86,7 +92,7 @@ async def send_all(port: int, sender: int, numbers: range, signed: bool, concurr
     async def worker() -> None:
         connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         for number in pending:
-            request = request_bytes(sender, number, signed, keep_alive)
+            request = request_bytes(sender, number, signed, keep_alive, body_kib)
             try:
                 if connection is None:
                     connection = await asyncio.wait_for(asyncio.open_connection(HOST, port), 30)
@@ -113,7 +119,9 @@ async def send_all(port: int, sender: int, numbers: range, signed: bool, concurr
 
 def run_sender(args: argparse.Namespace) -> int:
     numbers = range(args.first, args.first + args.count)
-    result = asyncio.run(send_all(args.port, args.sender, numbers, args.signed, args.concurrency, args.keep_alive))
+    result = asyncio.run(
+        send_all(args.port, args.sender, numbers, args.signed, args.concurrency, args.keep_alive, args.body_kib)
+    )
     print(json.dumps(result), flush=True)
     return 0
 
@@ -247,6 +255,7 @@ def bench(args: argparse.Namespace) -> dict:
                 argv.append("--signed")
             if args.keep_alive:
                 argv.append("--keep-alive")
+            argv += ["--body-kib", str(args.body_kib)]
             senders.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
         # Rows of the burst above the seeded ones first: with seed-c on top, a cursor moved
         # to it would be on the newest row, which the table follows.
@@ -297,6 +306,8 @@ def main() -> int:
     parser.add_argument("--senders", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=16, help="connections at a time per sender (default 16)")
     parser.add_argument("--keep-alive", action="store_true", help="reuse connections instead of one per delivery")
+    parser.add_argument("--body-kib", type=int, default=0,
+                        help="pad each delivery's data to about this many KiB (1000: the memory test of issue 18)")
     parser.add_argument("--press-every", type=float, default=0.1, help="seconds between key presses (default 0.1)")
     parser.add_argument("--idle-presses", type=int, default=15, help="pairs of presses before the burst (default 15)")
     parser.add_argument("--signed", action="store_true",
