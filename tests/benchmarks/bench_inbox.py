@@ -214,8 +214,9 @@ def summary_ms(delays: list[float | None]) -> dict[str, float | int]:
         return {"presses": len(delays), "answered": 0}
     return {
         "presses": len(delays), "answered": len(answered),
-        "p50_ms": round(statistics.median(answered), 1), "p99_ms": round(percentile(answered, 0.99), 1),
-        "max_ms": round(max(answered), 1),
+        "p50_ms": round(statistics.median(answered), 1), "p90_ms": round(percentile(answered, 0.9), 1),
+        "p99_ms": round(percentile(answered, 0.99), 1), "max_ms": round(max(answered), 1),
+        "over_100_ms": sum(delay > 100 for delay in answered),
     }
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tui.widgets.live_table import LiveTable
+from tui.widgets.live_table import LiveTable, Squeeze
 
 
 class TableApp(App[None]):
     def compose(self) -> ComposeResult:
         yield LiveTable("id", "status", "note")
+
+
+class NarrowApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield LiveTable("id", "status", "note", squeeze=(Squeeze("note", 6),))
 
 
 def row(number: int, note: str = "x", status: str = "ok") -> tuple[str, tuple[str | Text, ...]]:
@@ -33,7 +38,7 @@ async def same_as_fresh(pilot, table: LiveTable, rows: list) -> None:  # type: i
     assert table.row_keys == [key for key, _ in rows]
     drawn = lines(table)
     cursor, top = table.cursor_row, table.scroll_y
-    table._replace_all(rows)  # the whole table made anew
+    table._replace_all(table._fitted(rows))  # the whole table made anew
     table.move_cursor(row=cursor, animate=False)
     table.scroll_to(y=top, animate=False)
     await pilot.pause()
@@ -107,3 +112,23 @@ async def test_a_row_removed_and_given_again_is_a_new_row_on_top() -> None:
         assert [str(cell) for cell in table.get_row("r1")] == ["r1", "ok", "again"]
         await pilot.pause()
         await same_as_fresh(pilot, table, [row(1, note="again"), row(3), row(2)])
+
+
+async def test_rows_are_cut_to_the_width_as_a_table_given_them_all_would_cut_them() -> None:
+    """put_rows fits from each column's widest cell (no pass over every row): the same cuts as from every row."""
+    app = NarrowApp()
+    async with app.run_test(size=(40, 8)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync([row(2), row(1)])
+        table.put_rows([row(3, note="a note far too long for forty columns, cut in its middle")], new_on_top=True)
+        assert table._fit == table._fit_for(table._given)  # as fitted from every row
+        assert "…" in str(table.get_row("r3")[2])
+        await pilot.pause()
+        await same_as_fresh(pilot, table, [row(3, note="a note far too long for forty columns, cut in its middle"),
+                                           row(2), row(1)])
+        table.put_rows([row(4)], removed=["r3"], new_on_top=True)  # the widest row gone: shown whole again
+        assert table._fit == table._fit_for(table._given)
+        assert [str(cell) for cell in table.get_row("r4")] == ["r4", "ok", "x"]
+        await pilot.pause()
+        await same_as_fresh(pilot, table, [row(4), row(2), row(1)])

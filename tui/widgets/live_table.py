@@ -32,8 +32,10 @@ from tui.widgets.table_fit import (
     Shorten,
     Squeeze,
     Step,
+    WidthTally,
     cell_width,
     cut_cell,
+    cuts_only,
     plan_fit,
     without_colour,
 )
@@ -62,6 +64,8 @@ class LiveTable(DataTable):
         self._given: list[Row] = []  # the rows as the pane gave them, before any cut
         self._fit: Fit = NO_FIT  # how the rows shown differ from the rows given
         self._widths_at_resize: tuple[int, ...] | None = None
+        self._tally: WidthTally | None = None  # of `_tallied`, the rows `put_rows` was given last
+        self._tallied: list[Row] | None = None
         self._rows_width = 0
         # DataTable's render caches hold up to 10,000 cells and 1,000 rows and lines. Each
         # poll that changes a row makes new entries (the keys carry an update count), so on
@@ -166,8 +170,14 @@ class LiveTable(DataTable):
         fresh = [key for key, _ in rows if key not in self._data or key in gone]  # gone and back: a new row
         kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
         added = [(key, given[key]) for key in fresh]
-        self._given = added + kept if new_on_top else kept + added
-        fit = self._fit_for(self._given)
+        tally = self._tally_of_given()
+        for key in gone:
+            tally.remove(key)
+        for key, cells in rows:
+            tally.add(key, cells)
+        self._given = self._tallied = added + kept if new_on_top else kept + added
+        # Fitted from each column's widest cell: a pass over every row's cells took most of an update.
+        fit = self._fit_for(self._given, widest=tally.widest() if cuts_only(self._squeeze) else None)
         if fit != self._fit:  # a new width for the columns cut: a whole-table change, as in `sync`
             self._fit = fit
             self._replace_all(self._fitted(self._given))
@@ -182,8 +192,9 @@ class LiveTable(DataTable):
         # and re-indexes every row for each one removed.
         for key in gone:
             row_key = RowKey(key)
-            for column_key in self._data[row_key]:
-                self._updated_cells.discard(CellKey(row_key, column_key))
+            if self._updated_cells:
+                for column_key in self._data[row_key]:
+                    self._updated_cells.discard(CellKey(row_key, column_key))
             del self._data[row_key]
             del self.rows[row_key]
         columns = self.ordered_columns
@@ -229,8 +240,11 @@ class LiveTable(DataTable):
 
     # --- fitting the rows to the width ---------------------------------------------------
 
-    def _fit_for(self, rows: Sequence[Row]) -> Fit:
-        """How the rows must change to fit the table's width (not at all while it has no size)."""
+    def _fit_for(self, rows: Sequence[Row], *, widest: Sequence[Cell] | None = None) -> Fit:
+        """How the rows must change to fit the table's width (not at all while it has no size).
+
+        `widest`: one row as wide as the widest cells, standing in for `rows` (see `WidthTally`).
+        """
         if not self._squeeze or self.size.width == 0:
             return NO_FIT
         # Room for the vertical scrollbar when the rows are more than the height: each
@@ -238,8 +252,16 @@ class LiveTable(DataTable):
         height = self.size.height - (self.header_height if self.show_header else 0)
         scrollbar = self.styles.scrollbar_size_vertical if len(rows) > height else 0
         room = self.size.width - scrollbar
-        cells = [row for _, row in rows]
+        cells = [widest] if widest else [row for _, row in rows]
         return plan_fit(self._column_labels, cells, self._squeeze, room, 2 * self.cell_padding)
+
+    def _tally_of_given(self) -> WidthTally:
+        """The widths of the rows given, counted again when `sync` gave others since."""
+        if self._tally is None or self._tallied is not self._given:
+            self._tally = WidthTally(len(self._column_labels))
+            for key, cells in self._given:
+                self._tally.add(key, cells)
+        return self._tally
 
     def _fitted(self, rows: Sequence[Row]) -> list[Row]:
         if self.app.no_color:
