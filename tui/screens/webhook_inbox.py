@@ -37,6 +37,10 @@ from tui.widgets.live_table import LiveTable, Row, Squeeze
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 FLUSH_SECONDS = 0.1
 """The longest a delivery waits to be shown; a burst's deliveries are shown together."""
+BURST_ROWS = 20
+"""Rows in one update that make it a burst's: more than a screenful, so the table is drawn anew each time."""
+BURST_FLUSH_SECONDS = 0.25
+"""Between the updates of a burst: each draws a whole table (~50 ms), and keys pressed meanwhile wait for it."""
 DRAW_SHARE = 0.25
 """At most this part of the time goes to showing deliveries: a slow update spaces out the next one."""
 
@@ -94,6 +98,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self._flush_timer = None
         self._flush_delay = FLUSH_SECONDS
         self._flush_started: float | None = None  # while an update is on its way to the screen
+        self._in_burst = False
         self._shown_detail: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
@@ -165,6 +170,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self._flush_timer = None
         self._flush_started = time.perf_counter()
         changed = sorted(self._changed.values(), key=lambda change: change[0], reverse=True)  # newest on top
+        self._in_burst = len(changed) + len(self._evicted) >= BURST_ROWS
         evicted = self._evicted
         self._changed, self._evicted = {}, set()
         table = self.query_one("#inbox-table", LiveTable)
@@ -182,7 +188,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         # more than DRAW_SHARE of the loop from the keys a person presses meanwhile.
         spent = time.perf_counter() - self._flush_started
         self._flush_started = None
-        self._flush_delay = max(FLUSH_SECONDS, spent / DRAW_SHARE)
+        self._flush_delay = max(BURST_FLUSH_SECONDS if self._in_burst else FLUSH_SECONDS, spent / DRAW_SHARE)
         if (self._changed or self._evicted) and self._flush_timer is None:
             self._flush_timer = self.set_timer(self._flush_delay, self._flush)
 
