@@ -139,7 +139,7 @@ class WebhookListener:
                 loop.call_soon_threadsafe(stop.set)
             except RuntimeError:
                 pass  # its loop has ended already
-        await asyncio.to_thread(thread.join)
+        await asyncio.to_thread(thread.join, 5)  # a daemon thread: an app that quits never waits longer
         self._thread = self._loop = self._stop = None
         self._address = None
 

@@ -8,8 +8,9 @@ An unverified event is shown, marked, never dropped on arrival.
 
 Deliveries can come by the thousand a second, so the screen does not redraw
 per delivery: it notes which rows changed and, at most once per
-`FLUSH_SECONDS` (longer while drawing takes longer), puts just those rows in
-the table: new ones on top, changed ones in place, evicted ones out.
+`FLUSH_SECONDS` (`BURST_FLUSH_SECONDS` in a burst, longer while drawing
+takes longer), puts just those rows in the table: new ones on top, changed
+ones in place, evicted ones out.
 """
 
 from __future__ import annotations
@@ -181,8 +182,8 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _flushed(self) -> None:
         """Once the update is on screen: the next one waits in proportion to what this one took."""
-        if self._flush_started is None:
-            return
+        if self._flush_started is None or not self.is_mounted:
+            return  # the screen has closed since
         # Drawing a table of new rows is most of the cost (~50 ms at 120x40 here), and it
         # happens after `_flush`, so it is timed up to the refresh. So a burst never takes
         # more than DRAW_SHARE of the loop from the keys a person presses meanwhile.
