@@ -67,9 +67,10 @@ async def test_retries_with_the_same_webhook_id_fold_into_one_row(listener: Webh
     assert [(row.count, row.verified) for row in rows] == [(3, True), (1, False)]
 
 
-async def test_what_is_not_an_event_is_kept_and_said(listener: WebhookListener) -> None:
+async def test_what_is_not_an_event_is_answered_400_kept_and_said(listener: WebhookListener) -> None:
     body = b"{not json"
-    assert (await post(listener, body, sign(body, SECRET))).status_code == 200
+    answer = await post(listener, body, sign(body, SECRET))
+    assert answer.status_code == 400 and "not JSON" in answer.json()["error"]
     [row] = listener.inbox.rows
     assert row.event is None and row.verified is True
     assert "not JSON" in (row.latest.problem or "")
@@ -92,7 +93,7 @@ async def test_other_methods_oversized_bodies_and_slow_heads_get_a_proper_answer
 
 async def test_listeners_hear_of_each_delivery(listener: WebhookListener) -> None:
     heard: list[str] = []
-    unsubscribe = listener.inbox.subscribe(lambda row: heard.append(row.key))
+    unsubscribe = listener.inbox.subscribe(lambda change: heard.append(change.row.key))
     body = event()
     await post(listener, body, sign(body, SECRET))
     unsubscribe()
@@ -115,9 +116,9 @@ async def test_without_a_secret_nothing_is_claimed_verified() -> None:
 def test_the_inbox_keeps_at_most_its_rows() -> None:
     from datetime import UTC, datetime
 
-    from tui.inbox.store import check_delivery
+    from tui.inbox.store import check_delivery, quotas_for
 
-    inbox = Inbox(None, max_rows=3)
+    inbox = Inbox(None, quotas=quotas_for(None, rows=3))
     for number in range(5):
         inbox.add(check_delivery(event(webhook_id=f"wh-{number}"), {}, None, peer="t", now=datetime.now(UTC)))
     assert [row.key for row in inbox.rows] == ["wh-2/unchecked", "wh-3/unchecked", "wh-4/unchecked"]

@@ -109,6 +109,9 @@ def parse_event(
         payload = json.loads(raw_body)
     except (ValueError, UnicodeDecodeError):
         raise WebhookPayloadError("the delivery's body is not JSON") from None
+    except RecursionError:
+        # json's parser recurses per level: `[[[[...` a few thousand deep ends it, not the caller.
+        raise WebhookPayloadError("the delivery's JSON is nested too deeply to read") from None
     if not isinstance(payload, dict):
         raise WebhookPayloadError(f"the delivery's body is a JSON {type(payload).__name__}, not an object")
     model = CrawlStartedEvent if payload.get("type") == "crawl.started" else WebhookEvent

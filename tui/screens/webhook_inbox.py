@@ -4,12 +4,19 @@ Opened with `w` (or the palette), which also starts the listener when it is
 not running (`tui.inbox.service`). One row per event: time, type, job id,
 `webhookId`, whether its signature verified, how many deliveries (retries
 fold into one row), and its metadata; the highlighted row's details below.
-An unverified event is shown, marked, never dropped.
+An unverified event is shown, marked, never dropped on arrival.
+
+Deliveries can come by the thousand a second, so the screen does not redraw
+per delivery: it notes which rows changed and, at most once per
+`FLUSH_SECONDS` (`BURST_FLUSH_SECONDS` in a burst, longer while drawing
+takes longer), puts just those rows in the table: new ones on top, changed
+ones in place, evicted ones out.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,17 +30,25 @@ from tui.clock import Clock, system_clock
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip, clock_time, short_id
 from tui.inbox.service import InboxService
-from tui.inbox.store import InboxRow
+from tui.inbox.store import Change, InboxRow
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.footer import Footer
-from tui.widgets.live_table import LiveTable, Squeeze
+from tui.widgets.live_table import LiveTable, Row, Squeeze
 
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
+FLUSH_SECONDS = 0.1
+"""The longest a delivery waits to be shown; a burst's deliveries are shown together."""
+BURST_ROWS = 20
+"""Rows in one update that make it a burst's: more than a screenful, so the table is drawn anew each time."""
+BURST_FLUSH_SECONDS = 0.25
+"""Between the updates of a burst: each draws a whole table (~50 ms), and keys pressed meanwhile wait for it."""
+DRAW_SHARE = 0.25
+"""At most this part of the time goes to showing deliveries: a slow update spaces out the next one."""
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
     """`1 event`, `2 events`."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+    return f"{count:,} {one if count == 1 else (many or one + 's')}"
 
 
 def trust_text(row: InboxRow) -> Text:
@@ -79,6 +94,13 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         self.service = service
         self.clock = clock
         self._unsubscribe = None
+        self._changed: dict[str, tuple[int, Row]] = {}  # rows to show again: their key, place (seq) and cells
+        self._evicted: set[str] = set()
+        self._flush_timer = None
+        self._flush_delay = FLUSH_SECONDS
+        self._flush_started: float | None = None  # while an update is on its way to the screen
+        self._in_burst = False
+        self._shown_detail: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Webhook inbox", id="inbox-title")
@@ -88,13 +110,15 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.service.inbox.subscribe(lambda _row: self.call_later(self._show_rows))
+        self._unsubscribe = self.service.inbox.subscribe(self._changed_row)
         self._show_rows()
         self.start_listening()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
 
     @work(exclusive=True, exit_on_error=False)
     async def start_listening(self) -> None:
@@ -120,27 +144,81 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         label.update("\n".join(lines))
 
     def _show_rows(self) -> None:
-        rows = self.service.inbox.rows[::-1]  # newest first
+        """Every row, as the inbox holds them now (on opening the screen)."""
+        self._changed.clear()
+        self._evicted.clear()
         table = self.query_one("#inbox-table", LiveTable)
-        table.sync([inbox_row(row, self.clock) for row in rows])
-        received = self.service.inbox.received
-        self.query_one("#inbox-title", Static).update(
-            f"Webhook inbox · {plural(received, 'delivery', 'deliveries')} in {plural(len(rows), 'event')}"
-            if received
-            else "Webhook inbox"
-        )
+        table.sync([inbox_row(row, self.clock) for row in reversed(self.service.inbox.rows)])  # newest first
+        self._show_counts()
         self._show_detail()
+
+    def _changed_row(self, change: Change) -> None:
+        """Note what a delivery changed; the table hears of it with the others of its burst.
+
+        The row's cells are made now, a few at a time as deliveries come in, so that
+        the update itself is short: a key pressed meanwhile waits for that alone.
+        """
+        for key in change.evicted:
+            self._changed.pop(key, None)
+            self._evicted.add(key)
+        row = change.row
+        self._changed[row.key] = (row.seq, inbox_row(row, self.clock))
+        if self._flush_timer is None and self._flush_started is None:
+            self._flush_timer = self.set_timer(self._flush_delay, self._flush)
+
+    def _flush(self) -> None:
+        """Put the rows changed since the last flush in the table, in one update."""
+        self._flush_timer = None
+        self._flush_started = time.perf_counter()
+        changed = sorted(self._changed.values(), key=lambda change: change[0], reverse=True)  # newest on top
+        self._in_burst = len(changed) + len(self._evicted) >= BURST_ROWS
+        evicted = self._evicted
+        self._changed, self._evicted = {}, set()
+        table = self.query_one("#inbox-table", LiveTable)
+        table.put_rows([cells for _, cells in changed], removed=evicted, new_on_top=True)
+        self._show_counts()
+        self._show_detail()
+        self.call_after_refresh(self._flushed)
+
+    def _flushed(self) -> None:
+        """Once the update is on screen: the next one waits in proportion to what this one took."""
+        if self._flush_started is None or not self.is_mounted:
+            return  # the screen has closed since
+        # Drawing a table of new rows is most of the cost (~50 ms at 120x40 here), and it
+        # happens after `_flush`, so it is timed up to the refresh. So a burst never takes
+        # more than DRAW_SHARE of the loop from the keys a person presses meanwhile.
+        spent = time.perf_counter() - self._flush_started
+        self._flush_started = None
+        self._flush_delay = max(BURST_FLUSH_SECONDS if self._in_burst else FLUSH_SECONDS, spent / DRAW_SHARE)
+        if (self._changed or self._evicted) and self._flush_timer is None:
+            self._flush_timer = self.set_timer(self._flush_delay, self._flush)
+
+    def _show_counts(self) -> None:
+        inbox = self.service.inbox
+        received = inbox.received
+        self.query_one("#inbox-title", Static).update(
+            f"Webhook inbox · {plural(received, 'delivery', 'deliveries')} in {plural(len(inbox), 'event')}"
+            if received
+            else "Webhook inbox",
+            layout=False,  # one line, always: no need to lay the screen out again for a count
+        )
 
     def _show_detail(self) -> None:
         table = self.query_one("#inbox-table", LiveTable)
         key = table.selected_key()
-        row = next((row for row in self.service.inbox.rows if row.key == key), None)
+        row = self.service.inbox.get(key)
+        # Drawn again only when the highlighted row changed: a burst updates the table
+        # ten times a second, and a row's data is read again from its body (up to 1 MiB).
+        shown = (key, row.count, row.body_dropped) if row is not None else (None, len(self.service.inbox))
+        if shown == self._shown_detail:
+            return
+        self._shown_detail = shown
         detail = self.query_one("#inbox-detail", Static)
         if row is None:
-            detail.update("No webhook received yet." if not self.service.inbox.rows else "")
+            detail.update("No webhook received yet." if not len(self.service.inbox) else "")
             return
         latest = row.latest
-        times = "1 delivery" if row.count == 1 else f"{row.count} deliveries, the first at {clock_time(row.first.received_at, self.clock())}"
+        times = "1 delivery" if row.count == 1 else f"{row.count} deliveries, the first at {clock_time(row.first_at, self.clock())}"
         lines = [f"from {latest.peer} · {latest.size:,} bytes · {times}"]
         if latest.problem:
             lines.append(f"problem: {latest.problem}")
@@ -151,8 +229,12 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
                 lines.append(f"error: {event.error}")
             if event.metadata:
                 lines.append("metadata: " + clip(json.dumps(event.metadata), 400))
-            if event.data:
-                lines.append("data: " + clip(json.dumps(event.data, default=str), 400))
+            if data := row.data_text(400):
+                lines.append("data: " + data)
+        if latest.cut:
+            lines.append(f"too long to keep with the row: {', '.join(latest.cut)} (cut, or in the body while it is kept)")
+        if note := self.service.inbox.body_note(row):
+            lines.append(note)
         detail.update("\n".join(lines))
 
     @on(DataTable.RowHighlighted, "#inbox-table")

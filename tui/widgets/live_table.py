@@ -14,13 +14,15 @@ a wider table (a zoomed pane) shows them whole again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
+from textual.widgets.data_table import CellKey, RowKey
+from textual.widgets.data_table import Row as DataTableRow
 
 from tui.widgets.table_fit import (
     NO_FIT,
@@ -30,8 +32,10 @@ from tui.widgets.table_fit import (
     Shorten,
     Squeeze,
     Step,
+    WidthTally,
     cell_width,
     cut_cell,
+    cuts_only,
     plan_fit,
     without_colour,
 )
@@ -60,6 +64,8 @@ class LiveTable(DataTable):
         self._given: list[Row] = []  # the rows as the pane gave them, before any cut
         self._fit: Fit = NO_FIT  # how the rows shown differ from the rows given
         self._widths_at_resize: tuple[int, ...] | None = None
+        self._tally: WidthTally | None = None  # of `_tallied`, the rows `put_rows` was given last
+        self._tallied: list[Row] | None = None
         self._rows_width = 0
         # DataTable's render caches hold up to 10,000 cells and 1,000 rows and lines. Each
         # poll that changes a row makes new entries (the keys carry an update count), so on
@@ -150,10 +156,95 @@ class LiveTable(DataTable):
             self.refresh_row(index)
         return changed
 
+    def put_rows(self, rows: Sequence[Row], *, removed: Collection[str] = (), new_on_top: bool = False) -> None:
+        """Update the rows of `rows` in place, add the new ones, take out `removed`: no rebuild.
+
+        For a table fed by a stream (the webhook inbox) rather than snapshots:
+        the cost is that of the rows given, not of the table. New rows go on
+        top (newest first) or at the bottom, in the order given. The cursor and
+        the viewport stay on the row a person reads, as in `sync`.
+        """
+        gone = {key for key in removed if key in self._data}
+        given = {key: cells for key, cells in rows}
+        old_keys = [row.key.value for row in self.ordered_rows]
+        fresh = [key for key, _ in rows if key not in self._data or key in gone]  # gone and back: a new row
+        kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
+        added = [(key, given[key]) for key in fresh]
+        tally = self._tally_of_given()
+        for key in gone:
+            tally.remove(key)
+        for key, cells in rows:
+            tally.add(key, cells)
+        self._given = self._tallied = added + kept if new_on_top else kept + added
+        # Fitted from each column's widest cell: a pass over every row's cells took most of an update.
+        fit = self._fit_for(self._given, widest=tally.widest() if cuts_only(self._squeeze) else None)
+        if fit != self._fit:  # a new width for the columns cut: a whole-table change, as in `sync`
+            self._fit = fit
+            self._replace_all(self._fitted(self._given))
+            return
+        if not gone and not rows:
+            return
+        was_empty = self.row_count == 0
+        keep = self.selected_key()
+        old_row, old_top = self.cursor_row, round(self.scroll_y)
+        follow_top = old_row == 0 and old_top == 0
+        # Private state, on purpose (as in `sync`): DataTable adds rows only at the bottom,
+        # and re-indexes every row for each one removed.
+        for key in gone:
+            row_key = RowKey(key)
+            if self._updated_cells:
+                for column_key in self._data[row_key]:
+                    self._updated_cells.discard(CellKey(row_key, column_key))
+            del self._data[row_key]
+            del self.rows[row_key]
+        columns = self.ordered_columns
+        widths = [column.content_width for column in columns]
+        redrawn = False  # whether a row already shown has new cells
+        for key, cells in self._fitted(rows):
+            row_key = RowKey(key)
+            new = {column.key: cell for column, cell in zip(columns, cells, strict=True)}
+            if key in fresh:
+                self.rows[row_key] = DataTableRow(row_key, 1)
+            elif new != self._data[row_key]:
+                redrawn = True
+            self._data[row_key] = new
+            # Columns grow to their widest cell here: DataTable would measure each new cell
+            # through Rich on idle (~80 us a cell: a second for a burst's 2,000 rows).
+            for column, cell in zip(columns, cells, strict=True):
+                column.content_width = max(column.content_width, cell_width(cell))
+        remaining = [key for key in old_keys if key not in gone]
+        order = fresh + remaining if new_on_top else remaining + fresh
+        self._row_locations = type(self._row_locations)({RowKey(key): index for index, key in enumerate(order)})
+        if redrawn or widths != [column.content_width for column in columns]:
+            self._update_count += 1  # a cell's cache key holds neither its data nor its width: all again
+        else:
+            # Rows only came and went. Rendering cells is most of drawing a table (~50 ms
+            # for a screenful), and a cell's cache is keyed by its row's key, not its place:
+            # the cells drawn are still good. What is keyed by place is not.
+            for cache in (self._line_cache, self._row_render_cache, self._row_renderable_cache,
+                          self._offset_cache, self._ordered_row_cache):
+                _empty(cache)
+        self._update_dimensions(())  # the virtual size, for the rows now there
+        self.refresh()
+        if was_empty != (self.row_count == 0):
+            self.refresh_bindings()
+        if follow_top or keep is None or RowKey(keep) not in self._data:
+            self.cursor_coordinate = self.cursor_coordinate  # clamped to the rows left
+            return
+        new_row = self.get_row_index(RowKey(keep))
+        if new_row != old_row:
+            top = max(0, min(old_top + new_row - old_row, self.max_scroll_y))
+            self.set_scroll(None, top)
+            self.scroll_target_y = top
+            self.move_cursor(row=new_row, animate=False)
+
     # --- fitting the rows to the width ---------------------------------------------------
 
-    def _fit_for(self, rows: Sequence[Row]) -> Fit:
-        """How the rows must change to fit the table's width (not at all while it has no size)."""
+    def _fit_for(self, rows: Sequence[Row], *, widest: Sequence[Cell] | None = None) -> Fit:
+        """How the rows must change to fit the table's width (not at all while it has no size).
+
+        `widest`: one row as wide as the widest cells, standing in for `rows` (see `WidthTally`).
+        """
         if not self._squeeze or self.size.width == 0:
             return NO_FIT
         # Room for the vertical scrollbar when the rows are more than the height: each
@@ -161,8 +252,16 @@ class LiveTable(DataTable):
         height = self.size.height - (self.header_height if self.show_header else 0)
         scrollbar = self.styles.scrollbar_size_vertical if len(rows) > height else 0
         room = self.size.width - scrollbar
-        cells = [row for _, row in rows]
+        cells = [widest] if widest else [row for _, row in rows]
         return plan_fit(self._column_labels, cells, self._squeeze, room, 2 * self.cell_padding)
+
+    def _tally_of_given(self) -> WidthTally:
+        """The widths of the rows given, counted again when `sync` gave others since."""
+        if self._tally is None or self._tallied is not self._given:
+            self._tally = WidthTally(len(self._column_labels))
+            for key, cells in self._given:
+                self._tally.add(key, cells)
+        return self._tally
 
     def _fitted(self, rows: Sequence[Row]) -> list[Row]:
         if self.app.no_color:
@@ -211,3 +310,20 @@ class LiveTable(DataTable):
             new_rows = self._new_rows.copy()
             self._new_rows.clear()
             self._update_dimensions(new_rows)
+
+
+def _empty(cache: LRUCache) -> None:
+    """Empty one of DataTable's caches without leaving its entries for the cyclic collector.
+
+    `LRUCache.clear` drops its ring of entries whole: a reference cycle, with
+    every strip in it, that waits for a collection (which pauses every thread;
+    after a burst's updates, 100 ms of it). Entries taken out one by one are
+    unlinked and freed at once (all but the last: see below).
+    """
+    for key in list(cache.keys()):
+        value = cache.get(key)
+        cache.discard(key)
+        if isinstance(value, list):
+            # The last entry discarded stays linked to itself (a cycle after all): leave it
+            # holding nothing. The row caches hold the whole table's rows in one list.
+            value.clear()

@@ -10,6 +10,7 @@ changed: a wider table (a zoomed pane) shows them whole again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -196,3 +197,41 @@ def without_colour(cell: Cell) -> Cell:
     out.style = plain(cell.style)
     out.spans = [Span(span.start, span.end, plain(span.style)) for span in cell.spans]
     return out
+
+
+class WidthTally:
+    """The widest cell of each column, kept up to date as rows come and go, by key.
+
+    For a table fed a stream of rows: `plan_fit` needs only each column's
+    widest cell when its steps only cut (`Squeeze`) or drop (`Drop`) columns,
+    so `widest` stands in for every row, without a pass over all of them.
+    (A `Shorten` form depends on each cell: such a table fits from its rows.)
+    """
+
+    def __init__(self, columns: int) -> None:
+        self._counts: list[Counter[int]] = [Counter() for _ in range(columns)]
+        self._widths: dict[str, tuple[int, ...]] = {}
+
+    def add(self, key: str, cells: Sequence[Cell]) -> None:
+        """Count `key`'s cells (in place of what it had)."""
+        self.remove(key)
+        widths = tuple(map(cell_width, cells))
+        self._widths[key] = widths
+        for count, width in zip(self._counts, widths, strict=False):
+            count[width] += 1
+
+    def remove(self, key: str) -> None:
+        widths = self._widths.pop(key, None)
+        for count, width in zip(self._counts, widths or (), strict=False):
+            count[width] -= 1
+            if not count[width]:
+                del count[width]
+
+    def widest(self) -> list[Cell]:
+        """One row as wide as the widest cell of each column (none when there are no rows)."""
+        return ["x" * max(count) for count in self._counts] if self._widths else []
+
+
+def cuts_only(steps: Sequence[Step]) -> bool:
+    """Whether `steps` only cut and drop columns (so a `WidthTally` can stand in for the rows)."""
+    return all(isinstance(step, Squeeze | Drop) for step in steps)
