@@ -22,6 +22,7 @@ from tests.emulator.webhook_receiver import Receiver
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.ids import SeededIds
 from tui.emulator.jobs import batch_intake
+from tui.emulator.jobs.rendered_pages import RenderedPages, text_size
 from tui.emulator.jobs.webhooks import PAGE_EVENTS_PER_ROUND
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
@@ -131,6 +132,23 @@ async def test_page_events_are_made_as_pages_are_scraped_a_few_hundred_a_round(
     assert [e["type"] for e in events] == ["batch_scrape.page"] * count + ["batch_scrape.completed"]
     assert [e["data"][0]["metadata"]["sourceURL"] for e in events[:-1]] == urls(count)
     assert all(e["id"] == started["id"] for e in events)
+
+
+def test_documents_read_lately_are_kept_within_a_byte_budget() -> None:
+    written: list[int] = []
+
+    def write(index: int) -> dict[str, Any]:
+        written.append(index)
+        return {"markdown": "x" * 100, "metadata": {"index": index}}
+
+    pages = RenderedPages(budget=3 * text_size(write(-1)))
+    first = pages.get((1, 0), lambda: write(0))
+    assert pages.get((1, 0), lambda: write(0)) is first, "a poll again reads the kept document"
+    for index in (1, 2, 3):
+        pages.get((1, index), lambda index=index: write(index))
+    assert len(pages) == 3 and written == [-1, 0, 1, 2, 3]
+    pages.get((1, 0), lambda: write(0))  # the least recently read was dropped: written again
+    assert written[-1] == 0
 
 
 def test_page_ids_drawn_in_one_block_are_the_ones_drawn_one_by_one() -> None:

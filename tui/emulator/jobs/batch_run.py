@@ -20,9 +20,11 @@ import array
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from tui.api.requests import BatchScrapeRequest
 from tui.emulator.jobs.crawl_progress import Timeline
+from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.scrape_cache import CacheEntry
 from tui.emulator.jobs.scrape_engine import Failure, FetchResult, fetch_page
 from tui.emulator.jobs.team_cache import CachedScrape, Served, TeamCacheScraper
@@ -34,6 +36,7 @@ Charge = Callable[[int, datetime], None]
 _NO_DOCUMENT = bytes([Served.FETCHED_NOTHING])
 _FAILED = (Served.FETCHED_FAILED, Served.FETCHED_NOTHING, Served.LOCKDOWN_MISS, Served.NO_CACHED_DATA)
 _ERRORS = (Served.FETCHED_NOTHING, Served.LOCKDOWN_MISS, Served.NO_CACHED_DATA)
+_serials = itertools.count()
 
 
 class PackedUrls(Sequence[str]):
@@ -69,7 +72,7 @@ class BatchRun:
 
     def __init__(self, *, urls: Sequence[str], options: BatchScrapeRequest, timeline: Timeline,
                  scraper: TeamCacheScraper, team_id: str, charge: Charge | None = None,
-                 through_cache: bool = True) -> None:
+                 through_cache: bool = True, rendered: RenderedPages | None = None) -> None:
         self.urls = urls
         self.options = options
         self.timeline = timeline
@@ -80,6 +83,9 @@ class BatchRun:
         self._served = bytearray()
         self._credits = bytearray()
         self._hits: dict[int, CacheEntry] = {}
+        # Documents read lately, shared by every batch of the store (or this run's own).
+        self._rendered = rendered if rendered is not None else RenderedPages()
+        self._serial = next(_serials)
 
     @property
     def scraped(self) -> int:
@@ -118,6 +124,10 @@ class BatchRun:
         cached = self._scraper.replay(self.urls[index], self.options, served, self._credits[index],
                                       self._hits.get(index))
         return cached.job_result()
+
+    def document(self, index: int) -> dict[str, Any] | None:
+        """URL `index`'s document (None when its scrape produced none); the same object to every reader."""
+        return self._rendered.get((self._serial, index), lambda: self.result(index).document)
 
     def has_document(self, index: int) -> bool:
         return self._served[index] != Served.FETCHED_NOTHING

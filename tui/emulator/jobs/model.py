@@ -245,6 +245,12 @@ class BatchJob(_PagedJob):
     def has_document(self, index: int) -> bool:
         return self.run.has_document(index)
 
+    def page_document(self, index: int) -> dict[str, Any] | None:
+        document = self.run.document(index)  # kept a while for the next poll (`RenderedPages`)
+        if document is None:
+            return None
+        return {**document, "metadata": {**document["metadata"], "scrapeId": self.page_ids[index]}}
+
     def document_window(self, done: int, skip: int, limit: int) -> tuple[list[int], bool]:
         return self.run.document_window(min(done, self.run.scraped), skip, limit)
 

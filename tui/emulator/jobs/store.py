@@ -40,6 +40,7 @@ from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.scrape_cache import ScrapeCache
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind
 from tui.emulator.jobs.team_cache import TeamCacheScraper
@@ -85,6 +86,8 @@ class JobStore:
         self._webhooks = webhooks
         self.cache = ScrapeCache()
         self._scraper = TeamCacheScraper(sites, self.cache)
+        # Batch documents read lately, for the next poll of the same status page.
+        self._rendered = RenderedPages()
         self._jobs: dict[str, Job] = {}
         # Batches with URLs still to scrape, for the served emulator's catch-up loop.
         self._unfinished_batches: dict[str, BatchJob] = {}
@@ -241,7 +244,8 @@ class JobStore:
         # The URL list is kept once, packed, in the run; the request keeps the options.
         options = request.model_copy(update={"urls": []})
         run = BatchRun(urls=urls.valid, options=options, timeline=timeline, scraper=self._scraper,
-                       team_id=caller.team.id, charge=charge if record else None, through_cache=through_cache)
+                       team_id=caller.team.id, charge=charge if record else None, through_cache=through_cache,
+                       rendered=self._rendered)
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
                        status_path=f"/v2/batch/scrape/{job_id}", timeline=timeline,
                        webhook=webhook_config(request.webhook), page_ids=page_ids,
