@@ -6,20 +6,15 @@ the tests are quick; another team's probe checks the API keeps answering meanwhi
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import socket
 import time
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tests.emulator.conftest import BETA_KEY, auth
+from tests.emulator.echo_websocket import echo_server
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
 from tui.emulator.header_deadline import MAX_CONNECTIONS_PER_CLIENT, HeaderDeadlineProtocol
 from tui.emulator.server import ServerThread
@@ -96,28 +91,11 @@ def test_one_address_holds_at_most_the_cap_and_one_more_is_answered_503(emulator
 
 async def test_a_websocket_leaves_the_count_of_its_address() -> None:
     """An upgraded connection is no longer an HTTP connection waiting: it does not hold a place."""
-    async def echo(ws: WebSocket) -> None:
-        await ws.accept()
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                await ws.send_text(await ws.receive_text())
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
     protocol = HeaderDeadlineProtocol.configured(header_timeout=HEADER_TIMEOUT, max_per_client=2)
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=[WebSocketRoute("/echo", echo)]), log_level="warning",
-                                           lifespan="off", http=protocol))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        await asyncio.sleep(0.01)
-    url = f"ws://127.0.0.1:{sock.getsockname()[1]}/echo"
-    try:
+    async with echo_server(protocol) as url:
         async with websockets.connect(url) as first, websockets.connect(url) as second, \
                 websockets.connect(url) as third:
             for ws in (first, second, third):
                 await ws.send("here")
                 assert await ws.recv() == "here"
             assert dict(protocol.open_by_client) == {}
-    finally:
-        server.should_exit = True
-        await task

@@ -150,14 +150,21 @@ class BatchRun:
         """Indices of the documents `skip` to `skip + limit` among the first `done` URLs, and whether more follow."""
         if self._served.find(_NO_DOCUMENT, 0, done) < 0:  # the usual case: every URL has a document
             return list(range(min(skip, done), min(skip + limit, done))), skip + limit < done
-        indices: list[int] = []
-        seen = 0
-        for index in range(done):
-            if self._served[index] == Served.FETCHED_NOTHING:
-                continue
-            if seen >= skip + limit:
-                return indices, True
-            if seen >= skip:
-                indices.append(index)
-            seen += 1
-        return indices, False
+        return document_window(self.has_document, done, skip, limit)
+
+
+def document_window(has_document: Callable[[int], bool], done: int, skip: int,
+                    limit: int) -> tuple[list[int], bool]:
+    """Of the first `done` pages, those holding the documents `skip` to `skip + limit`
+    (pages without one are passed over), and whether more documents follow."""
+    indices: list[int] = []
+    seen = 0
+    for index in range(done):
+        if not has_document(index):
+            continue
+        if seen >= skip + limit:
+            return indices, True
+        if seen >= skip:
+            indices.append(index)
+        seen += 1
+    return indices, False

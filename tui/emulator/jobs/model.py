@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeOptions, ScrapeRequest, WebhookConfig
 from tui.emulator.core.clock import isoformat_z
-from tui.emulator.jobs.batch_run import BatchRun
+from tui.emulator.jobs.batch_run import BatchRun, document_window
 from tui.emulator.jobs.crawl_plan import CrawlError, CrawlPlan
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, JobStatus, Timeline
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult
@@ -121,17 +121,7 @@ class _PagedJob:
 
     def document_window(self, done: int, skip: int, limit: int) -> tuple[list[int], bool]:
         """Pages holding the documents `skip` to `skip + limit` of the first `done` pages; whether more follow."""
-        indices: list[int] = []
-        seen = 0
-        for index in range(done):
-            if not self.has_document(index):
-                continue
-            if seen >= skip + limit:
-                return indices, True
-            if seen >= skip:
-                indices.append(index)
-            seen += 1
-        return indices, False
+        return document_window(self.has_document, done, skip, limit)
 
     def documents(self, now: datetime) -> list[dict[str, Any]]:
         """Documents of every page scraped by `now` (a status page reads only its window)."""
