@@ -12,7 +12,10 @@ dashboard's polling mix:
 Every crawl and batch polled was started by its team before the clock starts.
 It prints requests per second, p50/p99/max latency, errors (any answer but
 2xx, any broken connection) by endpoint, and the machine's load average
-before and after, since the figure depends on what else runs.
+before and after, since the figure depends on what else runs. It also prints
+the emulator process's CPU time per request, which depends much less on the
+other processes of a shared machine: compare two versions by it when the load
+average is high.
 
 The client is a few lines of HTTP/1.1 over asyncio streams, not httpx: it
 costs a tenth of the CPU per request, and it shares the machine's cores with
@@ -173,14 +176,22 @@ async def client(host: str, port: int, team: Team, seed: int, until: float,
     await conn.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-async def measure(base_url: str, teams: list[Team], clients: int, seconds: float) -> dict[str, object]:
+async def measure(base_url: str, teams: list[Team], clients: int, seconds: float,
+                  pid: int | None = None) -> dict[str, object]:
     host, _, port_text = base_url.removeprefix("http://").rpartition(":")
     port = int(port_text)
     await asyncio.gather(*(prepare(host, port, team) for team in teams))
+    cpu_before = cpu_seconds(pid) if pid is not None else 0.0
     latencies: list[float] = []
     errors: Counter[str] = Counter()
     counts: Counter[str] = Counter()
@@ -189,6 +200,7 @@ async def measure(base_url: str, teams: list[Team], clients: int, seconds: float
     await asyncio.gather(*(client(host, port, teams[i % len(teams)], i, until, latencies, errors, counts)
                            for i in range(clients)))
     elapsed = time.monotonic() - started
+    cpu = cpu_seconds(pid) - cpu_before if pid is not None else float("nan")
     ordered = sorted(latencies)
     return {
         "clients": clients, "seconds": round(elapsed, 1), "requests": len(latencies),
@@ -197,6 +209,7 @@ async def measure(base_url: str, teams: list[Team], clients: int, seconds: float
         "p99_ms": round(1000 * percentile(ordered, 0.99), 1),
         "max_ms": round(1000 * ordered[-1], 1) if ordered else None,
         "errors": sum(errors.values()), "errors_by_kind": dict(errors), "by_endpoint": dict(counts),
+        "server_cpu_s": round(cpu, 1), "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(latencies)), 3),
     }
 
 
@@ -212,7 +225,7 @@ def main() -> int:
     process, base_url = start_emulator([team.key for team in teams], args.seed)
     load_before = os.getloadavg()
     try:
-        result = asyncio.run(measure(base_url, teams, args.clients, args.seconds))
+        result = asyncio.run(measure(base_url, teams, args.clients, args.seconds, process.pid))
     finally:
         process.terminate()
         process.wait(10)
@@ -221,7 +234,8 @@ def main() -> int:
     result["cpus"] = os.cpu_count()
     print(f"{result['clients']} clients, {result['seconds']} s: {result['req_per_s']} req/s, "
           f"p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms, "
-          f"{result['errors']} errors {result['errors_by_kind'] or ''}")
+          f"{result['errors']} errors {result['errors_by_kind'] or ''}; emulator CPU "
+          f"{result['server_cpu_ms_per_request']} ms a request")
     print(f"load average before {result['loadavg_before']}, after {result['loadavg_after']} "
           f"({result['cpus']} CPUs); requests by endpoint {result['by_endpoint']}")
     if args.json is not None:
