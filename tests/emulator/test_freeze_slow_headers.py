@@ -9,12 +9,9 @@ import time
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tests.emulator.echo_websocket import echo_server
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
 from tui.emulator.header_deadline import HeaderDeadlineProtocol
 from tui.emulator.server import ServerThread
@@ -99,28 +96,11 @@ def test_a_kept_alive_connection_outlives_the_deadline(emulator: Emulator) -> No
 
 
 async def test_a_websocket_outlives_the_deadline() -> None:
-    async def echo(ws: WebSocket) -> None:
-        await ws.accept()
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                await ws.send_text(await ws.receive_text())
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(Starlette(routes=[WebSocketRoute("/echo", echo)]), log_level="warning",
-                            lifespan="off", http=HeaderDeadlineProtocol.with_timeout(HEADER_TIMEOUT))
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        await asyncio.sleep(0.01)
-    try:
-        async with websockets.connect(f"ws://127.0.0.1:{sock.getsockname()[1]}/echo") as ws:
+    async with echo_server(HeaderDeadlineProtocol.with_timeout(HEADER_TIMEOUT)) as url:
+        async with websockets.connect(url) as ws:
             await asyncio.sleep(HEADER_TIMEOUT + 0.5)
             await ws.send("still here")
             assert await ws.recv() == "still here"
-    finally:
-        server.should_exit = True
-        await task
 
 
 def test_a_request_head_still_unfinished_after_16_kb_is_refused_and_the_next_caller_served(

@@ -8,11 +8,13 @@ The emulator runs code in browsers for anyone who can reach it, so binding a
 non-loopback address is refused unless the caller opts in with `allow_remote`.
 
 Slow or idle clients: a request's head must arrive within `header_timeout`
-(10 s, `header_deadline`), an idle kept-alive connection is closed after
-`KEEP_ALIVE_SECONDS`, a request head is at most 16 KB, and a body at most
-10 MB (`http.body_limit`). uvicorn's `limit_concurrency` is left off: it
-counts idle connections too, so a few hundred idle sockets would turn every
-other caller away with 503s.
+(10 s, `header_deadline`), from a new connection's opening too, an idle
+kept-alive connection is closed after `KEEP_ALIVE_SECONDS`, a request head is
+at most 16 KB, and a body at most 10 MB (`http.body_limit`). One client address
+may hold at most `max_connections_per_client` connections (256,
+`header_deadline`); one more is answered 503 at once. uvicorn's
+`limit_concurrency` is left off: it counts every address's idle connections
+together, so a few hundred idle sockets would turn every other caller away.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ from types import TracebackType
 import uvicorn
 
 from tui.api.loopback import is_loopback
-from tui.emulator.header_deadline import HEADER_MAX_BYTES, HEADER_TIMEOUT_SECONDS, HeaderDeadlineProtocol
+from tui.emulator.header_deadline import (
+    HEADER_MAX_BYTES,
+    HEADER_TIMEOUT_SECONDS,
+    MAX_CONNECTIONS_PER_CLIENT,
+    HeaderDeadlineProtocol,
+)
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
@@ -81,7 +88,8 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-def _server_for(emulator: Emulator, header_timeout: float = HEADER_TIMEOUT_SECONDS) -> _EmbeddedServer:
+def _server_for(emulator: Emulator, header_timeout: float = HEADER_TIMEOUT_SECONDS,
+                max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT) -> _EmbeddedServer:
     config = uvicorn.Config(
         create_app(emulator),
         log_level="warning",
@@ -91,8 +99,8 @@ def _server_for(emulator: Emulator, header_timeout: float = HEADER_TIMEOUT_SECON
         # Pollers come back every 5-60 s; uvicorn's 5 s default closed their
         # connections just before each poll, so every poll paid for a new one.
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        # uvicorn has no header-read timeout of its own (see header_deadline).
-        http=HeaderDeadlineProtocol.with_timeout(header_timeout),
+        # uvicorn has no header-read timeout or per-address cap of its own (see header_deadline).
+        http=HeaderDeadlineProtocol.configured(header_timeout, max_connections_per_client),
         h11_max_incomplete_event_size=HEADER_MAX_BYTES,
     )
     return _EmbeddedServer(config)
@@ -106,18 +114,20 @@ async def running(
     allow_remote: bool = False,
     sock: socket.socket | None = None,
     header_timeout: float = HEADER_TIMEOUT_SECONDS,
+    max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT,
 ) -> AsyncIterator[str]:
     """Serve `emulator` in the current event loop while the block runs; yields the base URL.
 
     `sock`: a socket bound (and maybe listening) already, e.g. handed over by a
     parent process; `host` and `port` are then ignored. `header_timeout`: seconds
     a client has to send a request's head before its connection is closed.
+    `max_connections_per_client`: open connections one address may hold (None: no cap).
     """
     if sock is None:
         check_host(host, allow_remote)
         sock = bind_socket(host, port)
     url = base_url_of(sock)
-    server = _server_for(emulator, header_timeout)
+    server = _server_for(emulator, header_timeout, max_connections_per_client)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         async with asyncio.timeout(STARTUP_TIMEOUT_SECONDS):
@@ -172,10 +182,12 @@ class ServerThread:
     """
 
     def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False,
-                 header_timeout: float = HEADER_TIMEOUT_SECONDS):
+                 header_timeout: float = HEADER_TIMEOUT_SECONDS,
+                 max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT):
         self.emulator = emulator
         self._host, self._port, self._allow_remote = host, port, allow_remote
         self._header_timeout = header_timeout
+        self._max_connections_per_client = max_connections_per_client
         self.base_url: str | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -214,7 +226,8 @@ class ServerThread:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         async with running(self.emulator, self._host, self._port, self._allow_remote,
-                           header_timeout=self._header_timeout) as url:
+                           header_timeout=self._header_timeout,
+                           max_connections_per_client=self._max_connections_per_client) as url:
             self.base_url = url
             self._ready.set()
             await self._stop.wait()

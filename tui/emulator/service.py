@@ -82,8 +82,9 @@ class Emulator:
 
         self.webhooks = WebhookDispatcher(clock=self.clock, new_id=new_id, teams=self.teams)
         self.jobs = JobStore(sites=self.sites, clock=self.clock, new_id=new_id, billing=self.billing,
-                             webhooks=self.webhooks)
+                             webhooks=self.webhooks, new_ids=self.ids.new_ids)
         self.background.add(self.webhooks.run_loop)
+        self.background.add(self.jobs.run_loop)  # running batches scraped (and billed) as time passes
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
         self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client,
                                         speed=getattr(self.clock, "speed", 1.0))

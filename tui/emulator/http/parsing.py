@@ -46,7 +46,11 @@ async def read_json_object(
 
     `allow_empty` treats a missing body as `{}` (for requests whose fields are all optional).
     """
-    raw = await request.body()
+    return decode_json_object(await request.body(), support_style=support_style, allow_empty=allow_empty)
+
+
+def decode_json_object(raw: bytes, *, support_style: bool = False, allow_empty: bool = False) -> dict[str, Any]:
+    """`raw` as a JSON object, or 400 BAD_REQUEST_INVALID_JSON (pure: safe in a worker thread)."""
     if allow_empty and not raw.strip():
         return {}
     try:
@@ -89,6 +93,11 @@ async def parse_body(request: Request, model_cls: type[ModelT], *, support_style
     """Parse and validate a JSON body (400 on bad JSON or a contract violation)."""
     data = await read_json_object(request, support_style=support_style)
     return validate(model_cls, data, support_style=support_style)
+
+
+def parse_raw_body(raw: bytes, model_cls: type[ModelT]) -> ModelT:
+    """`parse_body` of a body already read: pure, for a worker thread when the body may be megabytes."""
+    return validate(model_cls, decode_json_object(raw))
 
 
 def parse_query(request: Request, model_cls: type[ModelT]) -> ModelT:

@@ -14,6 +14,9 @@ HTTP to it. Decisions where the contract is silent (see also observed-behaviour.
   and `GET .../{id}/errors` lists failed pages and robots.txt refusals, as the real service does.
 - `GET /v2/concurrency-check` and `GET /v2/team/queue-status` answer as the real
   service does (the official SDKs call them), from the team's running jobs.
+- `POST /v2/batch/scrape` reads, validates and sorts its URLs off the event loop
+  (100,000 URLs are ~5 MB of JSON), and is refused past the team's queue cap
+  (`JobStore.check_queue`: 429 with `Retry-After`, or 400 for a batch larger than the cap).
 """
 
 from __future__ import annotations
@@ -35,11 +38,12 @@ from tui.emulator.core.errors import TimedOut
 from tui.emulator.core.offload import PAGES, off_loop
 from tui.emulator.http.big_json import encode_json, json_body_response
 from tui.emulator.http.errors import ApiError, not_found
-from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query
+from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query, parse_raw_body
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
 from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.queue import concurrency_check, queue_status
 from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.jobs.batch_intake import SortedUrls
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.team_cache import CACHE_MISS_CODES, CACHE_MISS_STATUS
 
@@ -116,14 +120,20 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         job = paged_job(request, kind)
         page = parse_query(request, StatusPageQuery)
         now, base = clock.now(), base_url(request)
+        if isinstance(job, BatchJob):
+            await store.catch_up(job)  # its URLs are scraped (on the loop, in slices) before it is read
         # A page of 1000 documents in every format is megabytes to render: off the loop, in slices.
         body = await off_loop(lambda: encode_json(job.status_payload(now, page.skip, page.limit, base), "data"),
                               lane=PAGES)
         return json_body_response(body)
 
-    async def errors(request: Request, kind: str) -> JSONResponse:
+    async def errors(request: Request, kind: str) -> Response:
         job = paged_job(request, kind)
-        return ok(job.errors_payload(clock.now()))
+        now = clock.now()
+        if isinstance(job, BatchJob):
+            await store.catch_up(job)
+        # A batch of 100,000 URLs may list as many errors: written off the loop.
+        return json_body_response(await off_loop(lambda: encode_json(job.errors_payload(now), "errors"), lane=PAGES))
 
     async def cancel(request: Request, kind: str) -> JSONResponse:
         job = paged_job(request, kind)
@@ -133,7 +143,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def crawl_status(request: Request) -> Response:
         return await status(request, "crawl")
 
-    async def crawl_errors(request: Request) -> JSONResponse:
+    async def crawl_errors(request: Request) -> Response:
         return await errors(request, "crawl")
 
     async def crawl_cancel(request: Request) -> JSONResponse:
@@ -141,10 +151,15 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
 
     # -- batch --------------------------------------------------------------------
 
+    def read_batch(raw: bytes) -> tuple[BatchScrapeRequest, SortedUrls]:
+        body = parse_raw_body(raw, BatchScrapeRequest)
+        return body, store.sort_batch_urls(body)
+
     async def batch(request: Request) -> JSONResponse:
-        body = await parse_body(request, BatchScrapeRequest)
-        fetched = await off_loop(store.fetch_batch, body)  # CPU-heavy: keep the loop serving others
-        job = store.create_batch(caller(request), body, fetched_batch=fetched)
+        store.check_queue(caller(request).team.id, None)  # a full queue refuses before megabytes are read
+        # Decoding, validating and sorting 100,000 URLs take about a second of CPU: off the loop.
+        body, urls = await off_loop(read_batch, await request.body())
+        job = store.create_batch(caller(request), body, urls=urls)
         payload = {"id": job.id, "url": base_url(request) + job.status_path}
         if body.ignore_invalid_urls is not False:
             payload["invalidURLs"] = job.invalid_urls
@@ -153,7 +168,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def batch_status(request: Request) -> Response:
         return await status(request, "batch_scrape")
 
-    async def batch_errors(request: Request) -> JSONResponse:
+    async def batch_errors(request: Request) -> Response:
         return await errors(request, "batch_scrape")
 
     async def batch_cancel(request: Request) -> JSONResponse:

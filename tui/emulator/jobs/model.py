@@ -2,18 +2,21 @@
 
 Each job remembers who made it, what was asked, what came out and, when
 something went wrong, the `Failure` that explains it (the support desk reads
-it). Crawl and batch jobs hold their whole outcome from the start and reveal
-it along a `Timeline`, so their state is a function of the clock.
+it). A crawl holds its whole outcome from the start and reveals it along a
+`Timeline`; a batch scrapes each URL when its timeline reaches it
+(`BatchRun`). Either way their state is a function of the clock.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
 from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeOptions, ScrapeRequest, WebhookConfig
 from tui.emulator.core.clock import isoformat_z
+from tui.emulator.jobs.batch_run import BatchRun, document_window
 from tui.emulator.jobs.crawl_plan import CrawlError, CrawlPlan
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, JobStatus, Timeline
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult
@@ -81,7 +84,7 @@ class ScrapeJob:
 
 @dataclass
 class _PagedJob:
-    """What crawl and batch jobs share: an outcome revealed along a timeline."""
+    """What crawl and batch jobs share: an outcome revealed along a timeline, page by page."""
 
     id: str
     team_id: str
@@ -90,14 +93,17 @@ class _PagedJob:
     status_path: str  # "/v2/crawl/<id>": the status URL is built from the base URL each caller used
     timeline: Timeline
     webhook: WebhookConfig | None
-    page_ids: list[str]
+    page_ids: Sequence[str]
     cancelled_at: datetime | None = None
 
     @property
     def expires_at(self) -> datetime:
         return self.created_at + JOB_RETENTION
 
-    def results(self) -> list[FetchResult]:  # pragma: no cover - overridden
+    def result(self, index: int) -> FetchResult:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def has_document(self, index: int) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def status(self, now: datetime) -> JobStatus:
@@ -106,33 +112,44 @@ class _PagedJob:
     def completed(self, now: datetime) -> int:
         return self.timeline.completed(now, self.cancelled_at)
 
-    def documents(self, now: datetime) -> list[dict[str, Any]]:
-        """Documents of the pages scraped by `now`, each with its own scrapeId."""
-        done = self.completed(now)
-        docs = []
-        for page_id, result in zip(self.page_ids[:done], self.results()[:done], strict=True):
-            if result.document is not None:
-                docs.append({**result.document, "metadata": {**result.document["metadata"], "scrapeId": page_id}})
-        return docs
+    def page_document(self, index: int) -> dict[str, Any] | None:
+        """Page `index`'s document with its own scrapeId (None when the page produced none)."""
+        document = self.result(index).document
+        if document is None:
+            return None
+        return {**document, "metadata": {**document["metadata"], "scrapeId": self.page_ids[index]}}
 
-    def credits_used(self, now: datetime) -> int:
-        return sum(result.credits for result in self.results()[: self.completed(now)])
+    def document_window(self, done: int, skip: int, limit: int) -> tuple[list[int], bool]:
+        """Pages holding the documents `skip` to `skip + limit` of the first `done` pages; whether more follow."""
+        return document_window(self.has_document, done, skip, limit)
+
+    def documents(self, now: datetime) -> list[dict[str, Any]]:
+        """Documents of every page scraped by `now` (a status page reads only its window)."""
+        indices, _ = self.document_window(self.completed(now), 0, self.total)
+        return [document for index in indices if (document := self.page_document(index)) is not None]
+
+    def credits_used(self, now: datetime) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
 
     def status_payload(self, now: datetime, skip: int, limit: int, base_url: str) -> dict[str, Any]:
-        """The body of `GET /v2/crawl/{id}` / `GET /v2/batch/scrape/{id}` for one page of data."""
-        docs = self.documents(now)
-        page = docs[skip: skip + limit]
+        """The body of `GET /v2/crawl/{id}` / `GET /v2/batch/scrape/{id}` for one page of data.
+
+        Only the documents of the page asked for are written: a batch of 100,000
+        URLs is read 1,000 documents at a time.
+        """
+        done = self.completed(now)
+        indices, more = self.document_window(done, skip, limit)
         body: dict[str, Any] = {
             "success": True,
             "status": self.status(now),
-            "completed": self.completed(now),
+            "completed": done,
             "total": self.total,
             "creditsUsed": self.credits_used(now),
             "expiresAt": isoformat_z(self.expires_at),
         }
-        if skip + limit < len(docs):
+        if more:
             body["next"] = f"{base_url}{self.status_path}?skip={skip + limit}&limit={limit}"
-        body["data"] = page
+        body["data"] = [document for index in indices if (document := self.page_document(index)) is not None]
         return body
 
     @property
@@ -153,6 +170,15 @@ class CrawlJob(_PagedJob):
 
     def results(self) -> list[FetchResult]:
         return self.plan.results
+
+    def result(self, index: int) -> FetchResult:
+        return self.plan.results[index]
+
+    def has_document(self, index: int) -> bool:
+        return self.plan.results[index].has_document
+
+    def credits_used(self, now: datetime) -> int:
+        return sum(result.credits for result in self.plan.results[: self.completed(now)])
 
     @property
     def failure(self) -> Failure | None:
@@ -185,41 +211,65 @@ class CrawlJob(_PagedJob):
                 "created_at": isoformat_z(self.created_at)}
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BatchJob(_PagedJob):
-    """One batch scrape: one fetch per valid URL, revealed along its timeline."""
+    """One batch scrape: its URLs, scraped one by one as its timeline reaches them (`BatchRun`).
+
+    Every method given `now` first scrapes what the timeline has reached by then
+    (`catch_up`), so what it reports is what a scrape at each page's moment gave.
+    """
 
     kind: ClassVar[str] = "batch_scrape"
 
-    request: BatchScrapeRequest | None = None
-    fetched: list[FetchResult] = field(default_factory=list)
+    request: BatchScrapeRequest
+    run: BatchRun
     invalid_urls: list[str] = field(default_factory=list)
 
-    def results(self) -> list[FetchResult]:
-        return self.fetched
+    def catch_up(self, now: datetime, most: int | None = None) -> int:
+        """Scrape the URLs done by `now` (at most `most` of them in this call); how many are still to scrape."""
+        return self.run.scrape_until(self.completed(now), most)
+
+    def result(self, index: int) -> FetchResult:
+        return self.run.result(index)
+
+    def has_document(self, index: int) -> bool:
+        return self.run.has_document(index)
+
+    def page_document(self, index: int) -> dict[str, Any] | None:
+        document = self.run.document(index)  # kept a while for the next poll (`RenderedPages`)
+        if document is None:
+            return None
+        return {**document, "metadata": {**document["metadata"], "scrapeId": self.page_ids[index]}}
+
+    def document_window(self, done: int, skip: int, limit: int) -> tuple[list[int], bool]:
+        return self.run.document_window(min(done, self.run.scraped), skip, limit)
+
+    def credits_used(self, now: datetime) -> int:
+        self.catch_up(now)
+        return self.run.credits(self.completed(now))
+
+    def status_payload(self, now: datetime, skip: int, limit: int, base_url: str) -> dict[str, Any]:
+        self.catch_up(now)
+        return super().status_payload(now, skip, limit, base_url)
 
     @property
     def url(self) -> str:
-        return self.fetched[0].url if self.fetched else ""
+        return self.run.urls[0] if self.run.urls else ""
 
     @property
     def failure(self) -> Failure | None:
-        """The first page that failed, as the batch's most telling problem."""
-        return next((r.failure for r in self.fetched if r.failure is not None), None)
+        """The first page scraped so far that failed, as the batch's most telling problem."""
+        return self.run.first_failure()
 
     def errors_payload(self, now: datetime) -> dict[str, Any]:
-        done = self.completed(now)
+        self.catch_up(now)
+        done = min(self.completed(now), self.run.scraped)
         return {
             "success": True,
-            "errors": [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
-                       for i, r in enumerate(self.fetched[:done]) if _is_error(r)],
+            "errors": [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), self.run.result(i))
+                       for i in range(done) if self.run.is_error(i)],
             "robotsBlocked": [],
         }
-
-
-def _is_error(result: FetchResult) -> bool:
-    """A page the job could not scrape: nothing came back, or a cache-only scrape found nothing."""
-    return result.failure is not None and (not result.has_document or is_cache_miss(result.failure))
 
 
 def _error_entry(page_id: str, at: datetime, result: FetchResult) -> dict[str, Any]:

@@ -8,32 +8,41 @@ team's activity and usage.
 
 Billing: a scrape costs what its fetch cost (1 credit, 5 through the enhanced
 proxy, 5/1 for a lockdown hit/miss, nothing when it produced nothing). A crawl
-or batch is billed when it starts, for every page it will scrape; its status
-shows `creditsUsed` growing as pages complete. A map costs 1 credit.
+is billed when it starts, for every page it will scrape; a batch page by page,
+as each URL is scraped (`BatchRun`), as the service bills. Either status shows
+`creditsUsed` growing as pages complete. A map costs 1 credit.
+
+A team's queue is capped (`batch_intake.QUEUED_URLS_MAX`): a batch that would
+pass it is refused.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
+import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest, is_http_url
+from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest
 from tui.emulator.core.billing import Billing
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
-from tui.emulator.core.ids import NewId
+from tui.emulator.core.ids import IdBlock, NewId, NewIds
 from tui.emulator.core.teams import Caller
+from tui.emulator.jobs.batch_intake import SortedUrls, check_queue, sort_batch_urls
+from tui.emulator.jobs.batch_run import BatchRun
 from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.params_preview import read_prompt
+from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.scrape_cache import ScrapeCache
-from tui.emulator.jobs.scrape_engine import Failure, FailureKind, FetchResult, fetch_page
+from tui.emulator.jobs.scrape_engine import Failure, FailureKind
 from tui.emulator.jobs.team_cache import TeamCacheScraper
 from tui.emulator.jobs.webhooks import WebhookDispatcher
 from tui.emulator.sites.site import SiteSource
@@ -47,6 +56,12 @@ NO_LLM_MESSAGE = (
 EXPIRY_ANSWERED_KINDS = ("crawl", "batch_scrape")
 # Ids of dropped jobs kept for that answer: about a day of a busy team's crawls and batches.
 EXPIRED_IDS_MAX = 50_000
+# URLs a batch scrapes on the loop before letting other requests in (a catch-up after a long pause).
+CATCH_UP_SLICE = 200
+# Real seconds between the served emulator's catch-ups of running batches (their billing and webhooks).
+CATCH_UP_SECONDS = 1.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,28 +72,25 @@ class PlannedCrawl:
     plan: CrawlPlan
 
 
-@dataclass(frozen=True)
-class FetchedBatch:
-    """The costly half of starting a batch: every valid URL fetched (see `JobStore.fetch_batch`)."""
-
-    valid: list[str]
-    invalid: list[str]
-    fetched: list[FetchResult]
-
-
 class JobStore:
     """All jobs, by id, plus the scrape cache they share."""
 
     def __init__(self, *, sites: SiteSource, clock: Clock, new_id: NewId, billing: Billing,
-                 webhooks: WebhookDispatcher) -> None:
+                 webhooks: WebhookDispatcher, new_ids: NewIds | None = None) -> None:
         self._sites = sites
         self._clock = clock
         self._new_id = new_id
+        # Many ids at once (a batch's pages); drawn one by one where no block source is given.
+        self._new_ids: NewIds = new_ids or (lambda count: IdBlock.of([new_id() for _ in range(count)]))
         self._billing = billing
         self._webhooks = webhooks
         self.cache = ScrapeCache()
         self._scraper = TeamCacheScraper(sites, self.cache)
+        # Batch documents read lately, for the next poll of the same status page.
+        self._rendered = RenderedPages()
         self._jobs: dict[str, Job] = {}
+        # Batches with URLs still to scrape, for the served emulator's catch-up loop.
+        self._unfinished_batches: dict[str, BatchJob] = {}
         # Crawls and batches dropped by `prune`: id -> (team, kind), so their status still
         # answers "Job expired." rather than "Job not found." (ids only: ~200 B each, capped).
         self._expired: OrderedDict[str, tuple[str, str]] = OrderedDict()
@@ -204,48 +216,70 @@ class JobStore:
 
     # -- batch -------------------------------------------------------------------
 
-    def fetch_batch(self, request: BatchScrapeRequest) -> FetchedBatch:
-        """Sort out and fetch a batch's URLs: pure and CPU-bound, so routes run it off the event loop.
+    # The URLs of a batch and the team's queue cap: `batch_intake`.
+    sort_batch_urls = staticmethod(sort_batch_urls)
 
-        Invalid URLs are dropped or refused (`InvalidRequest`) per `ignoreInvalidURLs`.
-        """
-        invalid = [url for url in request.urls if not is_http_url(url)]
-        if invalid and request.ignore_invalid_urls is False:
-            details = [{"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
-                       for i, url in enumerate(request.urls) if not is_http_url(url)]
-            raise InvalidRequest(f"Invalid request body: {len(invalid)} invalid URL(s): "
-                              + ", ".join(repr(u) for u in invalid[:5]), details)
-        valid = [url for url in request.urls if is_http_url(url)]
-        if not valid:
-            raise InvalidRequest("Invalid request body: none of the given URLs is a valid http(s) URL.",
-                              [{"path": ["urls"], "message": "no valid URL to scrape"}])
-        return FetchedBatch(valid, invalid, [fetch_page(self._sites, url, request) for url in valid])
+    def check_queue(self, team_id: str, adding: int | None, now: datetime | None = None) -> None:
+        """Refuse `adding` more pages for `team_id` past the team's queue cap (see `batch_intake.check_queue`)."""
+        check_queue(self.for_team(team_id), now or self._clock.now(), adding)
 
     def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
-                     record: bool = True, fetched_batch: FetchedBatch | None = None,
-                     through_cache: bool = True) -> BatchJob:
-        """Start a batch scrape (fetched by `fetch_batch` unless `fetched_batch` is given).
+                     record: bool = True, urls: SortedUrls | None = None, through_cache: bool = True) -> BatchJob:
+        """Start a batch scrape of `urls` (sorted by `sort_batch_urls` unless given); nothing is scraped yet.
 
+        Each URL is scraped, and billed, when the batch's timeline reaches it (`BatchRun`).
         `through_cache=False` (the seeded past only) scrapes every URL afresh and stores nothing.
+        Refused by the team's queue cap (`check_queue`).
         """
         now = at or self._clock.now()
-        batch = fetched_batch or self.fetch_batch(request)
-        valid, invalid, fetched = batch.valid, batch.invalid, batch.fetched
-        if through_cache:
-            # URL by URL through the team's cache, as a single scrape with the batch's options would go.
-            fetched = [self._scraper.scrape(caller.team.id, url, request, now, fetched=result).job_result()
-                       for url, result in zip(valid, fetched, strict=True)]
+        urls = urls or self.sort_batch_urls(request)
+        self.check_queue(caller.team.id, len(urls.valid), now)
         job_id = self._new_id()
-        timeline = Timeline(now, len(fetched), page_interval(concurrency=request.max_concurrency))
+        page_ids = self._new_ids(len(urls.valid))
+        timeline = Timeline(now, len(urls.valid), page_interval(concurrency=request.max_concurrency))
+
+        def charge(credits: int, when: datetime) -> None:
+            self._billing.charge(caller.team, caller.api_key, credits, at=when)
+
+        # The URL list is kept once, packed, in the run; the request keeps the options.
+        options = request.model_copy(update={"urls": []})
+        run = BatchRun(urls=urls.valid, options=options, timeline=timeline, scraper=self._scraper,
+                       team_id=caller.team.id, charge=charge if record else None, through_cache=through_cache,
+                       rendered=self._rendered)
         job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
                        status_path=f"/v2/batch/scrape/{job_id}", timeline=timeline,
-                       webhook=webhook_config(request.webhook), page_ids=[self._new_id() for _ in fetched],
-                       request=request, fetched=fetched, invalid_urls=invalid)
+                       webhook=webhook_config(request.webhook), page_ids=page_ids,
+                       request=options, run=run, invalid_urls=urls.invalid)
         self._jobs[job_id] = job
+        self._unfinished_batches[job_id] = job
         if record:
-            self._record(caller, "batch_scrape", valid[0], job_id, sum(r.credits for r in fetched), at)
+            # Billed page by page as the URLs are scraped.
+            self._record(caller, "batch_scrape", urls.valid[0], job_id, 0, at)
         self._webhooks.schedule_job(job, caller.team)
         return job
+
+    async def catch_up(self, job: BatchJob) -> None:
+        """Scrape what `job`'s timeline has reached by now, a slice at a time with the loop let go between."""
+        now = self._clock.now()
+        while job.catch_up(now, CATCH_UP_SLICE):
+            await asyncio.sleep(0)
+
+    async def catch_up_batches(self) -> None:
+        """Bring every running batch up to now (their billing, their cache entries, their webhooks' pages)."""
+        for job_id, job in list(self._unfinished_batches.items()):
+            await self.catch_up(job)
+            now = self._clock.now()
+            if job.status(now) != "scraping" and job.run.scraped >= job.completed(now):
+                self._unfinished_batches.pop(job_id, None)
+
+    async def run_loop(self) -> None:
+        """Served mode: catch up running batches every `CATCH_UP_SECONDS` until cancelled."""
+        while True:
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            try:
+                await self.catch_up_batches()
+            except Exception:  # one batch's failure must not stop the others' progress
+                log.exception("catching up running batches failed")
 
     # -- map and agent -------------------------------------------------------------
 
@@ -295,6 +329,7 @@ class JobStore:
                    if job.created_at <= cutoff and not still_listed(job_id)]
         for job_id in expired:
             job = self._jobs.pop(job_id)
+            self._unfinished_batches.pop(job_id, None)
             if job.kind in EXPIRY_ANSWERED_KINDS:
                 self._expired[job_id] = (job.team_id, job.kind)
         while len(self._expired) > EXPIRED_IDS_MAX:

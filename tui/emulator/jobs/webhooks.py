@@ -27,6 +27,11 @@ types (observed-behaviour.md) have no `batch_scrape.cancelled`. A batch never fa
 fail are its pages (`GET .../errors`), and it completes, as the service's do.
 Every event of every job goes through `enqueue` and `_attempt`, so crawl and
 batch events alike are signed, retried and echo `metadata` the same way.
+
+A crawl's events are all queued when it starts (it is planned then, and at most
+a few thousand pages). A batch's page events and its end are made as its pages
+are scraped (`_BatchEvents`, pulled at each `run_due`): a batch of 100,000 URLs
+queued 100,000 documents up front.
 """
 
 from __future__ import annotations
@@ -46,8 +51,10 @@ from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Team, TeamDirectory
 
+from tui.emulator.jobs.model import BatchJob
+
 if TYPE_CHECKING:
-    from tui.emulator.jobs.model import BatchJob, CrawlJob
+    from tui.emulator.jobs.model import CrawlJob
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +64,8 @@ SECRET_VARIABLE = "WDS_WEBHOOK_SECRET"
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15))
 ATTEMPT_TIMEOUT = 10.0
 LOOP_INTERVAL = 0.5
+# Page events one batch adds per delivery round: the rest follow 0.5 s later, never all at once.
+PAGE_EVENTS_PER_ROUND = 200
 DEFAULT_EVENTS = ("started", "page", "completed", "failed")
 
 DeliveryState = Literal["pending", "delivered", "failed", "cancelled"]
@@ -119,6 +128,17 @@ def wants(filters: set[str], prefix: str, suffix: str) -> bool:
     return suffix in filters or f"{prefix}.{suffix}" in filters
 
 
+@dataclass
+class _BatchEvents:
+    """A running batch's page events and its `completed`, still to be made."""
+
+    job: BatchJob
+    team: Team
+    pages: bool  # the webhook wants `page` events
+    end: bool  # the webhook wants `completed`
+    next_page: int = 0
+
+
 class WebhookDispatcher:
     """The due-queue of webhook deliveries and the HTTP client that sends them."""
 
@@ -130,6 +150,7 @@ class WebhookDispatcher:
         self._teams = teams
         self.log: list[Delivery] = []
         self._pending: list[Delivery] = []
+        self._batches: list[_BatchEvents] = []
         self._transport = transport
         # Seconds per attempt; read when the HTTP client is (re)built.
         self.attempt_timeout = attempt_timeout
@@ -159,18 +180,46 @@ class WebhookDispatcher:
                                            metadata=config.metadata, headers=config.headers, error=error))
 
         add("started", job.created_at, [])
+        if job.kind == "batch_scrape":
+            assert isinstance(job, BatchJob)
+            if wants(wanted, prefix, "page") or wants(wanted, prefix, "completed"):
+                self._batches.append(_BatchEvents(job, team, pages=wants(wanted, prefix, "page"),
+                                                  end=wants(wanted, prefix, "completed")))
+            return queued
         timeline = job.timeline
         if timeline.fails_at_start:
             failure = getattr(job, "failure", None)
             add("failed", timeline.ends_at, [], error=failure.message if failure else "The job failed.")
             return queued
         if wants(wanted, prefix, "page"):
-            for index, (page_id, result) in enumerate(zip(job.page_ids, job.results(), strict=True)):
-                if result.document is not None:
-                    document = {**result.document, "metadata": {**result.document["metadata"], "scrapeId": page_id}}
+            for index in range(job.total):
+                document = job.page_document(index)
+                if document is not None:
                     add("page", timeline.page_done_at(index), [document])
         add("completed", timeline.ends_at, [])
         return queued
+
+    def _batch_events_due(self, now: datetime) -> None:
+        """Queue the page events (and ends) of running batches that have happened by `now`."""
+        for events in list(self._batches):
+            job, config = events.job, events.job.webhook
+            assert config is not None
+            done = job.completed(now)
+            if events.pages:
+                upto = min(done, events.next_page + PAGE_EVENTS_PER_ROUND)
+                job.run.scrape_until(upto)
+                for index in range(events.next_page, upto):
+                    document = job.page_document(index)
+                    if document is not None:
+                        self.enqueue(events.team, job.id, "batch_scrape.page", config.url,
+                                     job.timeline.page_done_at(index), [document],
+                                     metadata=config.metadata, headers=config.headers)
+                events.next_page = upto
+            if (events.next_page >= done or not events.pages) and job.status(now) != "scraping":
+                if events.end and job.status(now) == "completed":
+                    self.enqueue(events.team, job.id, "batch_scrape.completed", config.url, job.timeline.ends_at,
+                                 [], metadata=config.metadata, headers=config.headers)
+                self._batches.remove(events)
 
     def enqueue(self, team: Team, job_id: str, event: str, url: str, due_at: datetime, data: list[Any], *,
                 metadata: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
@@ -229,6 +278,7 @@ class WebhookDispatcher:
     async def run_due(self) -> list[Delivery]:
         """Attempt every delivery due now; returns the deliveries attempted."""
         now = self._clock.now()
+        self._batch_events_due(now)
         due = sorted((d for d in self._pending if not d.in_flight and d.due_at <= now), key=lambda d: d.due_at)
         if not due:
             return []
