@@ -14,7 +14,9 @@ import pytest
 
 from tests.processes import processes_mentioning
 from tui.emulator.browser import sandbox as sandbox_module
+from tui.emulator.browser import sandbox_paths
 from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.browser.limits import Kind
 from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, Sandbox, find_bwrap
 from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start_time
 
@@ -145,18 +147,17 @@ async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path,
 
 @needs_bwrap
 def test_a_hidden_file_such_as_the_emulators_key_file_reads_empty_inside(tmp_path: Path) -> None:
-    home = Path.home() / f".wds-tui-test-{os.getpid()}"  # outside /tmp, which the sandbox replaces anyway
-    home.mkdir()
-    try:
-        key_file = home / "emulator-keys"
-        key_file.write_text("ops=wds-secret-key\n")
-        sandbox = Sandbox(find_bwrap(), hidden=[key_file])
-        command = sandbox.wrap(["cat", str(key_file)], writable=[tmp_path])
-        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
-        assert result.returncode == 0, result.stderr
-        assert result.stdout == ""
-    finally:
-        shutil.rmtree(home)
+    # A sandbox sees only the runtime's paths; a key file among them (a checkout holding one) is masked.
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    key_file = runtime / "emulator-keys"
+    key_file.write_text("ops=wds-secret-key\n")
+    (runtime / "tool").write_text("a runtime file")
+    sandbox = Sandbox(find_bwrap(), hidden=[key_file], runtime=[runtime])
+    command = sandbox.confine(["cat", str(runtime / "tool"), str(key_file)], kind=Kind.RUN).command
+    result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "a runtime file"
 
 
 @needs_bwrap
@@ -169,10 +170,10 @@ def test_a_checkout_or_venv_under_tmp_stays_visible_and_its_hidden_files_hidden(
         (venv / "marker").write_text("from the venv")
         key_file = venv / "emulator-keys"
         key_file.write_text("ops=wds-secret-key\n")
-        monkeypatch.setattr(sandbox_module.sys, "prefix", str(venv))
-        assert venv in sandbox_module.runtime_paths()
+        monkeypatch.setattr(sandbox_paths.sys, "prefix", str(venv))
+        assert venv in sandbox_paths.runtime_paths()
         sandbox = Sandbox(find_bwrap(), hidden=[key_file])
-        command = sandbox.wrap(["cat", str(venv / "marker"), str(key_file)], writable=[tmp_path])
+        command = sandbox.confine(["cat", str(venv / "marker"), str(key_file)], kind=Kind.RUN).command
         result = subprocess.run(command, capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, result.stderr
         assert result.stdout == "from the venv"

@@ -10,6 +10,7 @@ import pytest
 
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserHandle
+from tests.browser.pages import PagesBackend
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 async def warm_backend(chromium: Path, tmp_path: Path) -> AsyncIterator[ChromiumBackend]:
-    backend = ChromiumBackend(chromium, temp_parent=tmp_path, prewarm=True)
+    backend = PagesBackend(chromium, temp_parent=tmp_path, prewarm=True)
     try:
         yield backend
     finally:
