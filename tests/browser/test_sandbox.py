@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import processes_mentioning
+from tui.emulator.browser import cgroups
 from tui.emulator.browser import sandbox as sandbox_module
 from tui.emulator.browser import sandbox_paths
 from tui.emulator.browser.chromium import ChromiumBackend
@@ -31,6 +32,15 @@ async def gone(marker: str) -> bool:
             return True
         await asyncio.sleep(0.1)
     return False
+
+
+def our_cgroups() -> list[Path]:
+    """The sandbox groups this process has made and not removed."""
+    support = cgroups.detect()
+    if support is None:
+        return []
+    return [group for parent in set(support.parents.values())
+            for group in parent.glob(f"{cgroups.PREFIX}{os.getpid()}-*")]
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["bwrap", "no-bwrap"])
@@ -56,6 +66,7 @@ async def test_scratch_files_of_browsers_and_runners_stay_out_of_the_hosts_tmp(
     finally:
         await backend.shutdown()
     left = sorted(p.name for p in host_tmp.iterdir())
+    assert our_cgroups() == []  # each sandbox's group went with it
     if isolated:
         assert left == []
     else:  # what the sandbox prevents: Chromium's and Playwright's leftovers on the host

@@ -92,7 +92,7 @@ class ChromiumBackend:
         self._profiles_dir = profiles_dir
         self._temp_parent = temp_parent
         self._output_limit = output_limit
-        self._prewarm = prewarm
+        self.prewarm = prewarm
         self._root: Path | None = None
         self._profiles: ProfileStore | None = None
         self._runner: CodeRunner | None = None
@@ -127,7 +127,8 @@ class ChromiumBackend:
                 hidden.append(self._profiles_dir)
             # Chromium's own directory (Playwright's build lives in the home directory) is shown too.
             binary = Path(self.binary).resolve()
-            self._sandbox = Sandbox.from_environment(hidden, limits=self._limits, runtime=[binary.parent])
+            limits = self._limits if self._limits is not None else SandboxLimits.from_environment()
+            self._sandbox = Sandbox.from_environment(hidden, limits=limits, runtime=[binary.parent])
         return self._sandbox
 
     @property
@@ -140,7 +141,7 @@ class ChromiumBackend:
     def runner(self) -> CodeRunner:
         if self._runner is None:
             kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
-            self._runner = CodeRunner(self.root, prewarm=self._prewarm, sandbox=self.sandbox, gateway=self._gateway,
+            self._runner = CodeRunner(self.root, prewarm=self.prewarm, sandbox=self.sandbox, gateway=self._gateway,
                                       **kwargs)
         return self._runner
 

@@ -55,6 +55,8 @@ MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 300.0
 FORWARD_PORT = 9222  # in the run's own network namespace: nothing else listens there
 CONTROL_INSIDE = Path("/run/wds")
 RESULT_FD = 3
+# The last argument of a spare runner's command line (the runners ignore it): `ps` shows what it is.
+SPARE_MARKER = "wds-spare-runner"
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _DRAIN_AFTER_EXIT_SECONDS = 2.0
 # Variables that look like credentials are not handed to user code.
@@ -181,7 +183,7 @@ class CodeRunner:
             return [shell, str(code_file)]
         raise ValueError(f"Unknown language {language!r}: use one of {', '.join(LANGUAGES)}.")
 
-    def _new_run(self, language: str, cpu_seconds: float) -> _Run:
+    def _new_run(self, language: str, cpu_seconds: float, *, spare: bool = False) -> _Run:
         """Directories, result pipe and sandbox of a run that has not started yet."""
         self._prepare()
         name = uuid.uuid4().hex[:16]
@@ -189,6 +191,8 @@ class CodeRunner:
         run_dir.mkdir(mode=0o755)
         control.mkdir(mode=0o755)
         command = self._command(language, CONTROL_INSIDE / "code" if self.sandbox.isolated else control / "code")
+        if spare:
+            command.append(SPARE_MARKER)  # what `ps` shows an operator wondering what this process is
         if self.sandbox.isolated:
             # The run's own 127.0.0.1:9222 leads to its session's browser (see cdp_forward.py).
             command = [self.python, "-I", "-S", str(_PACKAGE_DIR / "cdp_forward.py"),
@@ -217,7 +221,7 @@ class CodeRunner:
 
     async def _spawn_spare(self, language: str) -> asyncio.subprocess.Process:
         """A runner that waits for its job, in the scratch dir (and sandbox) that job will use."""
-        run = self._new_run(language, SPARE_CPU_SECONDS)
+        run = self._new_run(language, SPARE_CPU_SECONDS, spare=True)
         try:
             await self._spawn(run, {**self._base_environment(language), "WDS_RUNNER_SPARE": "1"}, spare=True)
         except BaseException:
@@ -327,8 +331,10 @@ class CodeRunner:
         stderr_text = stderr.decode("utf-8", errors="replace")
         error = _error(reported.get("error"), killed, exit_code, stderr_text, timeout, run.ended_by)
         hits = run.confinement.limits_hit()
-        if hits and (error or exit_code):
-            error = f"{error or 'Execution failed'} (the run reached its {' and its '.join(hits)})"
+        if hits and not reported.get("error") and not killed and exit_code:
+            error = f"The run was killed: it reached its {' and its '.join(hits)}."
+        elif hits and error:
+            error = f"{error} (the run reached its {' and its '.join(hits)})"
         return ExecutionOutcome(
             stdout=stdout.decode("utf-8", errors="replace"),
             stderr=stderr_text,

@@ -295,7 +295,7 @@ class Sandbox:
         held: list[str] = []
         missing: list[str] = []
         limits, controllers = self.limits, self.cgroups.controllers if self.cgroups else frozenset()
-        how = self.cgroups.describe() if self.cgroups else ""
+        version = self.cgroups.describe() if self.cgroups else ""
 
         def per_kind(value: Callable[[Kind], object], unit: str = "") -> str:
             return f"{value(Kind.BROWSER)}{unit} per browser, {value(Kind.RUN)}{unit} per run"
@@ -309,20 +309,21 @@ class Sandbox:
             missing.append("network, file system and /tmp isolation (no bubblewrap)")
         memory = per_kind(lambda k: human_size(limits.memory(k)))
         if "memory" in controllers:
-            held.append(f"memory: {memory} ({how})")
+            held.append(f"memory: {memory} (memory {version})")
         else:
             held.append(f"memory: address space of each run process <= "
                         f"{human_size(address_space_for(limits.run_memory))} (RLIMIT_AS)")
             missing.append("a memory limit for browsers (no memory cgroup here)")
         tasks = per_kind(limits.tasks)
         if "pids" in controllers:
-            held.append(f"processes and threads: {tasks} ({how})")
+            also = " and RLIMIT_NPROC of the sandbox's uid" if self.uids is not None else ""
+            held.append(f"processes and threads: {tasks} (pids {version}{also})")
         elif self.uids is not None:
             held.append(f"processes and threads: {tasks} (RLIMIT_NPROC of the sandbox's uid)")
         else:
             missing.append("a limit on processes (no pids cgroup, and no uid of their own)")
         if "cpu" in controllers:
-            held.append(f"CPU cores: {per_kind(limits.cpus)} ({how})")
+            held.append(f"CPU cores: {per_kind(lambda k: f'{limits.cpus(k):g}')} (cpu {version})")
         else:
             missing.append("a cap on CPU cores (no cpu cgroup)")
         held.append(f"files: {human_size(limits.file_size)} at most (RLIMIT_FSIZE); "
