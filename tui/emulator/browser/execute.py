@@ -273,6 +273,10 @@ class CodeRunner:
             if run.proc is not None:
                 process.signal_group(run.proc.pid, signal.SIGKILL)
 
+    def spare_directories(self) -> set[Path]:
+        """The directories of the spare runners waiting now (for tests and benchmarks)."""
+        return {path for run in self._spare_runs.values() for path in (run.run_dir, run.control)}
+
     async def _dispose_dead_spares(self) -> None:
         """Clean up after spares that died while they waited (`SpareRunners.take` skips them)."""
         for pid, run in list(self._spare_runs.items()):
