@@ -158,4 +158,5 @@ async def test_deleting_a_session_ends_its_running_execute_as_killed(
     assert "tick 0" in body["stdout"] and "done" not in body["stdout"]  # what it printed before, no more
     assert body["error"] == "The browser session was deleted while the code ran, so the run was killed."
     assert ended_after < 5  # 2 s is the target (the run is killed at once); this only catches a run left going
+    await backend.runner.settle()  # killed processes reaped
     assert backend.running_pids() == [] and process.live_groups() == set()  # nothing of the session runs

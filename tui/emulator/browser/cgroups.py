@@ -174,15 +174,18 @@ class Cgroup:
             raise
 
     def _write_limits(self, memory: int, tasks: int, cpus: float) -> None:
+        # The quota caps the group at `cpus` cores; the weight gives it, under contention, the share of
+        # that many busy processes (a new group weighs as one process, however many it runs).
         quota = max(1000, int(cpus * _CPU_PERIOD_US))
         if self.support.version == 1:
             writes = {"memory": [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)],
                       "pids": [("pids.max", tasks)],
-                      "cpu": [("cpu.cfs_period_us", _CPU_PERIOD_US), ("cpu.cfs_quota_us", quota)]}
+                      "cpu": [("cpu.cfs_period_us", _CPU_PERIOD_US), ("cpu.cfs_quota_us", quota),
+                              ("cpu.shares", max(2, int(cpus * 1024)))]}
         else:
             writes = {"memory": [("memory.max", memory), ("memory.swap.max", 0)],
                       "pids": [("pids.max", tasks)],
-                      "cpu": [("cpu.max", f"{quota} {_CPU_PERIOD_US}")]}
+                      "cpu": [("cpu.max", f"{quota} {_CPU_PERIOD_US}"), ("cpu.weight", max(1, min(10000, int(cpus * 100))))]}
         for controller, directory in self.dirs.items():
             for name, value in writes[controller]:
                 path = directory / name

@@ -114,6 +114,7 @@ class CodeRunner:
         self._compile_cache = root / "node-compile-cache"
         self._spare_runs: dict[int, _Run] = {}
         self._active: dict[str, set[_Run]] = {}
+        self._disposals: set[asyncio.Task[None]] = set()
         self.spares = SpareRunners(self._spawn_spare)
 
     @cached_property
@@ -152,10 +153,14 @@ class CodeRunner:
 
     def _job_environment(self, session_id: str, ws_endpoint: str, run: _Run) -> dict[str, str]:
         """What one execution adds: which browser and which code."""
+        runner_endpoint = ws_endpoint
         if self.sandbox.isolated:
             ws_endpoint = f"ws://127.0.0.1:{FORWARD_PORT}/devtools/browser/{session_id}"
+            # The runner itself skips the forwarder's hop: Playwright hands the URL to the `ws`
+            # package, which speaks websocket over a unix socket given as ws+unix://PATH:REQUEST-PATH.
+            runner_endpoint = f"ws+unix://{CONTROL_INSIDE / 'cdp.sock'}:/devtools/browser/{session_id}"
         return {
-            "WDS_CDP_ENDPOINT": ws_endpoint,
+            "WDS_CDP_ENDPOINT": runner_endpoint,
             "CDP_URL": ws_endpoint,
             "AGENT_BROWSER_CDP": ws_endpoint,
             "WDS_CODE_FILE": str(self._inside(run) / "code"),
@@ -267,11 +272,18 @@ class CodeRunner:
             await self._dispose(run)
 
     async def end_session(self, session_id: str, reason: str) -> None:
-        """Kill every run of the session now (each returns as killed, with `reason` as its error)."""
+        """Kill every run of the session now (each returns as killed, with `reason` as its error),
+        and finish cleaning up after the runs that have ended."""
         for run in list(self._active.get(session_id, ())):
             run.ended_by = reason
             if run.proc is not None:
                 process.signal_group(run.proc.pid, signal.SIGKILL)
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Wait until every ended run's processes are gone and its cgroup and uid given back."""
+        while self._disposals:
+            await asyncio.gather(*list(self._disposals), return_exceptions=True)
 
     def spare_directories(self) -> set[Path]:
         """The directories of the spare runners waiting now (for tests and benchmarks)."""
@@ -285,26 +297,36 @@ class CodeRunner:
                 await self._dispose(run)
 
     async def close(self) -> None:
-        """Stop the spare runners."""
+        """Stop the spare runners, and wait for every ended run's cleanup."""
         await self.spares.close()
         for run in list(self._spare_runs.values()):
             await self._dispose(run)
         self._spare_runs.clear()
+        await self.settle()
 
     async def _dispose(self, run: _Run) -> None:
-        """Kill what is left of the run, and remove its socket, directories, pipe and cgroup."""
+        """Kill what is left of the run and remove its socket, pipe and directories; its cgroup
+        and uid are given back in the background, once every process of it is gone."""
         if run.proc is not None:
             process.signal_group(run.proc.pid, signal.SIGKILL)
             if run.proc.returncode is None:
                 await process.wait_exit(run.proc, None)
-            await process.wait_group_gone(run.proc.pid, timeout=2.0)
             process.unregister(run.proc.pid)
         if run.endpoint is not None:
             await self.gateway.close_run(run.endpoint)
         run.result.close()
-        await run.confinement.release_when_empty()
         for directory in (run.run_dir, run.control):
             shutil.rmtree(directory, ignore_errors=True)
+        task = asyncio.create_task(self._release(run), name="release-run")
+        self._disposals.add(task)
+        task.add_done_callback(self._disposals.discard)
+
+    @staticmethod
+    async def _release(run: _Run) -> None:
+        # A killed PID namespace empties in a moment; its cgroup says when (cheaper than scanning /proc).
+        if run.proc is not None and run.confinement.cgroup is None:
+            await process.wait_group_gone(run.proc.pid, timeout=2.0)
+        await run.confinement.release_when_empty()
 
     async def _collect(self, run: _Run, timeout: float, started: float) -> ExecutionOutcome:
         """Wait for the runner (or kill it at the timeout) and gather what it produced."""

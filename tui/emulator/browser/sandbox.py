@@ -44,7 +44,7 @@ from tui.emulator.browser.limits import (
     human_size,
     rlimits,
 )
-from tui.emulator.browser.sandbox_paths import filesystem_args, runtime_paths, with_parent_dirs
+from tui.emulator.browser.sandbox_paths import ParentDirs, filesystem_args, runtime_paths
 from tui.emulator.browser.sandbox_users import UidPool
 
 log = logging.getLogger(__name__)
@@ -195,6 +195,7 @@ class Sandbox:
         self.uids = uids
         self._extra_runtime = list(runtime)
         self.runtime = runtime_paths(self._extra_runtime)
+        self._fixed: tuple[list[str], ParentDirs] | None = None
 
     @classmethod
     def from_environment(
@@ -221,6 +222,23 @@ class Sandbox:
         """Show `paths` read-only in sandboxes made from now on (a runtime found later: node's)."""
         self._extra_runtime = [*self._extra_runtime, *paths]
         self.runtime = runtime_paths(self._extra_runtime)
+        self._fixed = None
+
+    def _fixed_args(self) -> tuple[list[str], ParentDirs]:
+        """What every sandbox gets (namespaces, /dev, /proc, /tmp, the read-only view), planned once:
+        it is most of the work of building a command, and a command is built for every run."""
+        if self._fixed is None:
+            tmp = str(self.limits.tmp_size)
+            planner = ParentDirs()
+            args = planner.plan([
+                "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                "--hostname", "wds-sandbox", "--unshare-cgroup-try",
+                "--dev", "/dev", "--perms", "1777", "--size", tmp, "--tmpfs", "/dev/shm",
+                "--proc", "/proc", "--perms", "1777", "--size", tmp, "--tmpfs", "/tmp",
+                *filesystem_args(self.runtime, self.hidden),
+            ])
+            self._fixed = (args, planner)
+        return self._fixed
 
     def confine(
         self,
@@ -264,11 +282,9 @@ class Sandbox:
                        mounts: dict[Path, Path], private: Sequence[Path], cwd: Path | None,
                        uid: int | None) -> list[str]:
         tmp = str(self.limits.tmp_size)
-        args = [str(self.bwrap), "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-                "--unshare-uts", "--hostname", "wds-sandbox", "--unshare-cgroup-try",
-                "--dev", "/dev", "--perms", "1777", "--size", tmp, "--tmpfs", "/dev/shm",
-                "--proc", "/proc", "--perms", "1777", "--size", tmp, "--tmpfs", "/tmp"]
-        args += filesystem_args(self.runtime, self.hidden)
+        fixed, planner = self._fixed_args()
+        planner = planner.copy()
+        args: list[str] = []
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
         for source, target in mounts.items():
@@ -285,7 +301,7 @@ class Sandbox:
             args += ["--cap-drop", "ALL"]
             if uid is not None:
                 args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
-        args = [args[0], *with_parent_dirs(args[1:])]
+        args = [str(self.bwrap), *fixed, *planner.plan(args)]
         if uid is not None:
             return [*args, "--", "setpriv", f"--reuid={uid}", f"--regid={uid}", *_DROP_TO_UID, "--", *command]
         return [*args, "--", *command]

@@ -111,34 +111,52 @@ _MODIFIERS = ("--perms", "--size")  # each takes one argument and applies to the
 _OTHERS = {"--setenv": 2, "--chdir": 1, "--hostname": 1, "--cap-add": 1, "--cap-drop": 1}
 
 
-def with_parent_dirs(args: Sequence[str]) -> list[str]:
-    """bwrap options `args` with `--perms 0755 --dir` before each mount for its missing parents.
+class ParentDirs:
+    """Adds `--perms 0755 --dir` before each bwrap mount for its missing parent directories.
 
     bwrap makes a mount point's missing parents itself, but with mode 0700, which a sandbox
     running as another uid cannot enter: `/etc` made for `/etc/fonts` would hide the fonts.
+    What it has seen carries over (`copy`): the fixed part of every sandbox is planned once.
     """
-    out: list[str] = []
-    mounted: list[Path] = []
-    made: set[Path] = {Path("/")}
-    modifiers: list[str] = []
-    index = 0
-    while index < len(args):
-        option = args[index]
-        if option in _MODIFIERS:
-            modifiers += args[index:index + 2]
-            index += 2
-            continue
-        count = _MOUNTS.get(option, _OTHERS.get(option, 0))
-        if option in _MOUNTS:
-            destination = Path(args[index + count])
-            for parent in reversed(destination.parents):
-                if parent not in made and not any(parent.is_relative_to(m) for m in mounted):
-                    out += ["--perms", "0755", "--dir", str(parent)]
-                    made.add(parent)
-            made.add(destination)
-            if option in _BINDS:  # a host directory: what is inside exists already
-                mounted.append(destination)
-        out += modifiers + list(args[index:index + count + 1])
-        modifiers = []
-        index += count + 1
-    return out + modifiers
+
+    def __init__(self) -> None:
+        self.made: set[str] = {"/"}
+        self.binds: list[str] = []  # host directories mounted: what is inside them exists already
+
+    def copy(self) -> ParentDirs:
+        other = ParentDirs()
+        other.made, other.binds = set(self.made), list(self.binds)
+        return other
+
+    def plan(self, args: Sequence[str]) -> list[str]:
+        """bwrap options `args`, with the parents they need made first."""
+        out: list[str] = []
+        modifiers: list[str] = []
+        index = 0
+        while index < len(args):
+            option = args[index]
+            if option in _MODIFIERS:
+                modifiers += args[index:index + 2]
+                index += 2
+                continue
+            count = _MOUNTS.get(option, _OTHERS.get(option, 0))
+            if option in _MOUNTS:
+                destination = args[index + count]
+                for parent in self._missing_parents(destination):
+                    out += ["--perms", "0755", "--dir", parent]
+                    self.made.add(parent)
+                self.made.add(destination)
+                if option in _BINDS:
+                    self.binds.append(destination.rstrip("/") + "/")
+            out += modifiers + list(args[index:index + count + 1])
+            modifiers = []
+            index += count + 1
+        return out + modifiers
+
+    def _missing_parents(self, destination: str) -> list[str]:
+        missing = []
+        parent = os.path.dirname(destination.rstrip("/"))
+        while parent not in self.made and not any(parent.startswith(bind) for bind in self.binds):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        return missing[::-1]
