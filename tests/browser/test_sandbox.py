@@ -18,7 +18,8 @@ from tui.emulator.browser import sandbox as sandbox_module
 from tui.emulator.browser import sandbox_paths
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.limits import Kind
-from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, Sandbox, find_bwrap
+from tests.browser.pages import ORIGIN, PagesBackend
+from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, BwrapFeatures, Sandbox, find_bwrap
 from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start_time
 
 pytestmark = pytest.mark.browser
@@ -190,3 +191,29 @@ def test_a_checkout_or_venv_under_tmp_stays_visible_and_its_hidden_files_hidden(
         assert result.stdout == "from the venv"
     finally:
         shutil.rmtree(venv)
+
+
+@needs_bwrap
+async def test_a_bubblewrap_without_network_namespaces_or_sizes_still_sandboxes_and_says_what_is_missing(
+    chromium: Path, tmp_path: Path
+) -> None:
+    # As on a host that refuses bwrap a network namespace, with a bubblewrap older than 0.8.
+    box = Sandbox(find_bwrap(), features=BwrapFeatures(network=False, sizes=False))
+    backend = PagesBackend(chromium, temp_parent=tmp_path, prewarm=False, sandbox=box)
+    try:
+        handle = await backend.launch("s-degraded", None)
+        for language in ("python", "node"):
+            outcome = await backend.execute(handle, f"await page.goto('{ORIGIN}/title/Here'); await page.title()",
+                                            language, 30)
+            assert outcome.result == "Here", outcome.stderr
+        seen = await backend.execute(handle, "import os\nprint(len(os.listdir('/proc')) < 80, os.path.exists('/root/.ssh'))",
+                                     "python", 30)
+        assert seen.stdout == "True False\n"  # still its own processes and its chosen files
+    finally:
+        await backend.shutdown()
+    _, missing = box.guarantees()
+    assert missing[:2] == [
+        "a network of its own (bubblewrap cannot make a network namespace here): sandboxes reach this machine's "
+        "loopback services",
+        "a size cap on /tmp, /dev/shm and a run's directory (bubblewrap before 0.8)",
+    ]

@@ -154,7 +154,7 @@ class CodeRunner:
     def _job_environment(self, session_id: str, ws_endpoint: str, run: _Run) -> dict[str, str]:
         """What one execution adds: which browser and which code."""
         runner_endpoint = ws_endpoint
-        if self.sandbox.isolated:
+        if self.sandbox.own_network:
             ws_endpoint = f"ws://127.0.0.1:{FORWARD_PORT}/devtools/browser/{session_id}"
             # The runner itself skips the forwarder's hop: Playwright hands the URL to the `ws`
             # package, which speaks websocket over a unix socket given as ws+unix://PATH:REQUEST-PATH.
@@ -198,7 +198,7 @@ class CodeRunner:
         command = self._command(language, CONTROL_INSIDE / "code" if self.sandbox.isolated else control / "code")
         if spare:
             command.append(SPARE_MARKER)  # what `ps` shows an operator wondering what this process is
-        if self.sandbox.isolated:
+        if self.sandbox.own_network:
             # The run's own 127.0.0.1:9222 leads to its session's browser (see cdp_forward.py).
             command = [self.python, "-I", "-S", str(_PACKAGE_DIR / "cdp_forward.py"),
                        str(CONTROL_INSIDE / "cdp.sock"), str(FORWARD_PORT), "--", *command]
@@ -249,7 +249,7 @@ class CodeRunner:
         try:
             (run.control / "code").write_text(code, encoding="utf-8")
             run.confinement.give(run.control)
-            if self.sandbox.isolated:
+            if self.sandbox.own_network:
                 socket = run.control / "cdp.sock"
                 run.endpoint = await self.gateway.serve_run(session_id, socket)
                 run.confinement.give(socket)

@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,10 +81,28 @@ def _probe(command: list[str], what: str) -> bool:
     return True
 
 
-def bwrap_works(bwrap: Path) -> bool:
+@dataclass(frozen=True)
+class BwrapFeatures:
+    """What the bubblewrap found here can do: some hosts refuse it a network namespace, and
+    releases before 0.8 have no `--size` (nor, before 0.5, `--perms`)."""
+
+    network: bool = True
+    sizes: bool = True  # --size and --perms
+
+    @classmethod
+    def of(cls, bwrap: Path) -> BwrapFeatures:
+        try:
+            text = subprocess.run([str(bwrap), "--help"], capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return cls()
+        return cls(sizes="--size" in text and "--perms" in text)
+
+
+def bwrap_works(bwrap: Path, features: BwrapFeatures | None = None) -> bool:
     """Whether `bwrap` can make the sandbox here (not where user namespaces are disabled for
     non-root users, for one): the backend then runs unsandboxed rather than not at all."""
-    return _probe(Sandbox(bwrap).confine(["true"], kind=Kind.RUN, uid=None).command, f"bubblewrap at {bwrap}")
+    sandbox = Sandbox(bwrap, features=features or BwrapFeatures())
+    return _probe(sandbox.confine(["true"], kind=Kind.RUN, uid=None).command, f"bubblewrap at {bwrap}")
 
 
 def warn_not_isolated() -> None:
@@ -187,8 +206,10 @@ class Sandbox:
         cgroups: CgroupSupport | None = None,
         uids: UidPool | None = None,
         runtime: Iterable[Path] = (),
+        features: BwrapFeatures | None = None,
     ) -> None:
         self.bwrap = bwrap
+        self.features = features or BwrapFeatures()
         self.hidden = [Path(p) for p in hidden]
         self.limits = limits or SandboxLimits()
         self.cgroups = cgroups
@@ -201,22 +222,33 @@ class Sandbox:
     def from_environment(
         cls, hidden: Sequence[Path] = (), *, limits: SandboxLimits | None = None, runtime: Iterable[Path] = ()
     ) -> Sandbox:
-        """A sandbox with what this machine offers: a working `bwrap`, cgroups, sandbox uids."""
+        """A sandbox with what this machine offers: a working `bwrap` (with a network namespace
+        when it can make one), cgroups, sandbox uids."""
         bwrap = find_bwrap()
-        if bwrap is not None and not bwrap_works(bwrap):
-            bwrap = None
+        features = BwrapFeatures.of(bwrap) if bwrap is not None else BwrapFeatures()
+        if bwrap is not None and not bwrap_works(bwrap, features):
+            without_network = replace(features, network=False)
+            if bwrap_works(bwrap, without_network):
+                features = without_network
+            else:
+                bwrap = None
         cgroups = detect()
         remove_dead_groups(cgroups)
         uids = None
-        if bwrap is not None and os.geteuid() == 0 and shutil.which("setpriv"):
+        if bwrap is not None and features.sizes and os.geteuid() == 0 and shutil.which("setpriv"):
             candidate = UidPool.for_this_process()
-            probe = Sandbox(bwrap).confine(["true"], kind=Kind.RUN, uid=candidate.first).command
+            probe = Sandbox(bwrap, features=features).confine(["true"], kind=Kind.RUN, uid=candidate.first).command
             uids = candidate if _probe(probe, "setpriv (a uid per sandbox)") else None
-        return cls(bwrap, hidden, limits=limits, cgroups=cgroups, uids=uids, runtime=runtime)
+        return cls(bwrap, hidden, limits=limits, cgroups=cgroups, uids=uids, runtime=runtime, features=features)
 
     @property
     def isolated(self) -> bool:
         return self.bwrap is not None
+
+    @property
+    def own_network(self) -> bool:
+        """Whether sandboxes have a network namespace of their own (only `lo`)."""
+        return self.isolated and self.features.network
 
     def add_runtime(self, paths: Iterable[Path]) -> None:
         """Show `paths` read-only in sandboxes made from now on (a runtime found later: node's)."""
@@ -228,13 +260,12 @@ class Sandbox:
         """What every sandbox gets (namespaces, /dev, /proc, /tmp, the read-only view), planned once:
         it is most of the work of building a command, and a command is built for every run."""
         if self._fixed is None:
-            tmp = str(self.limits.tmp_size)
             planner = ParentDirs()
-            args = planner.plan([
-                "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            network = ["--unshare-net"] if self.features.network else []
+            args = self._plan(planner, [
+                "--die-with-parent", "--unshare-pid", *network, "--unshare-ipc", "--unshare-uts",
                 "--hostname", "wds-sandbox", "--unshare-cgroup-try",
-                "--dev", "/dev", "--perms", "1777", "--size", tmp, "--tmpfs", "/dev/shm",
-                "--proc", "/proc", "--perms", "1777", "--size", tmp, "--tmpfs", "/tmp",
+                "--dev", "/dev", *self._capped("/dev/shm"), "--proc", "/proc", *self._capped("/tmp"),
                 *filesystem_args(self.runtime, self.hidden),
             ])
             self._fixed = (args, planner)
@@ -278,10 +309,19 @@ class Sandbox:
         return Confinement(wrapped, kind, self.limits, uid=uid, cgroup=cgroup, rlimit_values=values,
                            on_release=release)
 
+    def _capped(self, path: str) -> list[str]:
+        """A private tmpfs at `path`: size-capped and writable by every uid where bwrap can say so."""
+        if not self.features.sizes:
+            return ["--tmpfs", path]
+        return ["--perms", "1777", "--size", str(self.limits.tmp_size), "--tmpfs", path]
+
+    def _plan(self, planner: ParentDirs, args: list[str]) -> list[str]:
+        # Without --perms a uid of its own is never used, and bwrap's 0700 parents are ours to enter.
+        return planner.plan(args) if self.features.sizes else args
+
     def _bwrap_command(self, command: Sequence[str], writable: Sequence[Path], readable: Sequence[Path],
                        mounts: dict[Path, Path], private: Sequence[Path], cwd: Path | None,
                        uid: int | None) -> list[str]:
-        tmp = str(self.limits.tmp_size)
         fixed, planner = self._fixed_args()
         planner = planner.copy()
         args: list[str] = []
@@ -292,7 +332,7 @@ class Sandbox:
         for path in writable:
             args += ["--bind", str(path), str(path)]
         for path in private:
-            args += ["--perms", "1777", "--size", tmp, "--tmpfs", str(path)]
+            args += self._capped(str(path))
         args += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"]
         if cwd is not None:
             args += ["--chdir", str(cwd)]
@@ -301,7 +341,7 @@ class Sandbox:
             args += ["--cap-drop", "ALL"]
             if uid is not None:
                 args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
-        args = [str(self.bwrap), *fixed, *planner.plan(args)]
+        args = [str(self.bwrap), *fixed, *self._plan(planner, args)]
         if uid is not None:
             return [*args, "--", "setpriv", f"--reuid={uid}", f"--regid={uid}", *_DROP_TO_UID, "--", *command]
         return [*args, "--", *command]
@@ -317,8 +357,15 @@ class Sandbox:
             return f"{value(Kind.BROWSER)}{unit} per browser, {value(Kind.RUN)}{unit} per run"
 
         if self.isolated:
-            held.append("own network namespace (lo only), read-only system paths, private /tmp")
-            held.append(f"/tmp, /dev/shm and a run's directory: {human_size(limits.tmp_size)} each (tmpfs)")
+            held.append(("own network namespace (lo only), " if self.own_network else "")
+                        + "read-only system paths, private /tmp")
+            if not self.own_network:
+                missing.append("a network of its own (bubblewrap cannot make a network namespace here): "
+                               "sandboxes reach this machine's loopback services")
+            if self.features.sizes:
+                held.append(f"/tmp, /dev/shm and a run's directory: {human_size(limits.tmp_size)} each (tmpfs)")
+            else:
+                missing.append("a size cap on /tmp, /dev/shm and a run's directory (bubblewrap before 0.8)")
             if self.uids is not None:
                 held.append(f"a uid of its own per sandbox ({self.uids.describe()}), no capabilities")
         else:
