@@ -16,12 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import socket
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.processes import emulator_with_banner
 from tui.emulator.browser.sandbox import find_bwrap
 
 pytestmark = [
@@ -73,32 +70,11 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(chromium: Path) -> Iterator[Served]:
-    emulator = subprocess.Popen(
-        [sys.executable, "-m", "tui.emulator", "--port", "0", "--no-traffic", "--api-key", KEY],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
-    )
-    assert emulator.stdout is not None
-    banner = ""
-    try:
-        for line in emulator.stdout:
-            banner += line
-            if line.startswith("Press Ctrl+C"):
-                break
-        found = re.search(r"serving (http://127\.0\.0\.1:\d+)", banner)
-        assert found, banner
-        # Keep reading its output, or a full pipe would stall the emulator's logging.
-        threading.Thread(target=emulator.stdout.read, daemon=True).start()
-        created = httpx.post(f"{found.group(1)}/v2/browser", json={"ttl": 600},
-                             headers={"Authorization": f"Bearer {KEY}"}, timeout=60)
+    with emulator_with_banner("--no-traffic", "--api-key", KEY) as (url, banner, _):
+        created = httpx.post(f"{url}/v2/browser", json={"ttl": 600}, headers={"Authorization": f"Bearer {KEY}"},
+                             timeout=60)
         assert created.status_code == 200, created.text
-        yield Served(found.group(1), banner, created.json()["id"])
-    finally:
-        emulator.terminate()
-        try:
-            emulator.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            emulator.kill()
-            emulator.wait()
+        yield Served(url, banner, created.json()["id"])
 
 
 def test_the_sandbox_has_no_network_but_its_own_loopback(served: Served) -> None:

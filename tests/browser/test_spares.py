@@ -4,11 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
-import re
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +14,7 @@ import pytest
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserHandle
 from tests.browser.pages import PagesBackend
-from tests.processes import processes_mentioning
+from tests.processes import emulator_with_banner, processes_mentioning
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.execute import SPARE_MARKER
 
@@ -120,16 +115,8 @@ def descendants_mentioning(root: int, text: str) -> list[int]:
 def test_no_spares_keeps_no_runner_waiting(chromium: Path, no_spares: bool) -> None:
     key = "wds-" + "5a" * 16
     flags = ["--no-spares"] if no_spares else []
-    emulator = subprocess.Popen(
-        [sys.executable, "-m", "tui.emulator", "--port", "0", "--no-traffic", "--api-key", key, *flags],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).resolve().parents[2],
-    )
-    try:
-        assert emulator.stdout is not None
-        banner = "".join(itertools.takewhile(lambda line: not line.startswith("Press Ctrl+C"), emulator.stdout))
-        threading.Thread(target=emulator.stdout.read, daemon=True).start()
+    with emulator_with_banner("--no-traffic", "--api-key", key, *flags) as (url, banner, emulator):
         assert ("spare runners: off (--no-spares)" in banner) is no_spares, banner
-        url = re.search(r"serving (http://\S+)", banner).group(1)  # type: ignore[union-attr]
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
             session = http.post("/v2/browser", json={"ttl": 120}).json()["id"]
             for language in ("python", "node"):
@@ -137,12 +124,9 @@ def test_no_spares_keeps_no_runner_waiting(chromium: Path, no_spares: bool) -> N
                 assert ran.json()["result"] == "2"
             deadline = time.monotonic() + (3 if no_spares else 30)
             while time.monotonic() < deadline:
-                spares = descendants_mentioning(emulator.pid, SPARE_MARKER)
+                spares = descendants_mentioning(emulator, SPARE_MARKER)
                 if spares and not no_spares:
                     break
                 time.sleep(0.2)
         # A spare runner shows what it is in `ps`: its command line ends with the marker.
         assert bool(spares) is not no_spares, spares
-    finally:
-        emulator.terminate()
-        emulator.wait(timeout=20)
