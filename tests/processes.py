@@ -161,3 +161,36 @@ def _printed_address(log: Path, seconds: float = 5.0) -> str | None:
             return found.group(1)
         time.sleep(0.1)
     return None
+
+
+@contextmanager
+def emulator_with_banner(*args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, str, int]]:
+    """`python -m tui.emulator --port 0 ARGS...` in its own process; yields (its base URL, its banner, its pid).
+
+    The banner is read up to its last line; the rest of the output is drained so the pipe never
+    fills. The process is stopped (killed if it does not stop within 20 s) on the way out.
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui.emulator", "--port", "0", *args], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        assert process.stdout is not None
+        banner = ""
+        for line in process.stdout:
+            banner += line
+            if line.startswith("Press Ctrl+C"):
+                break
+        found = re.search(r"serving (http://127\.0\.0\.1:\d+)", banner)
+        if found is None:
+            raise RuntimeError(f"the emulator did not start:\n{banner}")
+        threading.Thread(target=process.stdout.read, daemon=True).start()
+        yield found.group(1), banner, process.pid
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -9,7 +9,9 @@ Measures, on this machine, with a real Chromium:
 3. Execute of a one-line `page.title()` through POST /v2/browser/{id}/execute, python and
    node, with spare runners (the default) and cold. Target: median <= 1.5 s.
    Plus where a cold run's time goes (interpreter/imports, Playwright driver, connect, title).
-4. 50 create/execute/delete cycles: leftover Chromium processes, leftover temp dirs,
+4. A session deleted 2.5 s into a 20 s execute (python, node): how long after the DELETE
+   the run answers, and that it answers as killed. Target: <= 2 s (issue 18).
+5. 50 create/execute/delete cycles: leftover Chromium processes, leftover temp dirs,
    RSS growth of this process (which is the emulator). Targets: 0, 0, < 50 MB.
 
 Everything runs on 127.0.0.1. Exit status 1 when a target is missed.
@@ -22,7 +24,6 @@ import asyncio
 import json
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -197,13 +198,39 @@ async def breakdown(temp: Path, runs: int) -> dict[str, dict[str, float]]:
                     env = {"PWCORE": str(node.playwright_core), "PATH": "/usr/bin:/bin"}
                 else:
                     continue
-                out = subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout
+                # Not subprocess.run: the gateway the runner connects to is served by this event loop.
+                child = await asyncio.create_subprocess_exec(
+                    *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env
+                )
+                out, err = await child.communicate()
+                if child.returncode != 0:
+                    raise RuntimeError(f"the {language} stages script failed: {err.decode()[-500:]}")
                 total = time.perf_counter() - started
                 for name, value in {**json.loads(out), "total (spawn to exit)": total}.items():
                     stages[language].setdefault(name, []).append(value)
     finally:
         await backend.shutdown()
     return {lang: {name: statistics.median(v) for name, v in found.items()} for lang, found in stages.items()}
+
+
+DELETE_DURING = {
+    "python": "import time\nprint('started', flush=True)\ntime.sleep(20)\nprint('done')",
+    "node": "console.log('started');\nawait new Promise((resolve) => setTimeout(resolve, 20000));\nconsole.log('done');",
+}
+
+
+async def bench_delete_during_execute(temp: Path, language: str) -> tuple[float, dict]:
+    """A 20 s run whose session is deleted 2.5 s in: seconds from the DELETE to the run's answer."""
+    async with ServedEmulator(temp, prewarm=False) as client:
+        session = await create_session(client)
+        running = asyncio.create_task(client.post(
+            f"/v2/browser/{session['id']}/execute", json={"code": DELETE_DURING[language], "language": language}
+        ))
+        await asyncio.sleep(2.5)
+        deleted_at = time.perf_counter()
+        await client.delete(f"/v2/browser/{session['id']}")
+        body = (await running).json()
+        return time.perf_counter() - deleted_at, body
 
 
 async def bench_cycles(cycles: int, temp: Path) -> dict[str, float]:
@@ -224,7 +251,9 @@ async def bench_cycles(cycles: int, temp: Path) -> dict[str, float]:
                 rss_after_warmup = rss_mb()
         rss_end = rss_mb()
         leftover_sessions = list((root / "sessions").iterdir())
-        leftover_runs = list((root / "runs").iterdir())
+        # A waiting spare runner has its directories ready: they are not left over.
+        spares = served.backend.runner.spare_directories()
+        leftover_runs = [p for p in [*(root / "runs").iterdir(), *(root / "control").iterdir()] if p not in spares]
         # Spare runners are expected to be alive here; browsers are not.
         browsers_alive = [pid for pid in processes_under(root / "sessions")]
     leftover_after_exit = processes_under(root)
@@ -267,6 +296,12 @@ async def main() -> int:
     print("Where a cold run's time goes (medians, measured inside the runner):")
     for language, stages in (await breakdown(temp, max(3, args.runs // 2))).items():
         print(f"  {language}: " + ", ".join(f"{name} {value * 1000:.0f} ms" for name, value in stages.items()))
+    for language in ("python", "node"):
+        ended, body = await bench_delete_during_execute(temp, language)
+        print(f"Delete 2.5 s into a 20 s {language:6} execute: the run answers {ended * 1000:7.0f} ms after the DELETE"
+              f" (killed: {body.get('killed')}, stdout {body.get('stdout')!r})")
+        if ended > 2.0 or body.get("killed") is not True:
+            failures.append(f"delete during a {language} execute")
     figures = await bench_cycles(args.cycles, temp)
     print(f"{args.cycles} create/execute/delete cycles:")
     for name, value in figures.items():

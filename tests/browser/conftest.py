@@ -1,4 +1,4 @@
-"""Fixtures for the real-browser tests: a Chromium backend, a loopback web site, a served app.
+"""Fixtures for the real-browser tests: a Chromium backend, the tests' web site, a served app.
 
 Every test that needs Chromium takes `chromium`, which skips with the reason
 when no browser is found. Nothing here touches anything but 127.0.0.1.
@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
-import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 import pytest
 import uvicorn
@@ -27,6 +22,7 @@ from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
 from tui.emulator.http.cdp_proxy import cdp_proxy_route
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.locate import find_chromium
+from tests.browser.pages import ORIGIN, PagesBackend
 
 
 Serve = Callable[[Starlette], Awaitable[str]]
@@ -51,74 +47,18 @@ async def backend(chromium: Path, tmp_path: Path) -> AsyncIterator[ChromiumBacke
     """
     parent = tmp_path / "backend-temp"
     parent.mkdir()
-    backend = ChromiumBackend(chromium, temp_parent=parent, prewarm=False)
+    backend = PagesBackend(chromium, temp_parent=parent, prewarm=False)
     try:
         yield backend
     finally:
         await backend.shutdown()
 
 
-class _SiteHandler(BaseHTTPRequestHandler):
-    """`/title/<t>`: a page titled t; `/set-cookie`: sets a persistent cookie and localStorage;
-    `/slow`: answers after 5 s; `/still-loading`: a page whose image is `/slow`; `/clicker`: a page whose title changes when clicked."""
-
-    def do_GET(self) -> None:
-        path = urlparse(self.path).path
-        headers: dict[str, str] = {}
-        if path.startswith("/title/"):
-            body = f"<html><head><title>{unquote(path[7:])}</title></head><body><h1>hello</h1></body></html>"
-        elif path == "/set-cookie":
-            headers["Set-Cookie"] = "flavour=oatmeal; Max-Age=86400; Path=/"
-            body = "<title>cookie set</title><script>localStorage.setItem('note', 'kept')</script>"
-        elif path == "/slow":
-            time.sleep(5)
-            body = "<title>slow</title>"
-        elif path == "/still-loading":
-            body = "<title>still loading</title><img src='/slow'>"
-        elif path == "/clicker":
-            body = (
-                "<title>not clicked</title><body style='margin:0'>"
-                "<button style='width:100vw;height:100vh' onclick=\"document.title='clicked'\">x</button></body>"
-            )
-        else:
-            self.send_error(404)
-            return
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        try:
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the browser moved on (a test ended) before a slow answer was ready
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        return
-
-
-@contextmanager
-def loopback_site() -> Iterator[str]:
-    """Serve the tiny web site (see `_SiteHandler`) on a free 127.0.0.1 port; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _SiteHandler)
-    server.daemon_threads = True
-    server.block_on_close = False
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="session")
-def site() -> Iterator[str]:
-    """Base URL of a tiny web site on 127.0.0.1 (see `_SiteHandler`)."""
-    with loopback_site() as url:
-        yield url
+def site() -> str:
+    """Base URL of the tests' little web site (see `tests.browser.pages`), which `backend`'s
+    browsers see through request interception: a sandboxed browser reaches no host loopback."""
+    return ORIGIN
 
 
 @dataclass

@@ -125,3 +125,38 @@ async def test_the_three_links_grant_three_different_things(
             await websockets.connect(cdp_url.replace(tokens["cdp"], tokens[name]))
     async with CdpClient(cdp_url, track_pages=False) as cdp:
         await cdp.ping()
+
+
+RUNS_20_S = {
+    "python": "import time\nawait page.evaluate(\"document.title = 'running'\")\n"
+              "for tick in range(20):\n    print('tick', tick)\n    time.sleep(1)\nprint('done')",
+    "node": "await page.evaluate(\"document.title = 'running'\");\n"
+            "for (let tick = 0; tick < 20; tick++) {\n  console.log('tick', tick);\n"
+            "  await new Promise((resolve) => setTimeout(resolve, 1000));\n}\nconsole.log('done');",
+}
+
+
+@pytest.mark.parametrize("language", ["python", "node"])
+async def test_deleting_a_session_ends_its_running_execute_as_killed(
+    api: tuple[Emulator, httpx.AsyncClient], backend: ChromiumBackend, language: str
+) -> None:
+    """Issue 18: a run of 20 s deleted a moment in went on to its end and answered `killed: false`."""
+    _, client = api
+    created = (await client.post("/v2/browser", json={"ttl": 120})).json()
+    execute = asyncio.create_task(client.post(
+        f"/v2/browser/{created['id']}/execute", json={"code": RUNS_20_S[language], "language": language, "timeout": 60}
+    ))
+    async with CdpClient(created["cdpUrl"]) as cdp:  # the code has started when its page says so
+        await asyncio.wait_for(_until(lambda: any(page.title == "running" for page in cdp.pages)), 30)
+    await asyncio.sleep(1.5)  # a tick or two of output
+    deleted_at = time.perf_counter()
+    assert (await client.delete(f"/v2/browser/{created['id']}")).status_code == 200
+    answer = await asyncio.wait_for(execute, 30)
+    ended_after = time.perf_counter() - deleted_at
+    body = answer.json()
+    assert answer.status_code == 200 and body["killed"] is True and body["exitCode"] is None
+    assert "tick 0" in body["stdout"] and "done" not in body["stdout"]  # what it printed before, no more
+    assert body["error"] == "The browser session was deleted while the code ran, so the run was killed."
+    assert ended_after < 5  # 2 s is the target (the run is killed at once); this only catches a run left going
+    await backend.runner.settle()  # killed processes reaped
+    assert backend.running_pids() == [] and process.live_groups() == set()  # nothing of the session runs

@@ -79,6 +79,7 @@ async def test_shutdown_kills_every_browser_and_removes_the_temp_root(chromium: 
 
 
 async def test_a_browser_that_cannot_start_is_reported(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # as Chromium's own directory is: a sandbox's uid must be able to enter it
     fake = tmp_path / "fake-chromium"
     fake.write_text("#!/bin/sh\necho 'cannot open display' >&2\nexit 3\n")
     fake.chmod(0o755)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tui.emulator.browser.backend import ProfileBusy, ProfileSpec
+from tests.browser.pages import PagesBackend
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser
@@ -61,7 +62,7 @@ async def test_profiles_outlive_the_backend_when_given_a_directory(
 ) -> None:
     profiles = tmp_path / "profiles"
     for round_trip in range(2):
-        backend = ChromiumBackend(chromium, profiles_dir=profiles, temp_parent=tmp_path)
+        backend = PagesBackend(chromium, profiles_dir=profiles, temp_parent=tmp_path)
         try:
             handle = await backend.launch("s", ProfileSpec("kept", save_changes=True))
             if round_trip == 0:

@@ -13,9 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.processes import processes_mentioning
+from tui.emulator.browser import cgroups
 from tui.emulator.browser import sandbox as sandbox_module
+from tui.emulator.browser import sandbox_paths
 from tui.emulator.browser.chromium import ChromiumBackend
-from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, Sandbox, find_bwrap
+from tui.emulator.browser.limits import Kind
+from tests.browser.pages import ORIGIN, PagesBackend
+from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, BwrapFeatures, Sandbox, find_bwrap
 from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start_time
 
 pytestmark = pytest.mark.browser
@@ -29,6 +33,15 @@ async def gone(marker: str) -> bool:
             return True
         await asyncio.sleep(0.1)
     return False
+
+
+def our_cgroups() -> list[Path]:
+    """The sandbox groups this process has made and not removed."""
+    support = cgroups.detect()
+    if support is None:
+        return []
+    return [group for parent in set(support.parents.values())
+            for group in parent.glob(f"{cgroups.PREFIX}{os.getpid()}-*")]
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["bwrap", "no-bwrap"])
@@ -54,6 +67,7 @@ async def test_scratch_files_of_browsers_and_runners_stay_out_of_the_hosts_tmp(
     finally:
         await backend.shutdown()
     left = sorted(p.name for p in host_tmp.iterdir())
+    assert our_cgroups() == []  # each sandbox's group went with it
     if isolated:
         assert left == []
     else:  # what the sandbox prevents: Chromium's and Playwright's leftovers on the host
@@ -145,18 +159,17 @@ async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path,
 
 @needs_bwrap
 def test_a_hidden_file_such_as_the_emulators_key_file_reads_empty_inside(tmp_path: Path) -> None:
-    home = Path.home() / f".wds-tui-test-{os.getpid()}"  # outside /tmp, which the sandbox replaces anyway
-    home.mkdir()
-    try:
-        key_file = home / "emulator-keys"
-        key_file.write_text("ops=wds-secret-key\n")
-        sandbox = Sandbox(find_bwrap(), hidden=[key_file])
-        command = sandbox.wrap(["cat", str(key_file)], writable=[tmp_path])
-        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
-        assert result.returncode == 0, result.stderr
-        assert result.stdout == ""
-    finally:
-        shutil.rmtree(home)
+    # A sandbox sees only the runtime's paths; a key file among them (a checkout holding one) is masked.
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    key_file = runtime / "emulator-keys"
+    key_file.write_text("ops=wds-secret-key\n")
+    (runtime / "tool").write_text("a runtime file")
+    sandbox = Sandbox(find_bwrap(), hidden=[key_file], runtime=[runtime])
+    command = sandbox.confine(["cat", str(runtime / "tool"), str(key_file)], kind=Kind.RUN).command
+    result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "a runtime file"
 
 
 @needs_bwrap
@@ -169,12 +182,38 @@ def test_a_checkout_or_venv_under_tmp_stays_visible_and_its_hidden_files_hidden(
         (venv / "marker").write_text("from the venv")
         key_file = venv / "emulator-keys"
         key_file.write_text("ops=wds-secret-key\n")
-        monkeypatch.setattr(sandbox_module.sys, "prefix", str(venv))
-        assert venv in sandbox_module.runtime_paths()
+        monkeypatch.setattr(sandbox_paths.sys, "prefix", str(venv))
+        assert venv in sandbox_paths.runtime_paths()
         sandbox = Sandbox(find_bwrap(), hidden=[key_file])
-        command = sandbox.wrap(["cat", str(venv / "marker"), str(key_file)], writable=[tmp_path])
+        command = sandbox.confine(["cat", str(venv / "marker"), str(key_file)], kind=Kind.RUN).command
         result = subprocess.run(command, capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, result.stderr
         assert result.stdout == "from the venv"
     finally:
         shutil.rmtree(venv)
+
+
+@needs_bwrap
+async def test_a_bubblewrap_without_network_namespaces_or_sizes_still_sandboxes_and_says_what_is_missing(
+    chromium: Path, tmp_path: Path
+) -> None:
+    # As on a host that refuses bwrap a network namespace, with a bubblewrap older than 0.8.
+    box = Sandbox(find_bwrap(), features=BwrapFeatures(network=False, sizes=False))
+    backend = PagesBackend(chromium, temp_parent=tmp_path, prewarm=False, sandbox=box)
+    try:
+        handle = await backend.launch("s-degraded", None)
+        for language in ("python", "node"):
+            outcome = await backend.execute(handle, f"await page.goto('{ORIGIN}/title/Here'); await page.title()",
+                                            language, 30)
+            assert outcome.result == "Here", outcome.stderr
+        seen = await backend.execute(handle, "import os\nprint(len(os.listdir('/proc')) < 80, os.path.exists('/root/.ssh'))",
+                                     "python", 30)
+        assert seen.stdout == "True False\n"  # still its own processes and its chosen files
+    finally:
+        await backend.shutdown()
+    _, missing = box.guarantees()
+    assert missing[:2] == [
+        "a network of its own (bubblewrap cannot make a network namespace here): sandboxes reach this machine's "
+        "loopback services",
+        "a size cap on /tmp, /dev/shm and a run's directory (bubblewrap before 0.8)",
+    ]

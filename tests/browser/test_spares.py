@@ -1,23 +1,29 @@
-"""Spare runners: executions after the first start from a pre-started runner, with the same results."""
+"""Spare runners: executions after the first start from a pre-started runner, with the same results;
+`--no-spares` keeps none."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserHandle
+from tests.browser.pages import PagesBackend
+from tests.processes import emulator_with_banner, processes_mentioning
 from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.browser.execute import SPARE_MARKER
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 async def warm_backend(chromium: Path, tmp_path: Path) -> AsyncIterator[ChromiumBackend]:
-    backend = ChromiumBackend(chromium, temp_parent=tmp_path, prewarm=True)
+    backend = PagesBackend(chromium, temp_parent=tmp_path, prewarm=True)
     try:
         yield backend
     finally:
@@ -82,3 +88,45 @@ async def test_shutdown_stops_the_spares(warm_backend: ChromiumBackend) -> None:
     await warm_backend.shutdown()
     assert not process.group_alive(spare.pid)
     assert spare.pid not in process.live_groups()
+
+
+def descendants_mentioning(root: int, text: str) -> list[int]:
+    """Processes under `root` (children, grandchildren...) whose command line mentions `text`."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat[stat.rfind(")") + 2:].split()[1])
+
+    def under(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == root:
+                return True
+        return False
+
+    return [pid for pid in processes_mentioning(text) if under(pid)]
+
+
+@pytest.mark.parametrize("no_spares", [False, True], ids=["default", "no-spares"])
+def test_no_spares_keeps_no_runner_waiting(chromium: Path, no_spares: bool) -> None:
+    key = "wds-" + "5a" * 16
+    flags = ["--no-spares"] if no_spares else []
+    with emulator_with_banner("--no-traffic", "--api-key", key, *flags) as (url, banner, emulator):
+        assert ("spare runners: off (--no-spares)" in banner) is no_spares, banner
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
+            session = http.post("/v2/browser", json={"ttl": 120}).json()["id"]
+            for language in ("python", "node"):
+                ran = http.post(f"/v2/browser/{session}/execute", json={"code": "1 + 1", "language": language})
+                assert ran.json()["result"] == "2"
+            deadline = time.monotonic() + (3 if no_spares else 30)
+            while time.monotonic() < deadline:
+                spares = descendants_mentioning(emulator, SPARE_MARKER)
+                if spares and not no_spares:
+                    break
+                time.sleep(0.2)
+        # A spare runner shows what it is in `ps`: its command line ends with the marker.
+        assert bool(spares) is not no_spares, spares

@@ -27,7 +27,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
-from tests.browser.conftest import loopback_site
+from tests.browser.pages import ORIGIN, PagesBackend
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
@@ -359,16 +359,15 @@ def test_chrome_s_own_interface_stays_out_of_the_event_log() -> None:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The browser tests' loopback web site: `/title/<t>` is a page titled t."""
-    with loopback_site() as url:
-        yield url
+def site() -> str:
+    """The browser tests' web site (`/title/<t>` is a page titled t), which `live`'s browsers see
+    through request interception: sandboxed, they reach no loopback page of the host."""
+    return ORIGIN
 
 
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[tuple[Emulator, WdsClient]]:
     """The emulator with real Chromium sessions, served on a loopback port, and a client on it."""
-    from tui.emulator.browser.chromium import ChromiumBackend
     from tui.emulator.browser.locate import find_chromium
     from tui.emulator.server import running
 
@@ -376,7 +375,7 @@ async def live(tmp_path: Path) -> AsyncIterator[tuple[Emulator, WdsClient]]:
         binary = find_chromium()
     except BrowserUnavailable as exc:
         pytest.skip(f"no Chromium here: {exc}")
-    backend = ChromiumBackend(binary, temp_parent=tmp_path, profiles_dir=tmp_path / "profiles")
+    backend = PagesBackend(binary, temp_parent=tmp_path, profiles_dir=tmp_path / "profiles")
     emulator = seeded_emulator(seed=5, clock=ManualClock(START), browser_backend=backend, history=False)
     try:
         async with running(emulator) as base_url, WdsClient(base_url, KEY) as client:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tui.api.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
+from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
 from tui.emulator.key_sources import (
     KEYS_VARIABLE,
@@ -122,6 +123,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-traffic", action="store_true", help="do not generate live demo traffic")
     parser.add_argument(
+        "--no-spares",
+        action="store_true",
+        help="keep no pre-started python/node runner waiting for the next execute (saves about 100 MB "
+        "for python and 50 MB for node; each execute then starts its runner, about 0.5 s slower)",
+    )
+    parser.add_argument(
         "--latency",
         type=_latency_ms,
         default=0.0,
@@ -172,13 +179,20 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
     backend = emulator.browser.backend
     browser = "Chromium" if backend.available else f"off: {backend.unavailable_reason}"
     sandbox = getattr(backend, "sandbox", None) if backend.available else None
+    limits: list[str] = []
     if sandbox is not None:
         # Said where the operator looks first: sessions run code callers send.
         browser += (", each session in its own sandbox (bubblewrap)" if sandbox.isolated
                     else ", sessions NOT isolated (install bubblewrap)")
+        held, missing = sandbox.guarantees()
+        limits = [f"  holds: {item}" for item in held] + [f"  NOT held here: {item}" for item in missing]
+        prewarm = getattr(backend, "prewarm", False)
+        limits.append("  spare runners: " + ("one pre-started per used language (--no-spares turns them off)"
+                                             if prewarm else "off (--no-spares)"))
     lines = [
         f"wds-tui emulator serving {base_url}  (seed {emulator.seed}, live traffic {'on' if live else 'off'})",
         f"Browser sessions: {browser}",
+        *limits,
         webhook_line(emulator),
         "",
     ]
@@ -219,7 +233,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"wds-tui emulator: warning: {warning}", file=sys.stderr)
         teams = teams_from_specs([*args.api_key, *secret_specs])
         check_host(args.host, args.allow_remote)
-    except (KeySpecError, RemoteBindRefused) as exc:
+        limits = SandboxLimits.from_environment()
+    except (KeySpecError, RemoteBindRefused, LimitsError) as exc:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)
         return 2
     masked = frozenset(spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in secret_specs)
@@ -233,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
-    backend = browser_backend_from_environment(hidden_paths=hidden)
+    backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
     emulator = Emulator.from_keys(
         teams,
         seed=args.seed,

@@ -52,6 +52,9 @@ class BrowserHandle:
     # Why the browser ended by itself (killed by hand, crashed), set by the backend when it
     # notices; the session manager then marks the session destroyed. None while it runs.
     lost: str | None = None
+    # Why the session ended ("deleted", "ttl", ...), set by the session manager before it closes
+    # the browser, so that a run the close kills can say why.
+    end_reason: str | None = None
     # An in-process CDP connection of its own to the browser (send/recv/async for/close, ending
     # with websockets' ConnectionClosed), for the emulator's own users; None: use `ws_endpoint`.
     open_cdp: Callable[[], Awaitable[Any]] | None = field(default=None, repr=False, compare=False)

@@ -1,13 +1,19 @@
-"""The backend's DevTools websocket endpoint: one loopback port for every browser, with a token each.
+"""The backend's DevTools websocket endpoints: a token-checked loopback port, and a unix socket per run.
 
 Browsers speak CDP over a pipe (`cdp_mux.py`) and open no port. What needs a
-websocket URL (runners' Playwright `connect_over_cdp`, `agent-browser`, the
-emulator's CDP proxy, live view and site interception) gets the handle's
-`ws_endpoint`: `ws://127.0.0.1:<port>/devtools/browser/<session id>?token=<secret>`.
-The secret is random per session and checked (constant time) before the
-upgrade; anything else (a wrong token, `/json/list`, plain HTTP) gets 403 or
-404 and never reaches a browser. Each accepted connection is one client of
-that browser's multiplexer.
+websocket URL gets one of two endpoints, each connection one client of the
+browser's multiplexer:
+
+- the handle's `ws_endpoint`, for the emulator's own users on the host:
+  `ws://127.0.0.1:<port>/devtools/browser/<session id>?token=<secret>`. The
+  secret is random per session and checked (constant time) before the upgrade;
+  anything else (a wrong token, `/json/list`, plain HTTP) gets 403 and never
+  reaches a browser. Runs that are not sandboxed use it too;
+- for a sandboxed run, whose network namespace has no way to the host's
+  loopback: a unix socket made for that run alone (`serve_run`), in a
+  directory bound into its sandbox, serving only its session's browser at
+  `/devtools/browser/<session id>` and closed when the run ends. The run's
+  forwarder (`cdp_forward.py`) gives it a `ws://127.0.0.1` address inside.
 """
 
 from __future__ import annotations
@@ -15,11 +21,15 @@ from __future__ import annotations
 import contextlib
 import hmac
 import logging
+import os
 import secrets
+import socket
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from pathlib import Path
+
+from websockets.asyncio.server import Server, ServerConnection, serve, unix_serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -29,6 +39,21 @@ from tui.emulator.core.background import run_until_first_ends
 log = logging.getLogger(__name__)
 
 _PATH_PREFIX = "/devtools/browser/"
+
+
+def _bind_unix(path: Path) -> socket.socket:
+    """A unix socket bound at `path`, however deep the temp root is: a socket's path is limited
+    to 107 bytes, so it is bound through the directory's short /proc/self/fd alias."""
+    directory = os.open(path.parent, os.O_PATH | os.O_DIRECTORY)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(f"/proc/self/fd/{directory}/{path.name}")
+    except BaseException:
+        sock.close()
+        raise
+    finally:
+        os.close(directory)
+    return sock
 
 
 class CdpGateway:
@@ -53,6 +78,30 @@ class CdpGateway:
 
     def remove(self, session_id: str) -> None:
         self._browsers.pop(session_id, None)
+
+    async def serve_run(self, session_id: str, path: Path) -> Server:
+        """A unix socket at `path` serving `session_id`'s browser without a token, for one run
+        (the socket is reachable only where `path` is bound); close it with `close_run`."""
+
+        def check(connection: ServerConnection, request: Request) -> Response | None:
+            if urlsplit(request.path).path != f"{_PATH_PREFIX}{session_id}" or session_id not in self._browsers:
+                return connection.respond(HTTPStatus.FORBIDDEN, "Forbidden\n")
+            return None
+
+        async def relay(connection: ServerConnection) -> None:
+            entry = self._browsers.get(session_id)
+            if entry is not None:
+                await self._relay_to(connection, entry[1])
+
+        return await unix_serve(relay, sock=_bind_unix(path), process_request=check, max_size=None,
+                                compression=None, ping_interval=None)
+
+    @staticmethod
+    async def close_run(server: Server) -> None:
+        """End a run's socket and every connection through it."""
+        server.close()
+        with contextlib.suppress(Exception):
+            await server.wait_closed()
 
     async def aclose(self) -> None:
         self._browsers.clear()
@@ -79,8 +128,11 @@ class CdpGateway:
 
     async def _relay(self, connection: ServerConnection) -> None:
         mux = self._lookup(connection.request.path if connection.request else "")
-        if mux is None:
-            return
+        if mux is not None:
+            await self._relay_to(connection, mux)
+
+    @staticmethod
+    async def _relay_to(connection: ServerConnection, mux: CdpMultiplexer) -> None:
         try:
             client = await mux.connect()
         except Exception as exc:  # noqa: BLE001 - the browser is gone or not answering

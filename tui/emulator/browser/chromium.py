@@ -9,6 +9,11 @@ through the backend's token-checked gateway (`cdp_gateway.py`), whose URL is
 the handle's `ws_endpoint`. A browser that dies by itself is noticed (its pipe
 ends) and its handle says why (`lost`).
 
+A session without a profile keeps nothing: its profile directory is a
+size-capped tmpfs of its sandbox. A profile's working copy is bound from the
+host, owned by the sandbox's uid, and written back when the session saves it.
+Closing a session kills its running `execute`s first (`CodeRunner.end_session`).
+
 Everything the backend writes lives under one temp root it owns (sessions'
 user-data-dirs, runners' scratch space, and saved profiles unless a
 `profiles_dir` is given); `shutdown()` kills every browser and removes it, and
@@ -23,13 +28,11 @@ synthetic sites (`site_interception.py`), turned on before `launch` returns.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import json
 import logging
 import os
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
@@ -46,62 +49,20 @@ from tui.emulator.browser.backend import (
     SiteResolver,
 )
 from tui.emulator.browser.cdp_gateway import CdpGateway
-from tui.emulator.browser.cdp_mux import CdpMultiplexer, CdpPipe
+from tui.emulator.browser.chromium_process import CHROMIUM_FLAGS, RunningBrowser, start_browser, stop, watch_exit
 from tui.emulator.browser.execute import CodeRunner
+from tui.emulator.browser.limits import Kind, SandboxLimits
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
-from tui.emulator.browser.sandbox import Sandbox, dashboard_config_dir
+from tui.emulator.browser.sandbox import Confinement, Sandbox, dashboard_config_dir
 from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 
 log = logging.getLogger(__name__)
 
-# Keep a fresh browser off the network: no first-run UI, no component or
-# variation downloads, no sync, no QUIC probing, no crash reporting.
-CHROMIUM_FLAGS = (
-    "--headless=new",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--disable-gpu",
-    "--disable-breakpad",
-    "--disable-crash-reporter",
-    "--disable-default-apps",
-    "--disable-extensions",
-    "--disable-domain-reliability",
-    "--disable-client-side-phishing-detection",
-    "--disable-field-trial-config",
-    "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication",
-    "--metrics-recording-only",
-    "--no-service-autorun",
-    "--mute-audio",
-    # A fixed cookie-encryption key, so a profile copied between sessions stays readable.
-    "--password-store=basic",
-    "--use-mock-keychain",
-    # CDP over fds 3 and 4, no TCP port: the backend's gateway (with a token) is the only way in.
-    "--remote-debugging-pipe",
-)
-START_TIMEOUT_SECONDS = 20.0
 CLOSE_GRACE_SECONDS = 3.0
-_STDERR_TAIL_LINES = 40
-
-
-@dataclass
-class _RunningBrowser:
-    """What the backend keeps about one session's browser."""
-
-    handle: BrowserHandle
-    process: asyncio.subprocess.Process
-    profile: ProfileSpec | None
-    stderr_tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=_STDERR_TAIL_LINES))
-    drain: asyncio.Task[None] | None = None
-    interceptor: SiteInterceptor | None = None
-    watcher: asyncio.Task[None] | None = None
-    closing: bool = False
-    mux: CdpMultiplexer | None = None
+_ENDED = {"deleted": "was deleted", "ttl": "reached its ttl", "activityTtl": "reached its activityTtl",
+          "shutdown": "ended with the emulator", "browser exited": "lost its browser"}
 
 
 class ChromiumBackend:
@@ -123,6 +84,7 @@ class ChromiumBackend:
         site_resolver: SiteResolver | None = None,
         sandbox: Sandbox | None = None,
         hidden_paths: tuple[Path, ...] = (),
+        limits: SandboxLimits | None = None,
     ) -> None:
         self.binary = binary if binary is not None else find_chromium()
         self.close_grace = close_grace
@@ -130,15 +92,16 @@ class ChromiumBackend:
         self._profiles_dir = profiles_dir
         self._temp_parent = temp_parent
         self._output_limit = output_limit
-        self._prewarm = prewarm
+        self.prewarm = prewarm
         self._root: Path | None = None
         self._profiles: ProfileStore | None = None
         self._runner: CodeRunner | None = None
-        self._running: dict[str, _RunningBrowser] = {}
+        self._running: dict[str, RunningBrowser] = {}
         self._gateway = CdpGateway()
         self._site_resolver = site_resolver
         self._sandbox = sandbox
         self._hidden_paths = hidden_paths
+        self._limits = limits
         remove_dead_roots(temp_parent)
 
     def set_site_resolver(self, resolver: SiteResolver | None) -> None:
@@ -162,7 +125,10 @@ class ChromiumBackend:
             hidden = [self.root, dashboard_config_dir(), *self._hidden_paths]
             if self._profiles_dir is not None:
                 hidden.append(self._profiles_dir)
-            self._sandbox = Sandbox.from_environment(hidden)
+            # Chromium's own directory (Playwright's build lives in the home directory) is shown too.
+            binary = Path(self.binary).resolve()
+            limits = self._limits if self._limits is not None else SandboxLimits.from_environment()
+            self._sandbox = Sandbox.from_environment(hidden, limits=limits, runtime=[binary.parent])
         return self._sandbox
 
     @property
@@ -175,7 +141,8 @@ class ChromiumBackend:
     def runner(self) -> CodeRunner:
         if self._runner is None:
             kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
-            self._runner = CodeRunner(self.root, prewarm=self._prewarm, sandbox=self.sandbox, **kwargs)
+            self._runner = CodeRunner(self.root, prewarm=self.prewarm, sandbox=self.sandbox, gateway=self._gateway,
+                                      **kwargs)
         return self._runner
 
     def running_pids(self) -> list[int]:
@@ -213,6 +180,11 @@ class ChromiumBackend:
         running.closing = True
         if running.watcher is not None:
             running.watcher.cancel()
+        if self._runner is not None:  # nothing started for the session outlives it
+            ended = _ENDED.get(handle.end_reason or "", "ended")
+            await self._runner.end_session(
+                handle.session_id, f"The browser session {ended} while the code ran, so the run was killed."
+            )
         profile = running.profile
         saving = save_profile and profile is not None and profile.save_changes
         try:
@@ -222,13 +194,9 @@ class ChromiumBackend:
                 # Browser.close is a clean shutdown: cookies and localStorage get flushed.
                 await self._request_close(handle.ws_endpoint)
                 await process.wait_exit(running.process, self.close_grace)
-            await process.stop_process_group(running.process, self.close_grace)
         finally:
+            await stop(running, self.close_grace)
             self._gateway.remove(handle.session_id)
-            if running.mux is not None:
-                await running.mux.aclose()
-            if running.drain is not None:
-                running.drain.cancel()
             if profile is not None and saving and running.process.returncode is not None:
                 await asyncio.to_thread(self.profiles.check_in, profile.name, handle.session_id, handle.user_data_dir)
             else:
@@ -238,7 +206,7 @@ class ChromiumBackend:
 
     async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
         """Run code against the session's browser in a separate process (see `execute.py`)."""
-        outcome = await self.runner.run(handle.ws_endpoint, code, language, timeout)
+        outcome = await self.runner.run(handle.session_id, handle.ws_endpoint, code, language, timeout)
         running = self._running.get(handle.session_id)
         if outcome.error and running is not None and running.watcher is not None:
             if not process.pid_running(running.process.pid):
@@ -264,123 +232,44 @@ class ChromiumBackend:
 
     # --- internals -----------------------------------------------------------------------
 
-    def _command(self, user_data_dir: Path) -> list[str]:
+    def _confine(self, user_data_dir: Path, profile: ProfileSpec | None) -> Confinement:
         args = [str(self.binary), *CHROMIUM_FLAGS, *self.extra_args, f"--user-data-dir={user_data_dir}"]
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            args.append("--no-sandbox")  # Chromium's sandbox refuses to run as root
+        if self.sandbox.isolated or os.geteuid() == 0:
+            # Chromium's own sandbox refuses to run as root, and needs namespaces bubblewrap already made.
+            args.append("--no-sandbox")
         args.append("about:blank")
-        # The user-data-dir is all the browser may write; its /tmp is its own (see sandbox.py).
-        return self.sandbox.wrap(args, writable=[user_data_dir], readable=[Path(self.binary)])
-
-    async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> _RunningBrowser:
-        to_browser_read, to_browser_write = os.pipe()
-        from_browser_read, from_browser_write = os.pipe()
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *self._command(user_data_dir),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                **process.spawn_options(fds={3: to_browser_read, 4: from_browser_write}),
-            )
-        except BaseException:
-            for fd in (to_browser_read, to_browser_write, from_browser_read, from_browser_write):
-                os.close(fd)
-            raise
-        finally:
-            os.close(to_browser_read)  # the browser's ends: only the browser may hold them, so its exit ends the pipe
-            os.close(from_browser_write)
-        process.register(proc.pid)
-        running = _RunningBrowser(
-            handle=BrowserHandle(session_id=session_id, ws_endpoint="", pid=proc.pid, user_data_dir=user_data_dir),
-            process=proc,
-            profile=profile,
+        # A profile's copy is written back when the session saves it: it is bound from the host.
+        # Without a profile nothing outlives the browser: its profile is a size-capped tmpfs of its own.
+        confinement = self.sandbox.confine(
+            args, kind=Kind.BROWSER, writable=[user_data_dir] if profile is not None else [],
+            private=[] if profile is not None else [user_data_dir],
         )
-        # Chromium keeps writing to stderr; a full pipe would stall it.
-        running.drain = asyncio.create_task(self._drain(running))
+        if profile is not None:
+            confinement.give(user_data_dir)
+        return confinement
+
+    async def _start(self, session_id: str, user_data_dir: Path, profile: ProfileSpec | None) -> RunningBrowser:
+        confinement = self._confine(user_data_dir, profile)
         try:
-            running.mux = CdpMultiplexer(await CdpPipe.open(from_browser_read, to_browser_write), label=session_id)
-            await self._until_ready(running)
+            running = await start_browser(confinement, session_id, user_data_dir, profile)
+        except BaseException:
+            confinement.release()  # a no-op when start_browser released it already
+            raise
+        try:
             running.handle.ws_endpoint = await self._gateway.add(session_id, running.mux)
             running.handle.open_cdp = running.mux.connect
-            running.watcher = asyncio.create_task(self._watch_exit(running))
+            running.watcher = asyncio.create_task(watch_exit(running))
             if self._site_resolver is not None:
                 running.interceptor = await SiteInterceptor.start(
                     running.mux.connect, self._site_resolver, label=session_id
                 )
         except BaseException as exc:
             self._gateway.remove(session_id)
-            if running.watcher is not None:
-                running.watcher.cancel()
-            await process.stop_process_group(proc, grace=0.5)
-            if running.mux is not None:
-                await running.mux.aclose()
-            running.drain.cancel()
-            if isinstance(exc, TimeoutError):
-                raise BrowserStartFailed(
-                    f"Chromium did not answer on its DevTools pipe within {START_TIMEOUT_SECONDS:g} s."
-                ) from None
+            await stop(running, grace=0.5)
             if isinstance(exc, InterceptionFailed):
                 raise BrowserStartFailed(f"Chromium started but {exc}") from None
             raise
         return running
-
-    @staticmethod
-    async def _until_ready(running: _RunningBrowser) -> None:
-        """Wait for the browser's first CDP answer; BrowserStartFailed (with its stderr) if it exits first."""
-        assert running.mux is not None
-        answer = asyncio.create_task(running.mux.call("Browser.getVersion", timeout=START_TIMEOUT_SECONDS))
-        exited = asyncio.create_task(running.process.wait())
-        try:
-            await asyncio.wait({answer, exited}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            exited.cancel()
-        if answer.done() and not answer.cancelled() and answer.exception() is None:
-            return
-        answer.cancel()
-        with contextlib.suppress(BaseException):
-            await answer
-        await process.wait_exit(running.process, 5.0)
-        if running.process.returncode is None:
-            raise TimeoutError
-        if running.drain is not None:
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(asyncio.shield(running.drain), 2.0)
-        tail = "\n".join(running.stderr_tail)
-        raise BrowserStartFailed(f"Chromium exited with status {running.process.returncode} before starting:\n{tail}")
-
-    @staticmethod
-    async def _drain(running: _RunningBrowser) -> None:
-        stream = running.process.stderr
-        assert stream is not None
-        while line := await stream.readline():
-            running.stderr_tail.append(line.decode(errors="replace").rstrip())
-
-    @staticmethod
-    async def _watch_exit(running: _RunningBrowser) -> None:
-        """Notice a browser that ends by itself (killed by hand, crashed): say why on its handle.
-
-        The end of the DevTools pipe is the first sign; the handle is marked at once, so that
-        connections through the proxy end as "session destroyed", not as a reason to reconnect.
-        """
-        assert running.mux is not None
-        exited = asyncio.create_task(running.process.wait())
-        pipe_end = asyncio.create_task(running.mux.closed.wait())
-        try:
-            await asyncio.wait({pipe_end, exited}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            pipe_end.cancel()
-            exited.cancel()
-        if running.closing:
-            return
-        status = running.process.returncode
-        tail = "; ".join(line for line in list(running.stderr_tail)[-3:] if line)
-        running.handle.lost = (
-            "Chromium exited unexpectedly"
-            + (f" (status {status})" if status is not None else " (its DevTools pipe closed)")
-            + (f": {tail}" if tail else "")
-        )
-        running.handle.closed.set()
 
     @staticmethod
     async def _request_close(ws_endpoint: str) -> None:

@@ -54,11 +54,12 @@ def signal_when_parent_dies(sig: signal.Signals) -> bool:
     return _prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
 
 
-def _preexec(fds: dict[int, int]) -> Callable[[], None] | None:
-    """A `preexec_fn` that makes the child die with this process (Linux) and places `fds`
-    (child number -> our fd) where the child expects them; None when there is nothing to do."""
+def _preexec(fds: dict[int, int], setup: Callable[[], None] | None) -> Callable[[], None] | None:
+    """A `preexec_fn` that makes the child die with this process (Linux), places `fds`
+    (child number -> our fd) where the child expects them and runs `setup` (a sandbox's
+    cgroup and rlimits); None when there is nothing to do."""
     prctl = _prctl
-    if prctl is None and not fds:
+    if prctl is None and not fds and setup is None:
         return None
     parent = os.getpid()
 
@@ -71,15 +72,18 @@ def _preexec(fds: dict[int, int]) -> Callable[[], None] | None:
         high = {target: fcntl.fcntl(source, fcntl.F_DUPFD, 100) for target, source in fds.items()}
         for target, source in high.items():
             os.dup2(source, target)
+        if setup is not None:
+            setup()
 
     return preexec
 
 
-def spawn_options(fds: dict[int, int] | None = None) -> dict[str, Any]:
+def spawn_options(fds: dict[int, int] | None = None, setup: Callable[[], None] | None = None) -> dict[str, Any]:
     """Keyword arguments for `asyncio.create_subprocess_exec` that start a guarded group;
-    `fds` maps fd numbers in the child to our fds (e.g. Chromium's DevTools pipe on 3 and 4)."""
+    `fds` maps fd numbers in the child to our fds (e.g. Chromium's DevTools pipe on 3 and 4),
+    `setup` runs in the child just before exec."""
     options: dict[str, Any] = {"start_new_session": True}
-    preexec = _preexec(fds or {})
+    preexec = _preexec(fds or {}, setup)
     if preexec is not None:
         options["preexec_fn"] = preexec
     if fds:

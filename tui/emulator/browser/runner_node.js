@@ -2,7 +2,7 @@
 //
 // Started by tui/emulator/browser/execute.py as `node --expose-internals runner_node.js`
 // with WDS_CDP_ENDPOINT (the browser's DevTools websocket), WDS_CODE_FILE (the code),
-// WDS_RESULT_FILE (where the outcome goes as JSON: result, error) and
+// WDS_RESULT_FD (the fd the outcome goes to as one JSON line: result, error) and
 // WDS_PLAYWRIGHT_CORE (the playwright-core package directory). As a spare
 // (WDS_RUNNER_SPARE=1, see spares.py) it loads playwright-core first, then reads the
 // other variables and its working directory as one JSON line from stdin.
@@ -94,7 +94,7 @@ async function main() {
 }
 
 function finish(outcome, status) {
-  if (process.env.WDS_RESULT_FILE) fs.writeFileSync(process.env.WDS_RESULT_FILE, JSON.stringify(outcome));
+  if (process.env.WDS_RESULT_FD) fs.writeSync(Number(process.env.WDS_RESULT_FD), `${JSON.stringify(outcome)}\n`);
   // Exit explicitly: the CDP connection (and any timer the code left) would keep node alive.
   // Flushing stdout first matters when it is a pipe.
   process.stdout.write('', () => process.exit(status));

@@ -2,7 +2,7 @@
 
 Started by `tui.emulator.browser.execute` as `python -u runner_python.py` with:
 WDS_CDP_ENDPOINT (the browser's DevTools websocket), WDS_CODE_FILE (the code)
-and WDS_RESULT_FILE (where the outcome goes as JSON: `result`, `error`).
+and WDS_RESULT_FD (the fd the outcome goes to as one JSON line: `result`, `error`).
 As a spare (WDS_RUNNER_SPARE=1, see `spares.py`) it imports Playwright and
 starts its driver first, then reads those variables and its working directory
 as one JSON line from stdin.
@@ -117,11 +117,25 @@ def main() -> int:
             outcome = {"result": None, "error": error_message(exc)}
             status = exc.code if isinstance(exc, SystemExit) and isinstance(exc.code, int) else 1
     sys.stdout.flush()
-    result_file = os.environ.get("WDS_RESULT_FILE")
-    if result_file:  # absent only for a spare that was stood down
-        with open(result_file, "w", encoding="utf-8") as handle:
-            json.dump(outcome, handle)
+    if _result_fd is not None:
+        os.write(_result_fd, json.dumps(outcome).encode() + b"\n")
     return status
+
+
+def _take_result_fd() -> int | None:
+    """The outcome's fd, kept from processes the code starts (they would hold the pipe open)."""
+    text = os.environ.get("WDS_RESULT_FD")
+    if not text:
+        return None
+    fd = int(text)
+    try:
+        os.set_inheritable(fd, False)
+    except OSError:
+        return None
+    return fd
+
+
+_result_fd = _take_result_fd()
 
 
 if __name__ == "__main__":

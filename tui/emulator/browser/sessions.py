@@ -343,6 +343,7 @@ class BrowserSessionManager:
         handle, session.handle = session.handle, None
         if handle is None:
             return
+        handle.end_reason = session.end_reason
         try:
             await self.backend.close(handle, save_profile=session.save_profile)
         except Exception:
