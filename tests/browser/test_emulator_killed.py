@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.browser.test_isolation import ALPHA_KEY, start_emulator
-from tests.browser.test_sandbox import processes_mentioning
+from tests.browser.test_isolation import ALPHA_KEY
+from tests.processes import emulator_with_banner, processes_mentioning
 from tui.emulator.browser.sandbox import find_bwrap
 
 pytestmark = [
@@ -32,8 +32,8 @@ def _wait_until(condition, timeout: float = 15.0) -> bool:  # noqa: ANN001 - a t
 
 
 def test_a_killed_emulator_leaves_no_process_and_its_root_goes_at_the_next_start(chromium: Path) -> None:
-    process, url = start_emulator()
-    try:
+    flags = ("--no-traffic", "--api-key", f"alpha={ALPHA_KEY}")
+    with emulator_with_banner(*flags) as (url, _, pid):
         headers = {"Authorization": f"Bearer {ALPHA_KEY}"}
         with httpx.Client(base_url=url, timeout=60, headers=headers) as http:
             session = http.post("/v2/browser", json={"ttl": 300}).json()
@@ -47,20 +47,11 @@ def test_a_killed_emulator_leaves_no_process_and_its_root_goes_at_the_next_start
 
             threading.Thread(target=execute, daemon=True).start()
             assert _wait_until(lambda: bool(processes_mentioning("sleep 30093")))
-        roots = glob.glob(f"/tmp/wds-browser-{process.pid}-*")
+        roots = glob.glob(f"/tmp/wds-browser-{pid}-*")
         assert len(roots) == 1
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        os.kill(pid, signal.SIGKILL)  # the helper reaps it on the way out
     assert _wait_until(lambda: not processes_mentioning("sleep 30093")), "detached user code outlived the emulator"
     assert _wait_until(lambda: not processes_mentioning(roots[0])), "a browser outlived the emulator"
     assert Path(roots[0]).exists()  # nobody was left to remove it...
-    following, _ = start_emulator()
-    try:
+    with emulator_with_banner(*flags):
         assert not Path(roots[0]).exists()  # ...until the next emulator started
-    finally:
-        following.terminate()
-        following.wait(timeout=20)
