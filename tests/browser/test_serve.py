@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.pages import loopback_site
 from tests.browser.served_page import REPO, served_dashboard, served_page
 from tests.processes import ServeProcess, children_of, serve_process, served_emulator
 from tui.api.client import WdsClient
@@ -87,12 +88,14 @@ OPEN_SOCKET = """(url) => new Promise(done => {
 
 
 async def test_another_page_of_the_same_browser_cannot_drive_the_dashboard(
-    emulator: str, chromium: Path, tmp_path: Path, site: str
+    emulator: str, chromium: Path, tmp_path: Path
 ) -> None:
     """The operator has the dashboard open (so its cookie); a page on another port of the same host is
     same-site, so the browser sends that cookie along: the Origin check alone refuses its socket."""
     environment = dashboard_environment(tmp_path, WDS_BASE_URL=emulator, WDS_API_KEY=KEY)
-    with serve_process(environment, tmp_path / "serve.log") as served:
+    # A page on another port of this host: the test's own site, served from loopback (this browser is
+    # the operator's, not a sandboxed session's).
+    with serve_process(environment, tmp_path / "serve.log") as served, loopback_site() as site:
         assert served.address is not None
         async with served_page(served.address, chromium) as shown:
             await shown.wait_for("Team activity")
