@@ -15,10 +15,11 @@ So outside text enters the UI through here:
   invisible troublemaker for "�" (C1 controls, bidi overrides and isolates,
   which can make a URL read as another, and lone surrogates, which cannot be
   encoded for the terminal at all);
-- `plain(value)` and `plain_content(value)` make that a `rich.text.Text` or a
-  `textual.content.Content` built as plain text, never from markup;
-- `safe_cell(cell)` does both for a table cell, and makes an existing `Text`
-  safe without moving its styles (every stand-in is one character);
+- `plain(value)` makes that a `rich.text.Text` built as plain text, never from
+  markup; `shown(value)` makes anything a widget is given safe: a `str` plain
+  `Content`, a `Text` or `Content` of ours holding outside words the same with
+  its styles in place (every stand-in is one character);
+- `safe_cell(cell)` is that for a table cell (`LiveTable` applies it to all);
 - `PlainNotifications` makes every `notify()` of the app plain text.
 
 A single line (a table cell, a title) shows a newline as ␤ and a tab as a
@@ -54,7 +55,7 @@ _LINE_SEPARATORS = (0x2028, 0x2029)
 _ONE_LINE = str.maketrans(
     _PICTURES
     | dict.fromkeys(_UNSHOWABLE, REPLACEMENT)
-    | dict.fromkeys(_LINE_SEPARATORS, NEWLINE_PICTURE)
+    | dict.fromkeys((ord("\n"), *_LINE_SEPARATORS), NEWLINE_PICTURE)  # ␤ reads better than ␊
     | {ord("\t"): " "}
 )
 _LINES = str.maketrans(
@@ -88,29 +89,36 @@ def plain(value: object, style: str = "", *, lines: bool = False) -> Text:
     return Text(visible(value, lines=lines), style=style, end="")
 
 
-def plain_content(value: object, *, lines: bool = False) -> Content:
-    """Outside text as a Textual `Content`, for `Static.update` and the like (see `plain`)."""
-    return Content(visible(value, lines=lines))
+def shown(value: str | Text | Content, *, lines: bool = False) -> Text | Content:
+    """What a widget is given to show (`Static.update`, `Label`, ...), made safe whatever it is.
 
-
-def safe_text(text: Text, *, lines: bool = False) -> Text:
-    """`text` with every stand-in of `visible` in place, its styles where they were.
-
-    For a `Text` that mixes our words with outside text: each stand-in is one
-    character, so the spans keep their places. (CRLF stays two characters
-    here: ␍ and a newline.)
+    A `str` becomes plain `Content` (never markup). A `Text` or `Content` that
+    mixes our words and styles with outside text keeps them: every stand-in is
+    one character, so the spans stay in place. (There CRLF stays two
+    characters, ␍ and a newline.)
     """
-    pattern = _ANY_BUT_LINES if lines else _ANY
-    if not pattern.search(text.plain):
-        return text
-    safe = text.copy()
-    safe.plain = text.plain.translate(_LINES if lines else _ONE_LINE)
-    return safe
+    if isinstance(value, str):
+        return Content(visible(value, lines=lines))
+    if isinstance(value, Text):
+        return _safe_text(value, lines)
+    table, pattern = (_LINES, _ANY_BUT_LINES) if lines else (_ONE_LINE, _ANY)
+    if not pattern.search(value.plain):
+        return value
+    return Content(value.plain.translate(table), spans=list(value.spans))
 
 
 def safe_cell(cell: str | Text) -> Text:
     """A table cell as a `Text` that is only text: a `str` is never read as markup (see `LiveTable`)."""
-    return safe_text(cell) if isinstance(cell, Text) else plain(cell)
+    return _safe_text(cell, False) if isinstance(cell, Text) else plain(cell)
+
+
+def _safe_text(text: Text, lines: bool) -> Text:
+    table, pattern = (_LINES, _ANY_BUT_LINES) if lines else (_ONE_LINE, _ANY)
+    if not pattern.search(text.plain):
+        return text
+    safe = text.copy()
+    safe.plain = text.plain.translate(table)  # the same length: the spans keep their places
+    return safe
 
 
 class PlainNotifications:

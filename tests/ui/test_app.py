@@ -131,6 +131,7 @@ async def test_a_link_lost_after_the_first_answer_keeps_the_data_under_a_banner(
         activity.refresh_data()
         banner = app.query_one(ConnectionBanner)
         await wait_until(pilot, lambda: banner.showing, "the banner", 15)
+        await pilot.pause()  # laid out at the next frame (the failure may come before one is drawn)
         # Said from the first moment: since when, the next try, how many failed.
         assert re.fullmatch(
             r"⚠ cannot reach \S+ since \d\d:\d\d:\d\d, retrying (in \d+ s|now) \((1 attempt|\d+ attempts)\) · r retries now",

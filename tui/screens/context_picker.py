@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.contexts import LOCAL, ContextSwitch, SwitchTo
+from tui.outside_text import shown
 
 
 class ContextPickerScreen(ModalScreen[SwitchTo | None]):
@@ -81,7 +82,7 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     def _say(self, text: str, *, error: bool = True) -> None:
         problem = self.query_one("#context-problem", Static)
         problem.set_class(not error, "-note")
-        problem.update(text)
+        problem.update(shown(text, lines=True))  # may quote a key command's own output
         problem.display = True
 
     def action_dismiss_none(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from tui.api.models.scrape import ScrapeResult
 from tui.formatting import short_id
+from tui.outside_text import shown
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.document_view import DocumentView, http_status_text
 from tui.widgets.json_tree import JsonTree
@@ -63,7 +64,7 @@ class ScrapeResultView(Vertical):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        yield Static(scrape_status_line(self.result), id="scrape-status")
+        yield Static(shown(scrape_status_line(self.result)), id="scrape-status")  # cacheState is the service's
         with TabbedContent(id="scrape-tabs", initial="scrape-document"):
             with TabPane("Document", id="scrape-document"):
                 with VerticalScroll(id="scrape-document-scroll"):

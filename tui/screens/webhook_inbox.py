@@ -24,7 +24,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip, clock_time, short_id
 from tui.inbox.service import InboxService
 from tui.inbox.store import InboxRow
-from tui.outside_text import plain_content
+from tui.outside_text import shown
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.footer import Footer
 from tui.widgets.live_table import LiveTable, Squeeze
@@ -154,7 +154,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
                 lines.append("metadata: " + clip(json.dumps(event.metadata), 400))
             if event.data:
                 lines.append("data: " + clip(json.dumps(event.data, default=str), 400))
-        detail.update(plain_content("\n".join(lines), lines=True))  # what arrived is the sender's words
+        detail.update(shown("\n".join(lines), lines=True))  # what arrived is the sender's words
 
     @on(DataTable.RowHighlighted, "#inbox-table")
     def _highlighted(self, _: DataTable.RowHighlighted) -> None:
