@@ -12,6 +12,7 @@ import json
 
 import httpx
 from pydantic import SecretStr
+from textual.widgets import OptionList
 
 from tests.ui.conftest import (
     BASE_URL,
@@ -26,11 +27,13 @@ from tests.ui.conftest import (
 )
 from tui.api.redact import mask_key
 from tui.app import Intervals, ServiceInfo, WdsApp
+from tui.contexts import ContextSwitch
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 from tui.inbox.service import InboxService
 from tui.panes.activity import ActivityPane, ActivityTable
+from tui.screens.context_picker import ContextPickerScreen
 from tui.screens.webhook_inbox import WebhookInboxScreen
 from tui.widgets.live_table import LiveTable
 
@@ -106,4 +109,33 @@ async def test_an_unsigned_webhook_with_markup_in_its_type_is_shown_in_the_inbox
         assert row[1] == "crawl.page[/oops]" and row[3] == "w[@click=app.quit]x[/]"
         detail = str(screen.query_one("#inbox-detail").render())
         assert "error: broke ␛[2J[/]" in detail and "\x1b" not in detail
+        assert app.is_running
+
+
+async def test_every_notification_is_plain_text_whoever_sends_it() -> None:
+    # A pane's notify says "markup" to the app by default: the app reads none, and shows each control by a stand-in.
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.query_one(ActivityPane).notify("refused [/b] \x1b]52;c;aGk=\x07 [@click=app.quit]q[/]", title="t\x9b[/i]")
+        await pilot.pause()
+        [notification] = list(app._notifications)
+        assert notification.message == "refused [/b] ␛]52;c;aGk=␇ [@click=app.quit]q[/]" and not notification.markup
+        assert notification.title == "t�[/i]"
+        assert app.is_running
+
+
+async def test_a_context_named_with_brackets_is_listed_as_named() -> None:
+    emulator = seeded_emulator()
+    app = dashboard(emulator, SwitchableTransport(emulator))
+    app.contexts = ContextSwitch(["prod[/b]", "staging"], "prod[/b]", lambda name: (name, []))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("T")
+        for _ in range(100):
+            if isinstance(app.screen, ContextPickerScreen):
+                break
+            await pilot.pause(0.05)
+        options = app.screen.query_one(OptionList)
+        assert str(options.get_option_at_index(0).prompt) == "● prod[/b]"
         assert app.is_running

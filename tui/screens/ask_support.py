@@ -158,12 +158,12 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _title(self) -> Text:
         subject = self.subject
-        title = Text(f"Ask support · {subject.label}")
+        title = Text(f"Ask support · {visible(subject.label)}")
         if subject.status or subject.http_status is not None:
             title.append(" · ")
             title.append_text(state_text(subject.status, subject.http_status))
         if subject.target:  # last: at 80 columns the end of a long URL is what gets cut
-            title.append(f" · {middle_clip(subject.target, 60)}")
+            title.append(f" · {middle_clip(visible(subject.target), 60)}")
         return title
 
     def on_mount(self) -> None:

@@ -44,9 +44,10 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Switch context", id="context-title")
+            # A context's name is any TOML key ("a[/b]" too): text, never markup.
             options = [
-                Option(f"{'● ' if name == self.switch.current else '  '}{name}"
-                       f"{'  (the embedded emulator)' if name == LOCAL else ''}", id=name)
+                Option(shown(f"{'● ' if name == self.switch.current else '  '}{name}"
+                             f"{'  (the embedded emulator)' if name == LOCAL else ''}"), id=name)
                 for name in self.switch.names
             ]
             yield OptionList(*options, id="contexts")

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
 from tui.api.models.common import Document
-from tui.outside_text import shown
+from tui.outside_text import shown, visible
 from tui.status_look import SUCCESS, UNKNOWN, state_text
 from tui.widgets.document_view import DocumentView
 from tui.widgets.footer import Footer
@@ -37,7 +37,7 @@ def page_status_text(document: Document) -> Text:
         text = Text(f"{SUCCESS.symbol} HTTP {code}", style=SUCCESS.style)
     url = meta.url or meta.source_url
     if url:
-        text.append(f" · {url}")
+        text.append(f" · {visible(url)}")  # Rich would drop a BEL or a CR silently: each is shown
     return text
 
 

@@ -106,7 +106,7 @@ def verdict(job: BaseModel) -> Text:
         if outcome.failed_pages:
             line.append(f" · {outcome.failed_pages} answered an HTTP error", style=FAILURE.style)
     if outcome.error and not (code is not None and code >= 400):
-        line.append(f" · {outcome.error}", style=FAILURE.style if outcome.failed else "")
+        line.append(f" · {visible(outcome.error)}", style=FAILURE.style if outcome.failed else "")
     return line
 
 
@@ -233,7 +233,7 @@ class DocumentView(Vertical):
                 yield Label(field.name, classes="field-name", markup=False)
                 yield Label(shown(field.value, lines=True), classes="field-value -alert" if field.alert else "field-value")
         if isinstance(self.job, JobStatus):
-            yield Label(f"Pages ({len(self.job.data)})", classes="document-heading")
+            yield Label(f"Pages ({len(self.job.data)})", classes="document-heading", markup=False)
             lines = page_lines(self.job.data)
             yield Static(shown("\n".join(lines) if lines else "No pages yet.", lines=True), classes="document-pages")
         content = job_content(self.job)
