@@ -82,6 +82,15 @@ def quit_cleanly(app: PtyApp) -> None:
     assert app.wait_exit(20) == 0
 
 
+def back_to_panes(app: PtyApp) -> None:
+    """Esc until the four panes are back."""
+    for _ in range(6):
+        if "Active crawls" in app.text():
+            return
+        app.keys(ESCAPE, pause=0.5)
+    app.wait_for("Active crawls", seconds=2)
+
+
 def assert_no_injected_sequence(app: PtyApp, *marks: str) -> None:
     found = injected_sequences(app.raw, marks)
     assert not found, f"reached the terminal: {', '.join(found)}"
@@ -100,7 +109,7 @@ def test_the_dashboard_a_job_and_a_crawl_show_hostile_texts_as_text(service: str
         assert app.alive() and "Team activity" in app.text()
 
         app.keys(ENTER)  # the clicked row: the scrape of the bracketed URL
-        app.wait_for(showing(*(shown(mark_of(key)) for key in ("title", "url", "markdown"))))  # fields, then Markdown
+        app.wait_for(showing(*(shown(mark_of(key)) for key in ("error", "title", "url", "markdown"))))  # then Markdown
         app.keys("j")  # the JSON tree: strings are cut at 80 characters, the payload's start shows
         app.wait_for('"Page not foundXtitleX[/b][bold][@click=app.quit]quit[/]␛]52;c;')
         app.keys(ESCAPE, "z", "1", "z")
@@ -111,11 +120,11 @@ def test_the_dashboard_a_job_and_a_crawl_show_hostile_texts_as_text(service: str
         app.wait_for(showing("Crawl ", "XtitleX[/b][bold]"))
         app.keys(ENTER)
         app.wait_for("HTTP 200 · https://acme-outdoor.com/" + shown(mark_of("url")))
-        app.keys(ESCAPE, ESCAPE, pause=0.5)
+        back_to_panes(app)
 
         # Cancelling it: the question names its URL, the service's 500 says the payload.
-        app.keys("x")
-        app.wait_for("Stop crawl")
+        app.keys("1", "x")
+        app.wait_for(showing("Stop crawl", "0;PWNED�?"))  # its URL, cut in the middle
         app.keys("y")
         app.wait_for(lambda screen: "XcancelX" + SHOWN[:40] in flat(screen))  # a toast: wrapped over lines
         assert app.alive()
@@ -126,21 +135,26 @@ def test_the_dashboard_a_job_and_a_crawl_show_hostile_texts_as_text(service: str
     assert_no_injected_sequence(app)
 
 
-def test_map_docs_search_and_support_show_hostile_texts_as_text(service: str, tmp_path: Path) -> None:
+def test_map_batch_docs_search_and_support_show_hostile_texts_as_text(service: str, tmp_path: Path) -> None:
     app = start(service, tmp_path)
     try:
-        # A map: the links' titles and descriptions, and one link in full.
+        # A map the service refuses: its 400 says the payload, under the field it names.
         app.keys("M")
         app.wait_for("Map")
-        app.keys("https://acme-outdoor.com/", CTRL_S)
+        app.keys("https://refused.example/", CTRL_S)
+        app.wait_for(lambda screen: "XmapRefusedXDetail" + SHOWN[:40] in flat(screen))
+        # A map: the links' titles and descriptions, and one link in full.
+        app.keys("\x15", "https://acme-outdoor.com/", CTRL_S)  # ctrl+u empties the field first
         app.wait_for("XtitleX[/b][bold]")
         app.keys(ENTER)
         app.wait_for(showing(*(shown(mark_of(key)) for key in ("url", "title", "description"))))
-        # A map the service refuses: its 400 says the payload, under the field it names.
-        app.keys(ESCAPE, pause=0.5)
-        app.keys("\x15", "https://refused.example/", CTRL_S)  # ctrl+u empties the field first
-        app.wait_for(lambda screen: "XmapRefusedXDetail" + SHOWN[:40] in flat(screen))
-        app.keys(ESCAPE, pause=0.5)
+        # That link, scraped in a batch: the form gets its URL as text, the batch's rows say it.
+        app.keys(" ", "b")
+        app.wait_for(showing("Batch scrape", "acme-outdoor.com/" + shown(mark_of("url"))))
+        app.keys(CTRL_S)
+        # (The URL is the visible one the form sent, a page the site does not have: a 404, and an error.)
+        app.wait_for(showing("1 failed", "acme-outdoor.com/XurlX…", "0;PWNED�", "XerrorX[/b][bold]"))
+        back_to_panes(app)
 
         # Docs search: the answer, each source's reason and location, and the answer read in full.
         app.keys("/")
@@ -149,7 +163,7 @@ def test_map_docs_search_and_support_show_hostile_texts_as_text(service: str, tm
         app.wait_for(showing("XreasonX[/b][bold]", "XpathOrUrlX[/b][bold]"))
         app.keys(DOWN, ENTER)
         app.wait_for(shown(mark_of("answer")))
-        app.keys(ESCAPE, ESCAPE, pause=0.5)
+        back_to_panes(app)
 
         # Ask support about the bracketed scrape (it failed: HTTP 404); its target heads the question.
         app.keys("2")
