@@ -29,7 +29,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("lines", [False, True])
 def test_no_character_a_terminal_obeys_survives(lines: bool) -> None:
-    everything = "".join(chr(code) for code in range(0x3000))
+    everything = "".join(chr(code) for code in (*range(0x3000), *SURROGATES, 0xFEFF, 0xFFFD))
     shown_text = visible(everything, lines=lines)
     kept = {ord("\n"), ord("\t")} if lines else set()
     left = {ord(char) for char in shown_text} & (OBEYED | REORDERING | set(SURROGATES))
@@ -114,6 +114,8 @@ def test_markdown_from_outside_is_parsed_to_visible_text() -> None:
     assert fence.content == "print('␛[2J')\n\tindented\n"  # a code block keeps its lines and indentation
 
 
-def test_markup_in_spans_is_unchanged_by_shown() -> None:
+def test_a_text_with_nothing_to_replace_is_handed_back_as_it_is() -> None:
     text = Text("abc", spans=[Span(0, 1, "bold")])
-    assert shown(text) is text
+    assert shown(text) is text  # no copy for each redraw of a pane
+    content = Content("abc")
+    assert shown(content) is content

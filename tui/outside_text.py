@@ -101,7 +101,7 @@ def shown(value: str | Text | Content, *, lines: bool = False) -> Text | Content
         return Content(visible(value, lines=lines))
     if isinstance(value, Text):
         return _safe_text(value, lines)
-    table, pattern = (_LINES, _ANY_BUT_LINES) if lines else (_ONE_LINE, _ANY)
+    table, pattern = _rule(lines)
     if not pattern.search(value.plain):
         return value
     return Content(value.plain.translate(table), spans=list(value.spans))
@@ -112,8 +112,12 @@ def safe_cell(cell: str | Text) -> Text:
     return _safe_text(cell, False) if isinstance(cell, Text) else plain(cell)
 
 
+def _rule(lines: bool) -> tuple[dict[int, str], re.Pattern[str]]:
+    return (_LINES, _ANY_BUT_LINES) if lines else (_ONE_LINE, _ANY)
+
+
 def _safe_text(text: Text, lines: bool) -> Text:
-    table, pattern = (_LINES, _ANY_BUT_LINES) if lines else (_ONE_LINE, _ANY)
+    table, pattern = _rule(lines)
     if not pattern.search(text.plain):
         return text
     safe = text.copy()
@@ -138,7 +142,7 @@ class PlainNotifications:
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = True,  # Textual's signature; whatever a caller says, nothing is read as markup
     ) -> None:
         super().notify(  # type: ignore[misc]
             visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
