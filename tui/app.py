@@ -104,7 +104,8 @@ OPENS: dict[str, str] = {
 
 
 class WdsApp(
-    PlainNotifications, WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"]
+    PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.outside_text)
+    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
 
