@@ -41,6 +41,7 @@ from tui.intents import (
 )
 from tui.keymap import takes_text
 from tui.navigation import Navigator
+from tui.outside_text import PlainNotifications
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.crawls import CrawlsPane
@@ -102,7 +103,10 @@ OPENS: dict[str, str] = {
 """The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
 
 
-class WdsApp(WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"]):
+class WdsApp(
+    PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.outside_text)
+    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"],
+):
     """The dashboard."""
 
     TITLE = "wds-tui"

@@ -15,6 +15,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.api.redact import mask_url
 from tui.dashboard import connection_for
+from tui.outside_text import visible
 from tui.settings import Settings
 
 
@@ -32,8 +33,9 @@ async def run_check(settings: Settings) -> int:
                     client.browser.list(),
                 )
             except WdsError as exc:
-                print(f"error: {exc.title}: {exc.message}", file=sys.stderr)
-                print(advice_for(exc, connection.host, connection.emulator_log), file=sys.stderr)
+                # The service's words go to the terminal: as text, its controls shown, never obeyed.
+                print(visible(f"error: {exc.title}: {exc.message}", lines=True), file=sys.stderr)
+                print(visible(advice_for(exc, connection.host, connection.emulator_log), lines=True), file=sys.stderr)
                 return 1
     latest = usage.periods[-1] if usage.periods else None
     print("status:  connected, key accepted")

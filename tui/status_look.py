@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from tui.outside_text import visible
+
 
 @dataclass(frozen=True)
 class Look:
@@ -60,4 +62,5 @@ def state_text(state: str | None, http_status: int | None = None) -> Text:
     if http_status is not None and http_status >= 400:
         return Text(f"{FAILURE.symbol} HTTP {http_status}", style=FAILURE.style)
     look = look_of(state)
-    return Text(f"{look.symbol} {state or 'unknown'}", style=look.style)
+    # A state not known here is the service's word.
+    return Text(f"{look.symbol} {visible(state or 'unknown')}", style=look.style)

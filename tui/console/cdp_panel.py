@@ -35,6 +35,7 @@ from tui.api.cdp_types import CdpEvent, ClientUpdate, ConnectionState, PagesChan
 from tui.api.polling import PollLoop
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip
+from tui.outside_text import shown, visible
 from tui.widgets.live import POLL_GROUP
 
 EVENTS_KEPT = 50
@@ -102,8 +103,8 @@ def summarize_params(method: str, params: dict[str, Any]) -> str:
 
 
 def page_row(page: PageTarget) -> tuple[str, str, str]:
-    """A page as the panel shows it: title, url, state."""
-    return page.title or "(untitled)", page.url, "loading…" if page.loading else "ready"
+    """A page as the panel shows it: title, url, state (the page's own words, one line each)."""
+    return visible(page.title or "(untitled)"), visible(page.url), "loading…" if page.loading else "ready"
 
 
 def pages_text(rows: list[tuple[str, str, str]]) -> Text:
@@ -287,8 +288,9 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
         elif isinstance(update, PagesChanged):
             self._show_pages([page_row(page) for page in update.pages])
         elif isinstance(update, CdpEvent) and not about_browser_ui(update.params):
-            line = Text(update.method, style="bold")
-            line.append("  " + summarize_params(update.method, update.params))
+            # A page's title and URL come with the event: what the page says is shown as text.
+            line = Text(visible(update.method), style="bold")
+            line.append("  " + visible(summarize_params(update.method, update.params)))
             self.query_one("#cdp-events", EventLog).add(line)
         self._show_browser()
         if self._shown_latency is None and self.state is ConnectionState.CONNECTED:
@@ -300,7 +302,7 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
     def _set_text(self, widget_id: str, text: str, *, layout: bool = True) -> None:
         if self._texts.get(widget_id) != text:
             self._texts[widget_id] = text
-            self.query_one(f"#{widget_id}", Static).update(text, layout=layout)
+            self.query_one(f"#{widget_id}", Static).update(shown(text), layout=layout)  # the browser's words
 
     def _show_state(self, label: str, style: str, reason: str) -> None:
         state = self.query_one("#cdp-state", Static)

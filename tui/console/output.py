@@ -18,6 +18,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.console.history import RunHistory, RunRecord
+from tui.outside_text import shown, visible
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("failure", "call failed"),
@@ -63,7 +64,7 @@ def history_line(record: RunRecord) -> Text:
     kind = record.spec.language if record.spec.mode == "code" else "prompt"
     at = record.started_at.astimezone().strftime("%H:%M:%S")
     line = Text(f"#{record.number} {at} {kind:<6} {STATE_MARKS[record.state]} ")
-    line.append(record.spec.headline[:80], style="dim" if record.state == "running" else "")
+    line.append(visible(record.spec.headline[:80]), style="dim" if record.state == "running" else "")
     return line
 
 
@@ -148,7 +149,7 @@ class RunOutput(VerticalScroll):
         summary.set_class(state == "succeeded", "-succeeded")
         if text != self._summary:
             self._summary = text
-            summary.update(text)
+            summary.update(shown(text))
 
     def _show_parts(self, texts: dict[str, str | None], headings: dict[str, str] | None = None) -> None:
         names = dict(PARTS) | (headings or {})
@@ -158,7 +159,8 @@ class RunOutput(VerticalScroll):
             box.display = text is not None
             if text is not None:
                 box.query_one(".out-heading", Label).update(names[part])
-                box.query_one(".out-text", Static).update(text)
+                # What the code printed, or the service's reason: shown as text, controls visible.
+                box.query_one(".out-text", Static).update(shown(text, lines=True))
 
 
 class RunList(OptionList):

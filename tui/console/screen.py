@@ -59,6 +59,7 @@ from tui.console.output import RunList, RunOutput, stop_notice
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import Confirm
+from tui.outside_text import shown
 from tui.widgets.footer import Footer
 
 RUN_GROUP = "console-run"
@@ -130,7 +131,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     def compose(self) -> ComposeResult:
         draft = self.history.draft
         with Horizontal(id="console-title"):
-            yield Label(self.target.title, id="console-name", markup=False)
+            yield Label(shown(self.target.title), id="console-name")
             yield Static("", id="run-state", markup=False)
         with Horizontal(id="console-body"):
             with Vertical(id="console-main"):
@@ -236,7 +237,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _show_error(self, widget_id: str, message: str | None) -> None:
         error = self.query_one(f"#{widget_id}", Static)
-        error.update(message or "")
+        error.update(shown(message or "", lines=True))  # the service's reason for a refusal
         error.display = message is not None
 
     def _read_spec(self) -> RunSpec | None:

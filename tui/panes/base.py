@@ -25,6 +25,7 @@ from textual.widgets._toast import ToastRack
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.clock import Clock, system_clock
+from tui.outside_text import shown
 from tui.widgets.live import LiveData
 from tui.widgets.live_table import LiveTable
 
@@ -125,7 +126,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         stale = self.stale_text()
         if stale is not None:
             parts.append(stale)
-        status.update(" · ".join(parts))
+        status.update(shown(" · ".join(parts)))  # the reason is the service's words
         status.display = bool(parts)
 
     # --- actions ------------------------------------------------------------

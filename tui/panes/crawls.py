@@ -25,6 +25,7 @@ from tui.api.models import ActiveCrawlOptions
 from tui.api.models.crawl import CrawlStatus
 from tui.formatting import bare_url, clip, clock_time, middle_clip, short_id
 from tui.intents import Confirm, OpenCrawl
+from tui.outside_text import visible
 from tui.panes.base import Pane
 from tui.panes.crawl_tracker import CrawlTracker, Progress, TrackedCrawl
 from tui.status_look import UNKNOWN, look_of, state_text
@@ -103,11 +104,11 @@ def progress_cell(tracked: TrackedCrawl) -> Text:
     if tracked.gone:
         return Text(f"{UNKNOWN.symbol} ended · no longer on the service", style="dim")
     if tracked.left_at is not None and (progress is None or tracked.error is not None):
-        reason = f": {tracked.error}" if tracked.error else ""
+        reason = f": {visible(tracked.error)}" if tracked.error else ""
         return Text(clip(f"⚠ ended · state unknown{reason}", ERROR_CELL_WIDTH), style=WARNING)
     done = f"{counts(progress)} {progress_bar(progress.completed, progress.total)}" if progress else None
     if tracked.error is not None:
-        said = f"{done} · {tracked.error}" if done else tracked.error
+        said = f"{done} · {visible(tracked.error)}" if done else visible(tracked.error)
         return Text(clip(f"⚠ {said}", ERROR_CELL_WIDTH), style=WARNING)
     look = look_of(progress.state if progress else "scraping")
     return Text(f"{look.symbol} {done or '…'}", style=look.style)  # "…": listed, not asked about yet

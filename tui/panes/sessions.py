@@ -33,6 +33,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
+from textual.style import Style
 from textual.widgets import DataTable, Static
 
 from tui.api.errors import WdsError
@@ -134,7 +135,8 @@ class StatusFilterBar(Static):
             if option == status:
                 options.append(Content.styled(f" {option} ", "reverse bold"))
             else:
-                options.append(Content.from_markup(f"[@click=pick('{option}')] {option} [/]"))
+                # A clickable option built as text and a style, not as markup written around a value.
+                options.append(Content.assemble((f" {option} ", Style.from_meta({"@click": f"pick({option!r})"}))))
         counted = f" · {count} session{'s' if count != 1 else ''}" if count is not None else ""
         full = Content("").join([Content("Status "), *options, Content("  s: next" + counted)])
         # A quarter of 80 columns: the options and the count, without the words around them.

@@ -42,6 +42,7 @@ from tui.api.limits import SUPPORT_QUESTION_MAX, SUPPORT_RATIONALE_MAX
 from tui.clock import Clock, system_clock
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import middle_clip
+from tui.outside_text import shown, visible
 from tui.screens.support_answer import STATE_MARKS, SupportAnswerView
 from tui.status_look import state_text
 from tui.support_log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
@@ -56,8 +57,8 @@ COMPARE_NOTE = "Enter on a question of the list above shows its answer here, to 
 def list_line(record: AskRecord) -> Text:
     """A question as one line of the side list: number, time, job, state, first words."""
     at = record.asked_at.astimezone().strftime("%H:%M:%S")
-    line = Text(f"#{record.number} {at} {STATE_MARKS[record.state]} {record.subject.label} ")
-    line.append(record.headline[:80], style="dim")
+    line = Text(f"#{record.number} {at} {STATE_MARKS[record.state]} {visible(record.subject.label)} ")
+    line.append(visible(record.headline[:80]), style="dim")
     return line
 
 
@@ -129,10 +130,11 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
 
     def compose(self) -> ComposeResult:
         draft = self.asked_log.draft_for(self.subject)
-        yield Static(self._title(), id="ask-title")
+        yield Static(shown(self._title()), id="ask-title")
         with Horizontal(id="ask-body"):
             with Vertical(id="ask-main"):
-                question = TextArea(draft.question, soft_wrap=True, id="question")
+                # Prefilled from what the service said of the job (its target): shown as text there too.
+                question = TextArea(visible(draft.question, lines=True), soft_wrap=True, id="question")
                 question.border_title = "Question (ctrl+s sends)"
                 yield question
                 yield Static("", id="question-error", classes="field-error", markup=False)
@@ -156,12 +158,12 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _title(self) -> Text:
         subject = self.subject
-        title = Text(f"Ask support · {subject.label}")
+        title = Text(f"Ask support · {visible(subject.label)}")
         if subject.status or subject.http_status is not None:
             title.append(" · ")
             title.append_text(state_text(subject.status, subject.http_status))
         if subject.target:  # last: at 80 columns the end of a long URL is what gets cut
-            title.append(f" · {middle_clip(subject.target, 60)}")
+            title.append(f" · {middle_clip(visible(subject.target), 60)}")
         return title
 
     def on_mount(self) -> None:
@@ -238,7 +240,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _show_error(self, field: str, message: str | None) -> None:
         error = self.query_one(f"#{field}-error", Static)
-        error.update(message or "")
+        error.update(shown(message or "", lines=True))  # the service's reason for a refusal
         error.display = message is not None
 
     def _valid(self, question: str, rationale: str) -> bool:

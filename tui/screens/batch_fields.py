@@ -21,6 +21,7 @@ from textual.widgets import Checkbox, Input, Label, Static, TextArea
 from tui.api.limits import MAX_CONCURRENCY_MIN
 from tui.api.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.api.validation import validation_details
+from tui.outside_text import visible
 from tui.screens.form_issues import (
     issues_by_field,
     mark_fields,
@@ -95,7 +96,8 @@ class BatchFields(VerticalScroll):
         yield Static("", id="form-problem", markup=False)
         with Horizontal(classes="field-row"):
             yield Label("URLs, one a line", id="urls-label")
-            yield TextArea("\n".join(self._urls), id="urls", compact=True, soft_wrap=False,
+            # The map explorer's selection: the map's URLs, one line each, as text.
+            yield TextArea("\n".join(visible(url) for url in self._urls), id="urls", compact=True, soft_wrap=False,
                            placeholder="https://example.com/a\nhttps://example.com/b")
         yield Static("", id="urls-count", classes="field-note", markup=False)
         yield Static("", id="urls-error", classes="field-error", markup=False)

@@ -31,6 +31,7 @@ from tui.api.requests import BatchScrapeRequest
 from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenBatch
+from tui.outside_text import shown
 from tui.screens.batch_fields import BatchFields
 from tui.screens.batch_refusals import explain_batch
 from tui.screens.crawl_form import readable_curl
@@ -199,7 +200,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
                                key_hint=self.client.api_key_hint, body=request.to_wire())
         self.app.copy_to_clipboard(command)
         # Shown with one URL a line: a wrapped one-line body breaks inside strings when copied from the screen.
-        self.query_one("#curl-text", Static).update(readable_curl(command, request.to_wire()))
+        self.query_one("#curl-text", Static).update(shown(readable_curl(command, request.to_wire()), lines=True))
         panel = self.query_one("#curl-panel", Collapsible)
         panel.display = True
         panel.collapsed = False

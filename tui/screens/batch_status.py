@@ -29,6 +29,7 @@ from tui.api.models.common import Document
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
+from tui.outside_text import shown
 from tui.screens.batch_pages import fetch_whole_status
 from tui.screens.crawl_status import DEFAULT_POLL_SECONDS, PageTable, crawl_error
 from tui.screens.job_follow import FollowsAJob, JobWidgets
@@ -133,7 +134,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
             bar = ProgressBar(total=None, show_eta=False, id="batch-progress")
             bar.display = False  # an indeterminate bar animates for ever; wait for the total
             yield bar
-        invalid = Static(self._invalid_text(), id="batch-invalid", markup=False)
+        invalid = Static(shown(self._invalid_text()), id="batch-invalid")  # the URLs as the service refused them
         invalid.display = bool(self.invalid_urls)
         yield invalid
         yield PageTable(*COLUMNS, id="batch-urls", squeeze=(Squeeze("url", 28), Squeeze("error", 16)))
@@ -176,7 +177,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
             bar.display = True
             bar.update(total=status.total, progress=status.completed)
         if self.invalid_urls:
-            self.query_one("#batch-invalid", Static).update(self._invalid_text(status.total))
+            self.query_one("#batch-invalid", Static).update(shown(self._invalid_text(status.total)))
         self.query_one("#batch-urls", PageTable).sync(url_rows(status))
 
     # --- actions ---------------------------------------------------------------------

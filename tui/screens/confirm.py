@@ -15,6 +15,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui.outside_text import shown
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Ask before doing something that cannot be undone; dismisses with True to go ahead.
@@ -51,7 +53,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
-            yield Static(self.message, id="confirm-message", markup=False)
+            # The question may name what the service calls it (a crawl's URL).
+            yield Static(shown(self.message, lines=True), id="confirm-message")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(self.confirm_label, id="confirm", variant="error")

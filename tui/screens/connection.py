@@ -32,6 +32,7 @@ from tui.api.redact import mask_key
 from tui.clock import system_clock
 from tui.config_edit import save_api_key
 from tui.intents import Confirm
+from tui.outside_text import shown
 from tui.widgets.footer import Footer
 from tui.widgets.live import LiveData
 
@@ -76,9 +77,10 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="problem"):
-            yield Static(self.error.title, id="problem-title")
-            yield Static(self.error.message or "", id="problem-cause", markup=False)
-            yield Static(advice_for(self.error, self.host, self.embedded_log), id="problem-advice", markup=False)
+            # The cause is the service's words (or the network's): text, never markup.
+            yield Static(shown(self.error.title), id="problem-title")
+            yield Static(shown(self.error.message or "", lines=True), id="problem-cause")
+            yield Static(shown(advice_for(self.error, self.host, self.embedded_log), lines=True), id="problem-advice")
             yield Static("", id="problem-retry")
             with Vertical(id="new-key-box"):
                 yield Input(placeholder="another API key for this run (not shown)", password=True, id="new-key")
@@ -135,9 +137,10 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     def fetch_failed(self, error: WdsError) -> None:
         if type(error) is not type(self.error) or error.message != self.error.message:
             self.error = error
-            self.query_one("#problem-title", Static).update(error.title)
-            self.query_one("#problem-cause", Static).update(error.message or "")
-            self.query_one("#problem-advice", Static).update(advice_for(error, self.host, self.embedded_log))
+            self.query_one("#problem-title", Static).update(shown(error.title))
+            self.query_one("#problem-cause", Static).update(shown(error.message or "", lines=True))
+            advice = advice_for(error, self.host, self.embedded_log)
+            self.query_one("#problem-advice", Static).update(shown(advice, lines=True))
             self._show_key_box()
         # A refused key is not hammered: each try waits twice as long, up to a minute.
         self.interval = min(self.interval * 2, REFUSED_KEY_LONGEST_WAIT) if self.key_refused else RETRY_SECONDS
@@ -166,7 +169,7 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
             note.update("The service refused that key too. Check it and try again.")
             return
         except WdsError as exc:
-            note.update(f"Could not try that key: {exc.title}: {exc.message}")
+            note.update(shown(f"Could not try that key: {exc.title}: {exc.message}", lines=True))
             return
         self.client.replace_api_key(key)
         self.post_message(self.KeyReplaced(mask_key(key)))

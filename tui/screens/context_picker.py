@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.contexts import LOCAL, ContextSwitch, SwitchTo
+from tui.outside_text import shown
 
 
 class ContextPickerScreen(ModalScreen[SwitchTo | None]):
@@ -43,9 +44,10 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Switch context", id="context-title")
+            # A context's name is any TOML key ("a[/b]" too): text, never markup.
             options = [
-                Option(f"{'● ' if name == self.switch.current else '  '}{name}"
-                       f"{'  (the embedded emulator)' if name == LOCAL else ''}", id=name)
+                Option(shown(f"{'● ' if name == self.switch.current else '  '}{name}"
+                             f"{'  (the embedded emulator)' if name == LOCAL else ''}"), id=name)
                 for name in self.switch.names
             ]
             yield OptionList(*options, id="contexts")
@@ -81,7 +83,7 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     def _say(self, text: str, *, error: bool = True) -> None:
         problem = self.query_one("#context-problem", Static)
         problem.set_class(not error, "-note")
-        problem.update(text)
+        problem.update(shown(text, lines=True))  # may quote a key command's own output
         problem.display = True
 
     def action_dismiss_none(self) -> None:

@@ -33,6 +33,7 @@ from tui.api.validation import validation_details
 from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenCrawl
+from tui.outside_text import shown
 from tui.screens import crawl_params_fields as params
 from tui.screens.crawl_form_errors import field_issues, refusal_text, top_field
 from tui.widgets.footer import Footer
@@ -190,7 +191,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
                 by_field.setdefault(dom_id, []).append(message.removeprefix(f"{wire}: "))
         for dom_id in self._all_dom_ids():
             line = self.query_one(f"#{dom_id}-error", Static)
-            line.update("\n".join(by_field.get(dom_id, [])))
+            line.update(shown("\n".join(by_field.get(dom_id, [])), lines=True))  # the service's 400 says these
             line.display = dom_id in by_field
             self.query_one(f"#{dom_id}").set_class(dom_id in by_field, "-invalid")
         self._show_problem("\n".join(top))
@@ -210,7 +211,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _show_problem(self, text: str) -> None:
         problem = self.query_one("#form-problem", Static)
-        problem.update(text)
+        problem.update(shown(text, lines=True))
         problem.display = bool(text)
 
     def _refused(self, error: WdsError, doing: str) -> None:
@@ -242,7 +243,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _preview_state(self, text: str, *, busy: bool) -> None:
         self.previewing = busy
-        self.query_one("#preview-state", Static).update(text)
+        self.query_one("#preview-state", Static).update(shown(text, lines=True))
         self.query_one("#preview", Button).disabled = busy
 
     @work(exclusive=True, exit_on_error=False, group="crawl-preview")
@@ -279,7 +280,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         )
         self.app.copy_to_clipboard(command)
         view = self.query_one("#curl-view", Static)
-        view.update(readable_curl(command, request.to_wire()))
+        view.update(shown(readable_curl(command, request.to_wire()), lines=True))  # values the preview filled in
         view.display = True
         self.call_after_refresh(view.scroll_visible)
         self.notify("Copied as curl (key masked); also shown under the form.", title="Copy as curl")

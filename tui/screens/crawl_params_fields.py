@@ -21,6 +21,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from tui.api.models.crawl import CrawlParams
 from tui.api.requests import CrawlRequest
+from tui.outside_text import visible
 
 Kind = Literal["url", "integer", "number", "boolean", "string", "lines", "choice"]
 
@@ -130,7 +131,10 @@ def _widget(field: ParamField) -> Widget:
 
 
 def fill(screen: Widget, params: CrawlParams) -> None:
-    """Put the parameters of a preview into the form; a parameter the answer lacks keeps its value."""
+    """Put the parameters of a preview into the form; a parameter the answer lacks keeps its value.
+
+    The values are the service's: a field shows them as text (`visible`), as everything else from outside.
+    """
     for field in PARAM_FIELDS:
         value = getattr(params, field.python_name, None)
         if value is None:
@@ -139,11 +143,11 @@ def fill(screen: Widget, params: CrawlParams) -> None:
         if isinstance(widget, Checkbox):
             widget.value = bool(value)
         elif isinstance(widget, TextArea):
-            widget.text = "\n".join(str(line) for line in value)
+            widget.text = "\n".join(visible(line) for line in value)
         elif isinstance(widget, Select):
             widget.value = value if value in SITEMAP_CHOICES else Select.NULL
         elif isinstance(widget, Input):
-            widget.value = _number(value) if isinstance(value, float) else str(value)
+            widget.value = _number(value) if isinstance(value, float) else visible(value)
 
 
 def read(screen: Widget) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from tui.api.models.common import JobStatus
 from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
+from tui.outside_text import shown
 from tui.screens.job_follow import FollowsAJob, JobWidgets
 from tui.widgets.footer import Footer
 from tui.widgets.live_table import LiveTable
@@ -119,7 +120,7 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
 
     def compose(self) -> ComposeResult:
         title = f"Crawl {short_id(self.crawl_id)}" + (f" · {self.url}" if self.url else "")
-        yield Label(title, classes="crawl-title", markup=False)
+        yield Label(shown(title), classes="crawl-title")
         error = Static("", id="crawl-error", classes="crawl-error", markup=False)
         error.display = False
         yield error

@@ -32,10 +32,12 @@ from tui.api.errors import RateLimitError, WdsError
 from tui.api.models.support import DocsSearchAnswer
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import middle_clip
+from tui.outside_text import shown, visible
 from tui.screens.docs_results import DocsResult, reader_markdown, results_of, web_address
 from tui.screens.docs_search_problems import question_problem, search_problem
 from tui.widgets.footer import Footer
 from tui.widgets.hyperlink import link
+from tui.widgets.outside_markdown import OutsideMarkdown
 
 DEBOUNCE_SECONDS = 0.4
 """Typing searches this long after the last key; long enough not to send every word."""
@@ -131,7 +133,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             with Vertical(id="docs-reader"):
                 yield Static("", id="docs-source")
                 with VerticalScroll(id="docs-reader-scroll"):
-                    yield Markdown("", id="docs-document", open_links=False)
+                    yield OutsideMarkdown("", id="docs-document")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -304,11 +306,14 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _prompt(self, result: DocsResult) -> Content:
         """Title, snippet, and the link with the reason it was cited."""
-        parts: list[str | Content | tuple[str, str]] = [(result.title, "bold"), "\n", (result.snippet, "$text-muted")]
+        # All of it the service's words: each part one line of text.
+        parts: list[str | Content | tuple[str, str]] = [
+            (visible(result.title), "bold"), "\n", (visible(result.snippet), "$text-muted")
+        ]
         if result.location is not None:
             parts += ["\n", link(result.location, result.web_address, enabled=self.hyperlinks)]
             if result.reason and result.reason != result.snippet:
-                parts += [(f" · {result.reason}", "$text-muted")]
+                parts += [(f" · {visible(result.reason)}", "$text-muted")]
         parts.append("\n")  # a blank line between results
         return Content.assemble(*parts)
 
@@ -336,7 +341,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#docs-status", Static)
-        status.update(text)
+        status.update(shown(text, lines=True))  # may quote the service's reason for a refusal
         status.set_class(error, "-error")
 
     # --- reading one result -------------------------------------------------------------
@@ -349,7 +354,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         self.memory.selected = index
         source = self.query_one("#docs-source", Static)
         if result.location is None:
-            source.update(Content(f"Answer to {_quoted(self.memory.answered or '')}"))
+            source.update(shown(f"Answer to {_quoted(self.memory.answered or '')}"))
         else:
             address = link(result.location, result.web_address, enabled=self.hyperlinks)
             source.update(Content.assemble("Source: ", address))

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
 from tui.api.models.common import Document
+from tui.outside_text import shown, visible
 from tui.status_look import SUCCESS, UNKNOWN, state_text
 from tui.widgets.document_view import DocumentView
 from tui.widgets.footer import Footer
@@ -36,7 +37,7 @@ def page_status_text(document: Document) -> Text:
         text = Text(f"{SUCCESS.symbol} HTTP {code}", style=SUCCESS.style)
     url = meta.url or meta.source_url
     if url:
-        text.append(f" · {url}")
+        text.append(f" · {visible(url)}")  # Rich would drop a BEL or a CR silently: each is shown
     return text
 
 
@@ -63,8 +64,8 @@ class DocumentScreen(Screen[None]):
         self.title_text = title or document.metadata.title or "Scraped page"
 
     def compose(self) -> ComposeResult:
-        yield Label(self.title_text, classes="document-title", markup=False)
-        yield Static(page_status_text(self.document), classes="document-status", id="document-status")
+        yield Label(shown(self.title_text), classes="document-title")
+        yield Static(shown(page_status_text(self.document)), classes="document-status", id="document-status")
         with TabbedContent(id="document-tabs", initial="document"):
             with TabPane("Document", id="document"):
                 with VerticalScroll(id="document-scroll"):

@@ -24,6 +24,7 @@ from tui.api.errors import WdsError
 from tui.clock import Clock, system_clock
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import AskSupport, OpenJob
+from tui.outside_text import shown, visible
 from tui.panes.activity_failed import FailedJobsWalk, Found, WalkState
 from tui.panes.activity_rows import ActivityTable, table_row
 from tui.panes.activity_status import StatusChecker
@@ -134,7 +135,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             text += f" · {note}"
         elif not state.finished and not searching:
             text += " · m: find more"
-        self.query_one("#failed-progress", Static).update(text)
+        self.query_one("#failed-progress", Static).update(shown(text))  # a note may quote the service
         self._found = {f"{found.entry.id}/{found.entry.endpoint}/{index}": found for index, found in enumerate(state.found)}
         rows = [(key, table_row(found.entry, now, found.status)) for key, found in self._found.items()]
         table = self.query_one(ActivityTable)
@@ -163,7 +164,8 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             return
         entry = found.entry
         cause = found.status.error or "no error message given"
-        detail.update(f"{entry.endpoint} {entry.id} · {entry.target or ''}\n{cause}")
+        detail.update(shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}",
+                            lines=True))
 
     @on(ActivityTable.ViewportMoved)
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:

@@ -14,6 +14,8 @@ from textual.containers import ScrollableContainer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui.outside_text import shown
+
 PROBLEM = "form-problem"
 """The id of the line above the fields, for issues of no single field."""
 
@@ -32,7 +34,7 @@ def mark_fields(form: Widget, problems: dict[str, list[str]], field_ids: Iterabl
     for field_id in field_ids:
         messages = problems.get(field_id, [])
         line = form.query_one(f"#{field_id}-error", Static)
-        line.update("\n".join(messages))
+        line.update(shown("\n".join(messages), lines=True))  # the service's 400 says these
         line.display = bool(messages)
         form.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
 
@@ -40,7 +42,7 @@ def mark_fields(form: Widget, problems: dict[str, list[str]], field_ids: Iterabl
 def say_problem(form: ScrollableContainer, text: str) -> None:
     """Say `text` on the line above the fields (nothing: hide it), scrolled into sight."""
     problem = form.query_one(f"#{PROBLEM}", Static)
-    problem.update(text)
+    problem.update(shown(text, lines=True))
     problem.display = bool(text)
     if text:
         form.scroll_home(animate=False)

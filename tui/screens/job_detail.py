@@ -29,6 +29,7 @@ from tui.api.resources.jobs import no_retrieval, retrieval_path
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import AskSupport, OpenInteract
+from tui.outside_text import shown
 from tui.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.widgets.footer import Footer
 from tui.widgets.json_tree import JsonTree
@@ -69,7 +70,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         title = f"{self.endpoint} {short_id(self.job_id)}"
         if self.target:
             title += f" · {self.target}"
-        yield Label(title, classes="job-title", markup=False)
+        yield Label(shown(title), classes="job-title")
         yield Static("", id="job-verdict")
         if self.path is None:
             yield Static(no_retrieval(self.endpoint).message, classes="job-notice", id="job-notice", markup=False)
@@ -111,27 +112,27 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
             job = await self.client.jobs.get(self.endpoint, self.job_id)
         except NotFoundError as exc:
             notice.set_class(True, "-error")
-            notice.update(
+            notice.update(shown(
                 f"No {self.endpoint} job {short_id(self.job_id)} on the service: {exc.message} "
                 "(jobs expire after a while)."
-            )
+            ))
             self._clear_loading()
             return
         except WdsError as exc:
             notice.set_class(True, "-error")
-            notice.update(f"{exc.title}: {exc.message} (r to retry)")
+            notice.update(shown(f"{exc.title}: {exc.message} (r to retry)", lines=True))
             self._clear_loading()
             return
         except Exception as exc:  # a bug of ours: said here, and notified and logged by the app's sink
             notice.set_class(True, "-error")
-            notice.update(f"Unexpected error: {type(exc).__name__}: {exc} (r to retry)")
+            notice.update(shown(f"Unexpected error: {type(exc).__name__}: {exc} (r to retry)", lines=True))
             self._clear_loading()
             raise
         self.job = job
         notice.set_class(False, "-error")
         notice.display = False
         line = self.query_one("#job-verdict", Static)
-        line.update(verdict(job))
+        line.update(shown(verdict(job)))  # the job's error is the service's words
         line.display = True
         await self._show(job)
 

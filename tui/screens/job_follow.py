@@ -17,6 +17,7 @@ from textual.widgets import Label, Static
 
 from tui.api.errors import NotFoundError, WdsError
 from tui.formatting import short_id
+from tui.outside_text import shown
 from tui.widgets.live import LiveData
 
 T = TypeVar("T")
@@ -82,7 +83,7 @@ class FollowsAJob(LiveData[T], Generic[T]):
 
     def _show_error(self, message: str) -> None:
         error = self._node.query_one(self.WIDGETS.error, Static)
-        error.update(message)
+        error.update(shown(message, lines=True))  # the service's reason
         error.display = True
         if self.data is None:
             self._node.query_one(self.WIDGETS.state, Label).update("unknown")
@@ -90,7 +91,7 @@ class FollowsAJob(LiveData[T], Generic[T]):
     def _show_common(self, status: Any) -> None:
         state = str(status.status)
         label = self._node.query_one(self.WIDGETS.state, Label)
-        label.update(state)
+        label.update(shown(state))  # a state the contract does not know is still shown as the service said it
         label.set_class(state in ("failed", "cancelled"), "-failed")
         label.set_class(state == "completed", "-completed")
         credits = f"{status.credits_used:,}" if status.credits_used is not None else "—"

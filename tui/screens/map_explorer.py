@@ -30,6 +30,7 @@ from tui.api.requests import MapRequest
 from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.map_links import LinkList
+from tui.outside_text import shown
 from tui.screens.map_fields import MapFields
 from tui.screens.map_refusals import explain
 from tui.screens.map_results import MapResults
@@ -175,7 +176,8 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         await holder.remove_children()
         await holder.mount(MapResults(links, id="map-links"))
         self.query_one(ContentSwitcher).current = "map-results"
-        self.query_one("#map-title", Label).update(f"Map · {request.url} · {len(links):,} links")
+        # Label reads markup, and a URL may well hold brackets: as text.
+        self.query_one("#map-title", Label).update(shown(f"Map · {request.url} · {len(links):,} links"))
         self.query_one("#links-table").focus()
         self.refresh_bindings()
 
@@ -211,7 +213,7 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         command = curl_command("POST", self.client.base_url, "/v2/map", key_hint=self.client.api_key_hint,
                                body=request.to_wire())
         self.app.copy_to_clipboard(command)
-        self.query_one("#curl-text", Static).update(command)
+        self.query_one("#curl-text", Static).update(shown(command, lines=True))
         panel = self.query_one("#curl-panel", Collapsible)
         panel.display = True
         panel.collapsed = False

@@ -28,6 +28,7 @@ from textual.widgets import Input, Static
 
 from tui.intents import OpenBatchForm
 from tui.map_links import LinkList, SortKey
+from tui.outside_text import shown, visible
 from tui.screens.map_save import SaveUrlsScreen
 from tui.widgets.links_table import LinksTable
 
@@ -203,5 +204,5 @@ class MapResults(Vertical):
         index = self.links.link_at(row)
         links = self.links
         lines = (links.urls[index], links.titles[index] or "(no title)", links.descriptions[index] or "(no description)")
-        text = "\n".join(lines)
-        self.query_one("#link-detail", Static).update(text)
+        text = "\n".join(visible(line) for line in lines)  # the map's words: one line each, as text
+        self.query_one("#link-detail", Static).update(shown(text, lines=True))

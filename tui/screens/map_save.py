@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tui.map_links import save_urls
+from tui.outside_text import shown
 from tui.screens.confirm import ConfirmScreen
 
 
@@ -70,7 +71,7 @@ class SaveUrlsScreen(ModalScreen[Path | None]):
 
     def _say(self, text: str) -> None:
         problem = self.query_one("#save-problem", Static)
-        problem.update(text)
+        problem.update(shown(text, lines=True))  # the system's words about the path
         problem.display = bool(text)
 
     @on(Input.Submitted, "#save-path")

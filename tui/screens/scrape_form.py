@@ -33,6 +33,7 @@ from tui.api.requests import ScrapeRequest
 from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenInteract
+from tui.outside_text import shown
 from tui.screens.scrape_fields import ScrapeFields
 from tui.screens.scrape_refusals import explain
 from tui.screens.scrape_result import ScrapeResultView
@@ -181,7 +182,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         await holder.remove_children()
         await holder.mount(ScrapeResultView(result, id="scrape-result-view"))
         self.query_one(ContentSwitcher).current = "scrape-result"
-        self.query_one("#scrape-title", Label).update(f"Scrape a URL · {request.url}")
+        self.query_one("#scrape-title", Label).update(shown(f"Scrape a URL · {request.url}"))  # a URL may hold [ ]
         self.query_one("#scrape-document-scroll").focus()
         self.refresh_bindings()
 
@@ -225,7 +226,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         command = curl_command("POST", self.client.base_url, "/v2/scrape", key_hint=self.client.api_key_hint,
                                body=request.to_wire())
         self.app.copy_to_clipboard(command)
-        self.query_one("#curl-text", Static).update(command)
+        self.query_one("#curl-text", Static).update(shown(command, lines=True))
         panel = self.query_one("#curl-panel", Collapsible)
         panel.display = True
         panel.collapsed = False

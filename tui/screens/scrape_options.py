@@ -26,6 +26,7 @@ from tui.api.limits import (
     MIN_AGE_MIN,
     WAIT_FOR_MIN,
 )
+from tui.outside_text import shown
 
 FORMATS = ("markdown", "html", "rawHtml", "links", "images", "screenshot", "summary", "branding",
            "changeTracking", "audio", "highlights")
@@ -149,7 +150,7 @@ class ScrapeOptionsFields(Vertical):
         for field_id in OPTION_FIELDS:
             messages = problems.get(field_id, [])
             line = self.query_one(f"#{field_id}-error", Static)
-            line.update("\n".join(messages))
+            line.update(shown("\n".join(messages), lines=True))  # the service's 400 may say these
             line.display = bool(messages)
             self.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
 

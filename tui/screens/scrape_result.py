@@ -16,6 +16,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from tui.api.models.scrape import ScrapeResult
 from tui.formatting import short_id
+from tui.outside_text import shown, visible
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.document_view import DocumentView, http_status_text
 from tui.widgets.json_tree import JsonTree
@@ -39,7 +40,7 @@ def scrape_status_line(result: ScrapeResult) -> Text:
     extra = document.metadata.model_extra or {}
     cache = extra.get("cacheState")
     if isinstance(cache, str):
-        line.append(f" · cache {cache}")
+        line.append(f" · cache {visible(cache)}")
     credits = extra.get("creditsUsed")
     if isinstance(credits, int | float) and not isinstance(credits, bool):
         line.append(f" · {credits:g} credit{'s' if credits != 1 else ''}")
@@ -63,7 +64,7 @@ class ScrapeResultView(Vertical):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        yield Static(scrape_status_line(self.result), id="scrape-status")
+        yield Static(shown(scrape_status_line(self.result)), id="scrape-status")  # cacheState is the service's
         with TabbedContent(id="scrape-tabs", initial="scrape-document"):
             with TabPane("Document", id="scrape-document"):
                 with VerticalScroll(id="scrape-document-scroll"):

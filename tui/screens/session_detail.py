@@ -22,6 +22,7 @@ from tui.console.history import RunHistory, RunRecord
 from tui.console.output import PARTS, history_line, parts_of, summary_of
 from tui.formatting import NO_VALUE, local_time, short_id
 from tui.intents import OpenEndedSession
+from tui.outside_text import shown
 from tui.widgets.footer import Footer
 
 
@@ -75,12 +76,12 @@ class SessionDetailScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         session = self.ended.session
-        yield Label(f"Browser session {short_id(session.id)} · {session.status}", classes="session-title", markup=False)
+        yield Label(shown(f"Browser session {short_id(session.id)} · {session.status}"), classes="session-title")
         with VerticalScroll(id="session-body"):
             with Grid(classes="session-facts"):
                 for name, value in self.facts():
                     yield Label(name, classes="fact-name")
-                    yield Label(value, id=f"session-{name.replace(' ', '-')}", markup=False)
+                    yield Label(shown(value), id=f"session-{name.replace(' ', '-')}")
             yield Static("Console runs in this dashboard", classes="section-title")
             runs = list(self.history or [])
             if not runs:
@@ -91,7 +92,7 @@ class SessionDetailScreen(Screen[None]):
                     markup=False,
                 )
             for record in reversed(runs):  # newest first, as in the console
-                yield Static(run_text(record), classes="session-run")
+                yield Static(shown(run_text(record), lines=True), classes="session-run")  # what the code printed
         yield Footer()
 
     def facts(self) -> list[tuple[str, str]]:

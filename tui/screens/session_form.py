@@ -36,6 +36,7 @@ from tui.api.limits import (
 from tui.api.requests import BrowserCreateRequest
 from tui.api.validation import validation_details
 from tui.failures import ForwardsWorkerFailures
+from tui.outside_text import shown
 
 TTL_FORM_DEFAULT = 600
 """Prefilled ttl: the contract's default is ambiguous (600 or 300), so the form always sends one."""
@@ -216,7 +217,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
 
     def _show_problem(self, text: str) -> None:
         problem = self.query_one("#form-problem", Static)
-        problem.update(text)
+        problem.update(shown(text, lines=True))  # the service's reason for a refusal
         problem.display = bool(text)
 
     def _error_line(self, field_id: str) -> Static:
@@ -224,7 +225,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
 
     def _show_error(self, field_id: str, messages: list[str]) -> None:
         line = self._error_line(field_id)
-        line.update("\n".join(messages))
+        line.update(shown("\n".join(messages), lines=True))
         line.display = bool(messages)
         self.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
 

@@ -22,7 +22,9 @@ from textual.widgets import Label, Markdown, Static
 from tui.api.limits import ASK_BUDGET_SECONDS
 from tui.api.models.support import FixValidation, SupportAskPartial
 from tui.formatting import clip
+from tui.outside_text import shown
 from tui.support_log import AskRecord
+from tui.widgets.outside_markdown import OutsideMarkdown
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("problem", "what went wrong"),
@@ -171,7 +173,7 @@ class SupportAnswerView(VerticalScroll):
                 if part != "problem":  # the problem's own title is its heading
                     yield Label(heading, classes="ans-heading")
                 if part == "answer":
-                    yield Markdown("", open_links=False)
+                    yield OutsideMarkdown("")
                 else:
                     yield Static("", classes="ans-text", markup=False)
 
@@ -192,14 +194,16 @@ class SupportAnswerView(VerticalScroll):
             asked.display = False
             texts: dict[str, str | None] = dict.fromkeys(part for part, _ in PARTS)
         else:
-            summary.update(summary_of(record, elapsed))
+            summary.update(shown(summary_of(record, elapsed)))  # a failure's title may be the service's
             state = record.state
             summary.set_class(state == "answered", "-good")
             summary.set_class(state in ("failed", "partial"), "-bad")
             summary.set_class(state == "stuck", "-stuck")
             when = record.asked_at.astimezone().strftime("%H:%M:%S")
             about = f"#{record.number} asked {when} about {record.subject.label}"
-            asked.update(f"{about}: {clip(record.question.strip(), QUESTION_SHOWN)}" if self.with_question else about)
+            asked.update(shown(
+                f"{about}: {clip(record.question.strip(), QUESTION_SHOWN)}" if self.with_question else about, lines=True
+            ))
             asked.display = True
             texts = parts_of(record)
         for part, _ in PARTS:
@@ -213,7 +217,7 @@ class SupportAnswerView(VerticalScroll):
                 if markdown.source != text:
                     markdown.update(text)
             else:
-                box.query_one(".ans-text", Static).update(text)
+                box.query_one(".ans-text", Static).update(shown(text, lines=True))  # the agent's or the service's words
         if moved:
             self.scroll_home(animate=False)
 

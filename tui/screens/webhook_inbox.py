@@ -31,6 +31,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import clip, clock_time, short_id
 from tui.inbox.service import InboxService
 from tui.inbox.store import Change, InboxRow
+from tui.outside_text import shown
 from tui.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.widgets.footer import Footer
 from tui.widgets.live_table import LiveTable, Row, Squeeze
@@ -235,7 +236,7 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
             lines.append(f"too long to keep with the row: {', '.join(latest.cut)} (cut, or in the body while it is kept)")
         if note := self.service.inbox.body_note(row):
             lines.append(note)
-        detail.update("\n".join(lines))
+        detail.update(shown("\n".join(lines), lines=True))  # what arrived is the sender's words
 
     @on(DataTable.RowHighlighted, "#inbox-table")
     def _highlighted(self, _: DataTable.RowHighlighted) -> None:

@@ -21,12 +21,14 @@ from pydantic import BaseModel
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
-from textual.widgets import Label, Markdown, Static
-
-from tui.formatting import clip, local_time
-from tui.status_look import FAILURE, is_failure, state_text
+from textual.widgets import Label, Static
 
 from tui.api.models import Document, ExtractStatus, JobStatus, ScrapeResult
+from tui.formatting import clip, local_time
+from tui.outside_text import shown, visible
+from tui.status_look import FAILURE, is_failure, state_text
+from tui.widgets.outside_markdown import OutsideMarkdown
+
 
 MARKDOWN_LIMIT = 200_000
 """Longer content is shown as plain text: Markdown layout of huge pages is slow."""
@@ -104,7 +106,7 @@ def verdict(job: BaseModel) -> Text:
         if outcome.failed_pages:
             line.append(f" · {outcome.failed_pages} answered an HTTP error", style=FAILURE.style)
     if outcome.error and not (code is not None and code >= 400):
-        line.append(f" · {outcome.error}", style=FAILURE.style if outcome.failed else "")
+        line.append(f" · {visible(outcome.error)}", style=FAILURE.style if outcome.failed else "")
     return line
 
 
@@ -183,8 +185,8 @@ def page_lines(documents: Iterable[Document], limit: int = PAGE_LIST_LIMIT) -> l
     for document in documents:
         meta = document.metadata
         code = str(meta.status_code) if meta.status_code is not None else "—"
-        title = clip(meta.title or "(no title)", TITLE_WIDTH)
-        rows.append((code, title, meta.url or meta.source_url or "?"))
+        title = clip(visible(meta.title or "(no title)"), TITLE_WIDTH)  # one line each, whatever a title holds
+        rows.append((code, title, visible(meta.url or meta.source_url or "?")))
     width = max((len(title) for _, title, _ in rows[:limit]), default=0)
     lines = [f"{code:>3}  {title:<{width}}  {url}" for code, title, url in rows[:limit]]
     if len(rows) > limit:
@@ -229,15 +231,15 @@ class DocumentView(Vertical):
         with Grid(classes="document-fields"):
             for field in job_fields(self.job):
                 yield Label(field.name, classes="field-name", markup=False)
-                yield Label(field.value, classes="field-value -alert" if field.alert else "field-value", markup=False)
+                yield Label(shown(field.value, lines=True), classes="field-value -alert" if field.alert else "field-value")
         if isinstance(self.job, JobStatus):
-            yield Label(f"Pages ({len(self.job.data)})", classes="document-heading")
+            yield Label(f"Pages ({len(self.job.data)})", classes="document-heading", markup=False)
             lines = page_lines(self.job.data)
-            yield Static("\n".join(lines) if lines else "No pages yet.", classes="document-pages", markup=False)
+            yield Static(shown("\n".join(lines) if lines else "No pages yet.", lines=True), classes="document-pages")
         content = job_content(self.job)
         if content:
             yield Label("Content", classes="document-heading")
             if len(content) <= MARKDOWN_LIMIT:
-                yield Markdown(content, open_links=False)
+                yield OutsideMarkdown(content)
             else:
-                yield Static(content, markup=False)
+                yield Static(shown(content, lines=True))

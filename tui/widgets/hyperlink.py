@@ -15,11 +15,16 @@ to the widgets: nothing here reads the environment by itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import quote
 
 from textual.content import Content
 from textual.style import Style
 
+from tui.outside_text import visible
+
 HYPERLINKS_ENV = "WDS_HYPERLINKS"
+# What a URL may hold as it is (RFC 3986's reserved and unreserved characters, and % of escapes).
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 _OFF = frozenset({"0", "no", "off", "false"})
 _ON = frozenset({"1", "yes", "on", "true"})
 # TERM values of terminals that print OSC 8 instead of ignoring it.
@@ -41,7 +46,13 @@ def hyperlinks_supported(environ: Mapping[str, str]) -> bool:
 
 
 def link(text: str, url: str | None, *, enabled: bool) -> Content:
-    """`text` as a hyperlink to `url` (underlined), or plain text when links are off or there is no URL."""
-    if url is None or not enabled:
-        return Content(text)
-    return Content.assemble((text, Style(link=url, underline=True)))
+    """`text` as a hyperlink to `url` (underlined), or plain text when links are off or there is no URL.
+
+    Both usually come from outside. The text is shown as text; the URL goes to the
+    terminal inside an OSC 8 sequence, as it is, so a URL holding a control character
+    (an ESC would end the sequence and start one of its own) is no link at all, and
+    anything else not printable ASCII (spaces, non-ASCII letters) is percent-encoded.
+    """
+    if url is None or not enabled or visible(url) != url:
+        return Content(visible(text))
+    return Content.assemble((visible(text), Style(link=quote(url, safe=_URL_SAFE), underline=True)))

@@ -16,6 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from tui.outside_text import visible
+
 STRING_PREVIEW = 80
 """Characters of a string value shown in its node's label."""
 
@@ -41,13 +43,13 @@ def _scalar_text(value: Any) -> Text:
     if isinstance(value, int | float):
         return Text(repr(value), style="bold")
     if isinstance(value, str):
-        flat = value.replace("\r", "").replace("\n", "⏎")
+        flat = visible(value.replace("\r", "").replace("\n", "⏎"))  # the service's text, on one line
         if len(flat) > STRING_PREVIEW:
             return Text(f'"{flat[:STRING_PREVIEW]}…" ({len(value):,} chars)', style="italic")
         return Text(f'"{flat}"', style="italic")
     if isinstance(value, dict | list):  # empty containers are leaves
         return Text("{}" if isinstance(value, dict) else "[]", style="dim")
-    return Text(str(value))
+    return Text(visible(value))
 
 
 def _summary(value: dict[str, Any] | list[Any]) -> Text:
@@ -58,7 +60,7 @@ def _summary(value: dict[str, Any] | list[Any]) -> Text:
 
 def node_label(key: str, value: Any) -> Text:
     """The label of one member: `key: value` for scalars, `key {…} n keys` for containers."""
-    label = Text(key, style="bold")
+    label = Text(visible(key), style="bold")
     if _is_container(value):
         label.append(" ")
         label.append_text(_summary(value))

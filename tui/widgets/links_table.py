@@ -27,6 +27,7 @@ from textual_fastdatatable.backend import DataTableBackend
 
 from tui.formatting import bare_url, middle_clip
 from tui.map_links import LinkList
+from tui.outside_text import visible
 
 COLUMNS = ("✓", "url", "title", "description")
 # Widest each column is drawn (longer values are cut with …): the url matters most.
@@ -167,7 +168,8 @@ class LinksTable(DataTable):
             style = base_style + component_style + post_style + Style.from_meta({"row": row_index,
                                                                                  "column": column_index})
             room = max(width - 2, 0)  # a space of padding each side, as the table's own cells
-            text = str(self.get_cell_at(self.cursor_coordinate.__class__(row_index, column_index)))
+            # The map's words, one line of text each (`Segment` goes to the terminal as it is).
+            text = visible(self.get_cell_at(self.cursor_coordinate.__class__(row_index, column_index)))
             if column_index == 1:
                 text = bare_url(text)  # as the activity pane: the scheme says little and costs eight columns
             if cell_len(text) > room:

@@ -10,6 +10,11 @@ steps given in `squeeze` are taken in turn (`tui.widgets.table_fit`: cells
 cut in the middle with "…", since both ends of a URL or an id say the most;
 a shorter form; a column dropped). The table keeps the rows it was given, so
 a wider table (a zoomed pane) shows them whole again.
+
+Every cell is shown as text: a `str` cell becomes a plain `Text` (DataTable
+would read it as markup, and `[/b]` in a URL ends the app) and no cell keeps a
+character a terminal would obey (`tui.outside_text`). Panes fill their rows
+with what the service says; here no pane can forget it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, RowKey
 from textual.widgets.data_table import Row as DataTableRow
 
+from tui.outside_text import safe_cell
 from tui.widgets.table_fit import (
     NO_FIT,
     Cell,
@@ -124,6 +130,8 @@ class LiveTable(DataTable):
 
         Returns True when anything visible changed.
         """
+        # Made safe before fitting, so widths are measured on what will be shown.
+        rows = [(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]
         self._given = list(rows)
         fit = self._fit_for(rows)
         refit = fit != self._fit
@@ -164,6 +172,7 @@ class LiveTable(DataTable):
         top (newest first) or at the bottom, in the order given. The cursor and
         the viewport stay on the row a person reads, as in `sync`.
         """
+        rows = [(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]  # as in `sync`: never markup
         gone = {key for key in removed if key in self._data}
         given = {key: cells for key, cells in rows}
         old_keys = [row.key.value for row in self.ordered_rows]
@@ -268,7 +277,8 @@ class LiveTable(DataTable):
             rows = [(key, [without_colour(cell) for cell in cells]) for key, cells in rows]
         if self._fit == NO_FIT:
             return list(rows)
-        return [(key, self._fit.cells(cells)) for key, cells in rows]
+        # A shorter form may hand back a str (a time without its seconds): safe again, never markup.
+        return [(key, [safe_cell(cell) for cell in self._fit.cells(cells)]) for key, cells in rows]
 
     def _add_columns(self) -> None:
         for key, label in self._fit.labels(self._column_labels):

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tui.outside_text import shown
 from tui.widgets.usage_series import Series, style_of
 
 if TYPE_CHECKING:
@@ -55,7 +56,8 @@ class UsageChart(Vertical):
             # The first bars wait for the next frame: importing plotext then delays
             # the chart alone, not the dashboard's first frame with data.
             self.call_after_refresh(self._draw_bars)
-        self.query_one(".usage-legend", Static).update(self.legend(data[1], bool(data[0])))
+        # The series are named by the keys' last characters, as the service sent them.
+        self.query_one(".usage-legend", Static).update(shown(self.legend(data[1], bool(data[0]))))
         return True
 
     def _draw_bars(self) -> None:
