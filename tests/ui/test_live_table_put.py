@@ -132,3 +132,16 @@ async def test_rows_are_cut_to_the_width_as_a_table_given_them_all_would_cut_the
         assert [str(cell) for cell in table.get_row("r4")] == ["r4", "ok", "x"]
         await pilot.pause()
         await same_as_fresh(pilot, table, [row(4), row(2), row(1)])
+
+
+async def test_streamed_cells_are_text_never_markup_even_without_a_fit() -> None:
+    # A table with nothing to squeeze has no fit step to clean its cells: put_rows must do it, as sync does.
+    app = TableApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.put_rows([("r1", ("r1", "crawl.page[/oops]", "[@click=app.quit]x[/] \x1b]52;c;Zm9v\x07"))])
+        await pilot.pause()
+        drawn = "\n".join(lines(table))
+        assert "crawl.page[/oops]" in drawn and "[@click=app.quit]x[/]" in drawn
+        assert "\x1b" not in drawn and "␛]52;c;Zm9v␇" in drawn

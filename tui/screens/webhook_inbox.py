@@ -210,10 +210,10 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         row = self.service.inbox.get(key)
         # Drawn again only when the highlighted row changed: a burst updates the table
         # ten times a second, and a row's data is read again from its body (up to 1 MiB).
-        shown = (key, row.count, row.body_dropped) if row is not None else (None, len(self.service.inbox))
-        if shown == self._shown_detail:
+        state = (key, row.count, row.body_dropped) if row is not None else (None, len(self.service.inbox))
+        if state == self._shown_detail:
             return
-        self._shown_detail = shown
+        self._shown_detail = state
         detail = self.query_one("#inbox-detail", Static)
         if row is None:
             detail.update("No webhook received yet." if not len(self.service.inbox) else "")
