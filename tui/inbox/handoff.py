@@ -25,6 +25,9 @@ MAX_WAITING = 512
 MAX_WAITING_BYTES = 16 * 1024 * 1024
 """Bytes of such deliveries' bodies before the listener waits."""
 WAIT_SECONDS = 0.005
+SLICE = 64
+"""Deliveries stored per turn of the dashboard's loop: a burst of 512 stored in one
+callback held the keys pressed meanwhile for tens of milliseconds."""
 
 
 class Handoff:
@@ -62,14 +65,20 @@ class Handoff:
                 pass  # the dashboard's loop is closed: the app has ended
 
     def _drain(self) -> None:
-        """On the dashboard's loop: every delivery waiting, into the inbox."""
+        """On the dashboard's loop: up to `SLICE` waiting deliveries into the inbox, then the rest on a later turn."""
         with self._lock:
-            batch = list(self._waiting)
-            self._waiting.clear()
-            self._waiting_bytes = 0
-            self._scheduled = False
+            batch = [self._waiting.popleft() for _ in range(min(SLICE, len(self._waiting)))]
+            self._waiting_bytes -= sum(delivery.size for delivery in batch)
+            more = bool(self._waiting)
+            self._scheduled = more
         for delivery in batch:
             self._store(delivery)
+        if more:
+            # call_soon queues behind what is ready now (key presses among it).
+            try:
+                self._loop.call_soon(self._drain, context=self._context)
+            except RuntimeError:
+                pass  # the loop is closing: the app has ended
 
     def _store(self, delivery: Delivery) -> None:
         try:
