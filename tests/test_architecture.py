@@ -25,8 +25,8 @@ def test_no_module_is_over_400_lines() -> None:
 @pytest.mark.parametrize(
     ("layer", "may_import"),
     [
-        ("tui.api", ("tui.api",)),  # the client is usable alone
-        ("tui.emulator", ("tui.emulator", "tui.api")),  # the emulator speaks the client's request models
+        ("tui.api", ("tui.api", "tui.contract")),  # the client is usable alone
+        ("tui.emulator", ("tui.emulator", "tui.contract", "tui.api")),  # the emulator speaks the client's request models
     ],
 )
 def test_a_layer_imports_nothing_of_the_layers_above(layer: str, may_import: tuple[str, ...]) -> None:
@@ -42,7 +42,7 @@ def test_a_layer_imports_nothing_of_the_layers_above(layer: str, may_import: tup
 
 def test_widgets_never_touch_httpx() -> None:
     """The app sees pydantic models and typed errors; the wire stays in the API layer."""
-    ui = ("tui.panes", "tui.screens", "tui.widgets", "tui.console", "tui.app", "tui.navigation")
+    ui = ("tui.dashboard.features", "tui.dashboard.kit", "tui.dashboard.keys", "tui.dashboard.connection", "tui.dashboard.shell")
     touching = [
         module
         for module in GRAPH.code_modules
@@ -57,9 +57,9 @@ def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
     import subprocess
     import sys
 
-    script = "import sys\nimport tui.app, tui.dashboard\nprint(' '.join(sorted(sys.modules)))"
+    script = "import sys\nimport tui.dashboard.shell.app, tui.dashboard.startup.launch\nprint(' '.join(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     loaded = set(done.stdout.split())
-    assert "tui.app" in loaded, done.stderr
-    late = ("plotext", "textual_plotext", "tree_sitter", "tui.console", "tui.emulator", "uvicorn", "starlette")
+    assert "tui.dashboard.shell.app" in loaded, done.stderr
+    late = ("plotext", "textual_plotext", "tree_sitter", "tui.dashboard.features.console", "tui.emulator", "uvicorn", "starlette")
     assert not {name for name in loaded if name.split(".")[0] in late or name.startswith(late)}

@@ -60,7 +60,7 @@ _MODELS = (
     "TokenUsagePeriod",
     "WebhookEvent",
 )
-_MODULE_OF.update(dict.fromkeys(_MODELS, "tui.api.models"))
+_MODULE_OF.update(dict.fromkeys(_MODELS, "tui.contract.models"))
 
 __all__ = sorted([*_MODULE_OF, *_errors.__all__])
 
@@ -83,7 +83,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from tui.api.client import DEFAULT_TIMEOUT, WdsClient  # noqa: F401
     from tui.api.errors import *  # noqa: F403
-    from tui.api.models import *  # noqa: F403
+    from tui.contract.models import *  # noqa: F403
     from tui.api.pagination import AsyncCursorPager, CursorPage  # noqa: F401
     from tui.api.retries import RetryPolicy  # noqa: F401
     from tui.api.webhooks import SIGNATURE_HEADER, parse_event, sign, verify_signature  # noqa: F401

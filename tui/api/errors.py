@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # only for annotations: errors.py stays importable without ht
 
     import httpx
 
-    from tui.api.models.support import SupportAskPartial
+    from tui.contract.models.support import SupportAskPartial
 
 __all__ = [
     "APIConnectionError",

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import model_validator
 
 from tui.api.errors import InvalidResponseError
-from tui.api.models.common import WdsModel
+from tui.contract.models.common import WdsModel
 
 ItemT = TypeVar("ItemT")
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pydantic import SecretStr, ValidationError
 
 from tui.api.errors import WebhookPayloadError, WebhookSignatureError
-from tui.api.models.webhook import CrawlStartedEvent, WebhookEvent
+from tui.contract.models.webhook import CrawlStartedEvent, WebhookEvent
 
 SIGNATURE_HEADER = "X-Service-Signature"
 _SIGNATURE = re.compile(r"sha256=([0-9a-fA-F]{64})")
