@@ -145,7 +145,7 @@ class PaneHost(App[None]):
     def _navigate(self, intent: Intent) -> None:
         self.intents.append(intent)
         if self.navigator is not None:
-            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
 
     def compose(self) -> ComposeResult:
         yield self._content()

@@ -74,7 +74,7 @@ class ConsoleApp(App[None]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
-        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
 
 
 # --- helpers ---------------------------------------------------------------------------

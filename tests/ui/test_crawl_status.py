@@ -16,7 +16,8 @@ from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.crawls.status import CrawlStatusScreen, crawl_error
+from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.dashboard.kit.job_follow import crawl_error
 from tui.dashboard.kit.document import DocumentScreen
 from tui.dashboard.kit.widgets.document_view import DocumentView
 from tui.dashboard.kit.widgets.json_tree import JsonTree

@@ -27,7 +27,7 @@ from tui.emulator.service import Emulator
 from tui.dashboard.shell.intents import OpenConsole
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.kit.confirm import ConfirmScreen
-from tui.dashboard.features.sessions.detail import SessionDetailScreen
+from tui.dashboard.features.console.session_detail import SessionDetailScreen
 from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.kit.widgets.live_table import LiveTable
 

@@ -17,7 +17,7 @@ from tui.emulator.core.clock import ManualClock
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.features.sessions.detail import SessionDetailScreen
+from tui.dashboard.features.console.session_detail import SessionDetailScreen
 from tui.dashboard.features.sessions.form import SessionCreated
 from tui.contract.requests import BrowserCreateRequest
 

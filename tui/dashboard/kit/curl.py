@@ -33,3 +33,15 @@ def curl_command(
         parts.append(f"-H {shlex.quote('Content-Type: application/json')}")
         parts.append(f"-d {shlex.quote(json.dumps(body, ensure_ascii=False, separators=(',', ':')))}")
     return " \\\n  ".join(parts)
+
+
+def readable_curl(command: str, body: dict[str, Any]) -> str:
+    """The same command with its JSON body indented, one member a line.
+
+    On screen a one-line body wraps wherever the width falls, in the middle of
+    a string too, and a copy from the terminal then breaks the JSON; indented,
+    the lines are short and every break falls between tokens.
+    """
+    compact = shlex.quote(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+    indented = shlex.quote(json.dumps(body, ensure_ascii=False, indent=2))
+    return command.replace(compact, indented)

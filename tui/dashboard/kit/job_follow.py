@@ -13,14 +13,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual.binding import Binding, BindingType
 from textual.widgets import Label, Static
 
 from tui.api.errors import NotFoundError, WdsError
+from tui.contract.models.common import JobStatus
 from tui.dashboard.kit.formatting import short_id
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.live import LiveData
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 T = TypeVar("T")
+
+DEFAULT_POLL_SECONDS = 2.0
+"""How often an open status screen asks for news, unless told otherwise."""
+
+
+def crawl_error(status: JobStatus) -> str | None:
+    """What went wrong with a crawl (or a batch), as far as its status answer says, for a question to support.
+
+    The contract gives a crawl's status no `error`; a service that sends one
+    anyway is quoted. Otherwise the listed pages that answered an HTTP error
+    are counted, with their codes.
+    """
+    extra = (status.model_extra or {}).get("error")
+    if isinstance(extra, str) and extra:
+        return extra
+    codes = [doc.metadata.status_code for doc in status.data]
+    failed = sorted({code for code in codes if code is not None and code >= 400})
+    if not failed:
+        return None
+    count = sum(1 for code in codes if code is not None and code >= 400)
+    return f"{count} of {len(codes)} listed pages answered an HTTP error ({', '.join(map(str, failed))})"
+
+
+class PageTable(LiveTable):
+    """A job's pages (a crawl's, a batch's URLs); Enter opens the highlighted one (and says so in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page")]
 
 
 @dataclass(frozen=True)

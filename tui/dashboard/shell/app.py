@@ -30,7 +30,6 @@ from tui.dashboard.connection.watch import WatchesTheConnection
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     Intent,
-    NewSession,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
@@ -40,13 +39,9 @@ from tui.dashboard.shell.intents import (
     OpenWebhookInbox,
 )
 from tui.dashboard.keys.keymap import takes_text
-from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.kit.outside_text import PlainNotifications
-from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.crawls.pane import CrawlsPane
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.features.usage.pane import UsagePane
 from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
 from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
 from tui.dashboard.keys.help import HelpScreen
@@ -59,8 +54,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
-    from tui.dashboard.features.inbox.service import InboxService
-    from tui.dashboard.features.sessions.form import SessionCreated
+    from tui.dashboard.shell.navigation import InboxService
     from tui.dashboard.startup.ui_state import UiState
 
 
@@ -173,14 +167,8 @@ class WdsApp(
         yield self.header
         yield self.banner
         with Grid(id="panes"):
-            yield CrawlsPane(self.client, interval=self.intervals.crawls, clock=self.clock, id="crawls")
-            yield ActivityPane(
-                self.client, interval=self.intervals.activity, clock=self.clock, id="activity"
-            )
-            yield UsagePane(self.client, interval=self.intervals.usage, clock=self.clock, id="usage")
-            yield SessionsPane(
-                self.client, interval=self.intervals.sessions, clock=self.clock, id="sessions"
-            )
+            for pane_id, pane_class in PANES:
+                yield pane_class(self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id)
         yield Footer()
 
     # --- navigation: panes and screens ask, the app pushes -------------------------
@@ -189,12 +177,7 @@ class WdsApp(
     def _navigate(self, intent: Intent) -> None:
         if self.refuses(intent):
             return
-        callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
-        self.push_screen(self.navigator.screen_for(intent), callback)
-
-    def _session_created(self, created: SessionCreated | None) -> None:
-        if created is not None:
-            self.query_one(SessionsPane).session_created(created)
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
 
     # --- the one sink for unexpected failures ---------------------------------------
 

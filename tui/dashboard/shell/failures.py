@@ -2,8 +2,8 @@
 
 Textual tells only a worker's own widget or screen that the worker ended
 (`Worker.StateChanged` does not bubble). Every widget and screen of ours that
-runs workers mixes in `ForwardsWorkerFailures`, which hands a failed worker's
-state change on to the app; there one handler (`WdsApp` calls
+runs workers mixes in `ForwardsWorkerFailures` (`tui.dashboard.kit.worker_failures`),
+which hands a failed worker's state change on to the app; there one handler (`WdsApp` calls
 `report_worker_failure`) notifies with the cause and logs the traceback.
 
 A view that already says what went wrong in place (the console's run) calls
@@ -15,20 +15,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 if TYPE_CHECKING:
     from textual.app import App
 
 log = logging.getLogger(__name__)
-
-
-class ForwardsWorkerFailures:
-    """Mixin for a widget or screen: its workers' failures reach the app's one sink."""
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR:
-            self.app.post_message(Worker.StateChanged(event.worker, event.state))  # type: ignore[attr-defined]
 
 
 def where(worker: Worker[object]) -> str:

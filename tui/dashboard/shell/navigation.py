@@ -10,6 +10,10 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.crawls.pane import CrawlsPane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.features.usage.pane import UsagePane
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.shell.intents import (
     AskSupport,
@@ -34,13 +38,24 @@ from tui.dashboard.shell.intents import (
 )
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
     from tui.dashboard.features.console.history import ConsoleHistories
     from tui.dashboard.features.inbox.service import InboxService
+    from tui.dashboard.features.sessions.form import SessionCreated
     from tui.dashboard.features.support.docs_search import DocsSearchMemory
     from tui.dashboard.features.support.log import SupportLog
+    from tui.dashboard.kit.pane import Pane
+
+PANES: tuple[tuple[str, type[Pane]], ...] = (
+    ("crawls", CrawlsPane),
+    ("activity", ActivityPane),
+    ("usage", UsagePane),
+    ("sessions", SessionsPane),
+)
+"""The dashboard's panes in the grid's order, by id (the app's `Intervals` has a field of that name)."""
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -144,7 +159,7 @@ class Navigator:
             return ConfirmScreen(intent.question, intent.confirm_label)
         if isinstance(intent, OpenEndedSession):
             from tui.dashboard.features.console.history import ConsoleTarget
-            from tui.dashboard.features.sessions.detail import SessionDetailScreen
+            from tui.dashboard.features.console.session_detail import SessionDetailScreen
 
             history = self.console_histories.for_target(ConsoleTarget.for_session(intent.session))
             return SessionDetailScreen(intent, history)
@@ -196,8 +211,15 @@ class Navigator:
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
-    def when_answered(intent: Intent) -> Callable[[Any], None] | None:
-        """What to do with the screen's answer, for intents that ask a question."""
+    def when_answered(intent: Intent, dashboard: DOMNode) -> Callable[[Any], None] | None:
+        """What to do with the screen's answer, for intents that ask a question (`dashboard`: where the panes are)."""
+        if isinstance(intent, NewSession):
+
+            def created(session: SessionCreated | None) -> None:
+                if session is not None:
+                    dashboard.query_one(SessionsPane).session_created(session)
+
+            return created
         if isinstance(intent, Confirm):
 
             def answered(yes: bool | None) -> None:

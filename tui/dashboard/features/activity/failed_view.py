@@ -22,7 +22,7 @@ from textual.worker import Worker
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import AskSupport, OpenJob
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState

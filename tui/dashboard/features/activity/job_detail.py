@@ -26,7 +26,7 @@ from textual.widgets import Label, LoadingIndicator, Static, TabbedContent, TabP
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.resources.jobs import no_retrieval, retrieval_path
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import short_id
 from tui.dashboard.shell.intents import AskSupport, OpenInteract
 from tui.dashboard.kit.outside_text import shown

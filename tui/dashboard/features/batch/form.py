@@ -29,19 +29,19 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import OpenBatch
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.batch.fields import BatchFields
 from tui.dashboard.features.batch.refusals import explain_batch
-from tui.dashboard.features.crawls.form import readable_curl
+from tui.dashboard.kit.curl import readable_curl
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
 
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from tui.dashboard.features.inbox.service import InboxService
+    from tui.dashboard.kit.webhook_address import WebhookAddress
 
 TITLE = "Batch scrape · POST /v2/batch/scrape"
 
@@ -71,7 +71,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     """
 
     def __init__(
-        self, client: WdsClient, *, webhooks: InboxService | None = None, urls: Sequence[str] = ()
+        self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
     ) -> None:
         super().__init__()
         self.client = client

@@ -31,8 +31,7 @@ from tui.dashboard.kit.formatting import local_time, short_id
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.batch.whole_status import fetch_whole_status
-from tui.dashboard.features.crawls.status import DEFAULT_POLL_SECONDS, PageTable, crawl_error
-from tui.dashboard.kit.job_follow import FollowsAJob, JobWidgets
+from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import Squeeze
 

@@ -33,7 +33,7 @@ from textual.widgets import Label, RichLog, Static
 from tui.api.cdp import CdpClient
 from tui.api.cdp_types import CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
 from tui.api.polling import PollLoop
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import clip
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.live import POLL_GROUP

@@ -56,7 +56,7 @@ from tui.dashboard.features.console.editor import ConsoleEditor
 from tui.dashboard.features.console.example_offer import offer_example
 from tui.dashboard.features.console.highlighting import highlight
 from tui.dashboard.features.console.output import RunList, RunOutput, stop_notice
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import short_id
 from tui.dashboard.shell.intents import Confirm
 from tui.dashboard.kit.outside_text import shown

@@ -13,8 +13,6 @@ shows it, for a terminal over SSH whose clipboard does not follow.
 
 from __future__ import annotations
 
-import json
-import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
@@ -30,8 +28,8 @@ from tui.api.errors import RequestValidationError, WdsError
 from tui.contract.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import OpenCrawl
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.crawls import params_fields as params
@@ -39,7 +37,7 @@ from tui.dashboard.features.crawls.form_errors import field_issues, refusal_text
 from tui.dashboard.kit.widgets.footer import Footer
 
 if TYPE_CHECKING:
-    from tui.dashboard.features.inbox.service import InboxService
+    from tui.dashboard.kit.webhook_address import WebhookAddress
 
 NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
 INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
@@ -82,7 +80,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
     """
 
     def __init__(
-        self, client: WdsClient, *, webhooks: InboxService | None = None, draft: dict[str, Any] | None = None
+        self, client: WdsClient, *, webhooks: WebhookAddress | None = None, draft: dict[str, Any] | None = None
     ) -> None:
         super().__init__()
         self.client = client
@@ -314,17 +312,6 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         _refresh_crawls_pane(app)
         app.post_message(OpenCrawl(started.id, request.url))
 
-
-def readable_curl(command: str, body: dict[str, Any]) -> str:
-    """The same command with its JSON body indented, one member a line.
-
-    On screen a one-line body wraps wherever the width falls, in the middle of
-    a string too, and a copy from the terminal then breaks the JSON; indented,
-    the lines are short and every break falls between tokens.
-    """
-    compact = shlex.quote(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
-    indented = shlex.quote(json.dumps(body, ensure_ascii=False, indent=2))
-    return command.replace(compact, indented)
 
 
 def _error_line(dom_id: str) -> ComposeResult:

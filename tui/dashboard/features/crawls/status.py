@@ -21,17 +21,13 @@ from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
-from tui.contract.models.common import JobStatus
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import local_time, short_id
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 from tui.dashboard.kit.outside_text import shown
-from tui.dashboard.kit.job_follow import FollowsAJob, JobWidgets
+from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import LiveTable
-
-DEFAULT_POLL_SECONDS = 2.0
-
 
 def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
     """Table rows (status code, url, title) of the crawl's pages, keyed by position.
@@ -45,30 +41,6 @@ def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
         code = str(meta.status_code) if meta.status_code is not None else "—"
         rows.append((f"{index}:{url}", (code, url, meta.title or "")))
     return rows
-
-
-def crawl_error(status: JobStatus) -> str | None:
-    """What went wrong with a crawl (or a batch), as far as its status answer says, for a question to support.
-
-    The contract gives a crawl's status no `error`; a service that sends one
-    anyway is quoted. Otherwise the listed pages that answered an HTTP error
-    are counted, with their codes.
-    """
-    extra = (status.model_extra or {}).get("error")
-    if isinstance(extra, str) and extra:
-        return extra
-    codes = [doc.metadata.status_code for doc in status.data]
-    failed = sorted({code for code in codes if code is not None and code >= 400})
-    if not failed:
-        return None
-    count = sum(1 for code in codes if code is not None and code >= 400)
-    return f"{count} of {len(codes)} listed pages answered an HTTP error ({', '.join(map(str, failed))})"
-
-
-class PageTable(LiveTable):
-    """The crawl's pages; Enter opens the highlighted one (and says so in the footer)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page")]
 
 
 class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):

@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import clip, clock_time, short_id
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import Change, InboxRow

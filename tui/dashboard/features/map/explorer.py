@@ -28,7 +28,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import MapRequest
 from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.map.fields import MapFields

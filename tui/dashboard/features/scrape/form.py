@@ -31,7 +31,7 @@ from tui.contract.limits import BATCH_TIMEOUT_DEFAULT
 from tui.contract.models.scrape import ScrapeResult
 from tui.contract.requests import ScrapeRequest
 from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import OpenInteract
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.scrape.fields import ScrapeFields

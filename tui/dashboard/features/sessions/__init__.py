@@ -1,1 +1,1 @@
-"""The browser sessions pane, its notes, the new-session form and the session detail screen."""
+"""The browser sessions pane, its notes and the new-session form."""

@@ -35,7 +35,7 @@ from tui.contract.limits import (
 )
 from tui.contract.requests import BrowserCreateRequest
 from tui.contract.validation import validation_details
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.outside_text import shown
 
 TTL_FORM_DEFAULT = 600

@@ -40,7 +40,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import GatewayTimeoutError, WdsError
 from tui.contract.limits import SUPPORT_QUESTION_MAX, SUPPORT_RATIONALE_MAX
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import middle_clip
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.features.support.answer import STATE_MARKS, SupportAnswerView

@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 from tui.api.client import WdsClient
 from tui.api.errors import RateLimitError, WdsError
 from tui.contract.models.support import DocsSearchAnswer
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import middle_clip
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.features.support.docs_results import DocsResult, reader_markdown, results_of, web_address

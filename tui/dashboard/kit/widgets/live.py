@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from tui.api.errors import WdsError
 from tui.api.polling import PollLoop
 from tui.dashboard.kit.clock import Clock
-from tui.dashboard.shell.failures import ForwardsWorkerFailures
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 if TYPE_CHECKING:
     from textual.worker import Worker
