@@ -20,12 +20,12 @@ _MODULE_OF: dict[str, str] = {
     "WdsClient": "tui.api.client",
     "DEFAULT_TIMEOUT": "tui.api.client",
     "AsyncCursorPager": "tui.api.pagination",
-    "CursorPage": "tui.api.pagination",
+    "CursorPage": "tui.contract.models.page",
     "RetryPolicy": "tui.api.retries",
     "parse_event": "tui.api.webhooks",
     "verify_signature": "tui.api.webhooks",
-    "sign": "tui.api.webhooks",
-    "SIGNATURE_HEADER": "tui.api.webhooks",
+    "sign": "tui.contract.webhook_signature",
+    "SIGNATURE_HEADER": "tui.contract.webhook_signature",
 }
 _MODELS = (
     "ActiveCrawl",
@@ -84,6 +84,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from tui.api.client import DEFAULT_TIMEOUT, WdsClient  # noqa: F401
     from tui.api.errors import *  # noqa: F403
     from tui.contract.models import *  # noqa: F403
-    from tui.api.pagination import AsyncCursorPager, CursorPage  # noqa: F401
+    from tui.api.pagination import AsyncCursorPager  # noqa: F401
+    from tui.contract.models.page import CursorPage  # noqa: F401
     from tui.api.retries import RetryPolicy  # noqa: F401
     from tui.api.webhooks import SIGNATURE_HEADER, parse_event, sign, verify_signature  # noqa: F401

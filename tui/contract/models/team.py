@@ -6,7 +6,7 @@ from pydantic import AliasChoices, Field
 
 from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.contract.models.common import Timestamp, WdsModel
-from tui.api.pagination import CursorPage
+from tui.contract.models.page import CursorPage
 
 
 class TokenUsagePeriod(WdsModel):
