@@ -1,11 +1,12 @@
-"""The whole package's shape, checked on its source: three layers usable alone, no circles, small modules.
+"""The whole package's shape, where an import contract cannot say it: no circles, small modules, a light first frame.
 
-The emulator's own layers are checked in tests/emulator/test_layering.py.
+Who may import whom (the contract, the client, the emulator, the dashboard's
+parts and features) is in `[tool.importlinter]` of pyproject.toml, run by
+tests/test_import_contracts.py. The emulator's own layers are checked in
+tests/emulator/test_layering.py.
 """
 
 from __future__ import annotations
-
-import pytest
 
 from tests.import_graph import ImportGraph
 
@@ -20,36 +21,6 @@ def test_no_import_circle_anywhere() -> None:
 def test_no_module_is_over_400_lines() -> None:
     long = GRAPH.longer_than(MAX_LINES)
     assert not long, f"split these modules (over {MAX_LINES} lines): {long}"
-
-
-@pytest.mark.parametrize(
-    ("layer", "may_import"),
-    [
-        ("tui.api", ("tui.api", "tui.contract")),  # the client is usable alone
-        ("tui.emulator", ("tui.emulator", "tui.contract", "tui.api")),  # the emulator speaks the client's request models
-    ],
-)
-def test_a_layer_imports_nothing_of_the_layers_above(layer: str, may_import: tuple[str, ...]) -> None:
-    above = [
-        f"{module} imports {target}"
-        for module in GRAPH.code_modules
-        if module.startswith(layer + ".")
-        for target in sorted(GRAPH.internal_imports(module))
-        if not target.startswith(tuple(prefix + "." for prefix in may_import))
-    ]
-    assert not above, "\n".join(above)
-
-
-def test_widgets_never_touch_httpx() -> None:
-    """The app sees pydantic models and typed errors; the wire stays in the API layer."""
-    ui = ("tui.dashboard.features", "tui.dashboard.kit", "tui.dashboard.keys", "tui.dashboard.connection", "tui.dashboard.shell")
-    touching = [
-        module
-        for module in GRAPH.code_modules
-        if module.startswith(ui)
-        and any(name.split(".")[0] == "httpx" for name in GRAPH.imported_names(GRAPH.modules[module]))
-    ]
-    assert not touching, touching
 
 
 def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
