@@ -6,7 +6,7 @@
         sessions = await client.browser.list(status="active")
 
 Names are loaded on first use, so `tui.api.webhooks` and `tui.api.errors` can
-be imported (by the emulator, by a webhook receiver) without loading httpx.
+be imported (by a webhook receiver) without loading httpx.
 """
 
 from __future__ import annotations
