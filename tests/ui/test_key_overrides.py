@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
-from tui.key_overrides import KeyReport, apply_key_overrides, describe_bindings
-from tui.keymap import keys_where_you_are
-from tui.panes.base import Pane
-from tui.panes.sessions import SessionsPane
-from tui.screens.session_form import SessionFormScreen
+from tui.dashboard.keys.overrides import KeyReport, apply_key_overrides, describe_bindings
+from tui.dashboard.keys.keymap import keys_where_you_are
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.features.sessions.form import SessionFormScreen
 
 applied: list[KeyReport] = []
 

@@ -14,9 +14,9 @@ import gc
 from textual.widgets._footer import FooterKey
 
 from tests.ui.conftest import dashboard, seeded_emulator, settle
-from tui.console.history import ConsoleTarget
-from tui.console.screen import ConsoleScreen
-from tui.widgets.footer import Footer, forget_closed_watchers
+from tui.dashboard.features.console.history import ConsoleTarget
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.kit.widgets.footer import Footer, forget_closed_watchers
 
 REBUILDS = 20
 
@@ -92,7 +92,7 @@ async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_cha
     """Every poll that changes a row leaves the old renders in DataTable's caches (keyed by update count)."""
     from textual.app import App, ComposeResult
 
-    from tui.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
+    from tui.dashboard.kit.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
 
     class TableApp(App[None]):
         def compose(self) -> ComposeResult:

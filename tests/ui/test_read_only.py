@@ -21,12 +21,12 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.base_client import only_reads
-from tui.app import WdsApp
-from tui.commands import DashboardCommands
-from tui.intents import OpenScrapeForm
-from tui.keymap import described_bindings, palette_actions
-from tui.panes.base import Pane
-from tui.read_only import MUTATING_ACTIONS, action_name
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.shell.intents import OpenScrapeForm
+from tui.dashboard.keys.keymap import described_bindings, palette_actions
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.keys.read_only import MUTATING_ACTIONS, action_name
 
 
 class RecordingTransport(SwitchableTransport):

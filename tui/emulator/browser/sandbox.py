@@ -115,7 +115,7 @@ def warn_not_isolated() -> None:
 
 def dashboard_config_dir() -> Path:
     """The dashboard's config dir (its config may hold the service's API key); the same
-    place as `tui.config_path`, which the emulator does not import."""
+    place as `tui.dashboard.startup.config_path`, which the emulator does not import."""
     from platformdirs import user_config_dir
 
     return Path(user_config_dir("wds-tui"))

@@ -20,7 +20,7 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from tui.api.limits import ACTIVITY_TTL_DEFAULT, ACTIVITY_WINDOW_HOURS, TTL_DEFAULT_CANDIDATES
+from tui.contract.limits import ACTIVITY_TTL_DEFAULT, ACTIVITY_WINDOW_HOURS, TTL_DEFAULT_CANDIDATES
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
     BrowserBackend,

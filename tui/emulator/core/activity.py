@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from tui.api.limits import ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX, ACTIVITY_WINDOW_HOURS
-from tui.api.requests import ACTIVITY_ENDPOINTS
+from tui.contract.limits import ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX, ACTIVITY_WINDOW_HOURS
+from tui.contract.requests import ACTIVITY_ENDPOINTS
 from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.core.errors import InvalidRequest
 

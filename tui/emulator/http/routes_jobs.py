@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tui.api.requests import (
+from tui.contract.requests import (
     BatchScrapeRequest,
     CrawlParamsPreviewRequest,
     CrawlRequest,

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tui.api.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
-from tui.api.requests import FormatObject, ScrapeOptions
+from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
+from tui.contract.requests import FormatObject, ScrapeOptions
 from tui.emulator.sites.site import Page, SiteSource, split_url
 from tui.emulator.sites.content import render_html, render_markdown, render_raw_html
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.api.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
-from tui.api.requests import ScrapeOptions
+from tui.contract.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
+from tui.contract.requests import ScrapeOptions
 from tui.emulator.core.clock import isoformat_z
 from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
 from tui.emulator.jobs.scrape_engine import (
