@@ -1,5 +1,6 @@
 """Response models, one module per resource. Tolerant by design: see `common.py`."""
 
+from tui.api.limits import TOKENS_PER_CREDIT
 from tui.api.models.batch import BatchScrapeStarted, BatchScrapeStatus
 from tui.api.models.browser import (
     BrowserSession,
@@ -36,7 +37,7 @@ from tui.api.models.support import (
     TokenCounts,
     ValidationOutcome,
 )
-from tui.api.models.team import TOKENS_PER_CREDIT, ActivityEntry, ActivityPage, TokenUsageHistory, TokenUsagePeriod
+from tui.api.models.team import ActivityEntry, ActivityPage, TokenUsageHistory, TokenUsagePeriod
 from tui.api.models.webhook import CrawlStartedEvent, WebhookEvent
 
 __all__ = [
