@@ -280,10 +280,12 @@ class ChromiumBackend:
                 await asyncio.wait_for(ws.recv(), 2)
 
 
-def browser_backend_from_environment(**kwargs: object) -> BrowserBackend:
+def browser_backend_from_environment(
+    *, hidden_paths: tuple[Path, ...] = (), limits: SandboxLimits | None = None, prewarm: bool = True
+) -> BrowserBackend:
     """A `ChromiumBackend` when a browser is found, else a `NoBrowserBackend` saying how to install one."""
     try:
         binary = find_chromium()
     except BrowserUnavailable as exc:
         return NoBrowserBackend(str(exc))
-    return ChromiumBackend(binary, **kwargs)  # type: ignore[arg-type]
+    return ChromiumBackend(binary, hidden_paths=hidden_paths, limits=limits, prewarm=prewarm)
