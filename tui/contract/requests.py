@@ -12,7 +12,7 @@ ignored (the service ignores them too), so `extra` is left at pydantic's default
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -81,7 +81,7 @@ ActivityEndpoint = Literal[
     "browser",
     "interact",
 ]
-ACTIVITY_ENDPOINTS: tuple[str, ...] = ActivityEndpoint.__args__  # type: ignore[attr-defined]
+ACTIVITY_ENDPOINTS: tuple[str, ...] = get_args(ActivityEndpoint)
 
 BrowserStatus = Literal["active", "destroyed"]
 Language = Literal["python", "node", "bash"]

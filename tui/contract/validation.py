@@ -8,15 +8,17 @@ by their wire names (`activityTtl`, not `activity_ttl`).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from tui.contract.requests import WireModel
 
+_T = TypeVar("_T")
 
-def _subclasses(cls: type) -> list[type]:
-    found = []
+
+def _subclasses(cls: type[_T]) -> list[type[_T]]:
+    found: list[type[_T]] = []
     for sub in cls.__subclasses__():
         found.append(sub)
         found.extend(_subclasses(sub))

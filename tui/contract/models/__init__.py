@@ -1,5 +1,6 @@
 """Response models, one module per resource. Tolerant by design: see `common.py`."""
 
+from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.contract.models.batch import BatchScrapeStarted, BatchScrapeStatus
 from tui.contract.models.browser import (
     BrowserSession,
@@ -36,7 +37,7 @@ from tui.contract.models.support import (
     TokenCounts,
     ValidationOutcome,
 )
-from tui.contract.models.team import TOKENS_PER_CREDIT, ActivityEntry, ActivityPage, TokenUsageHistory, TokenUsagePeriod
+from tui.contract.models.team import ActivityEntry, ActivityPage, TokenUsageHistory, TokenUsagePeriod
 from tui.contract.models.webhook import CrawlStartedEvent, WebhookEvent
 
 __all__ = [

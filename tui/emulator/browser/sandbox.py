@@ -291,7 +291,8 @@ class Sandbox:
         if uid is True:
             uid = self.uids.take() if self.uids is not None and self.isolated else None
         assert uid is not True and uid is not False
-        release = (lambda: self.uids.release(uid)) if uid is not None and self.uids is not None else None
+        uids = self.uids  # a local, so that the lambda keeps the narrowing to a pool
+        release = (lambda: uids.release(uid)) if uid is not None and uids is not None else None
         cgroup = None
         try:
             if self.cgroups is not None:

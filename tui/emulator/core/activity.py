@@ -25,6 +25,7 @@ import uuid
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -73,7 +74,7 @@ class ActivityPage:
     has_more: bool
 
     # Lets callers write `entries, cursor, has_more = log.page(...)`.
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.entries, self.next_cursor, self.has_more))
 
 

@@ -135,13 +135,13 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
     page = site.fetch(url)
     needed_ms = page.load_ms + opts.wait_ms
     if needed_ms > opts.timeout_ms:
-        failure = Failure(
+        timed_out = Failure(
             FailureKind.TIMEOUT,
             f"Scrape timed out after {opts.timeout_ms} ms: the page needed about {needed_ms} ms to load.",
             url,
             {"load_ms": page.load_ms, "wait_ms": opts.wait_ms, "timeout_ms": opts.timeout_ms},
         )
-        return FetchResult(url, failure, 0, opts.timeout_ms)
+        return FetchResult(url, timed_out, 0, opts.timeout_ms)
 
     credits = BASE_CREDITS
     proxy_used = "basic"

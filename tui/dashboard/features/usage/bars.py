@@ -11,7 +11,7 @@ import math
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
-from tui.contract.models.team import TOKENS_PER_CREDIT
+from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.dashboard.features.usage.series import (
     AXES_WIDTH,
     BAR_GROUP_WIDTH,

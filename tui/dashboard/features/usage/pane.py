@@ -19,7 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.contract.models.team import TOKENS_PER_CREDIT, TokenUsagePeriod
+from tui.contract.limits import TOKENS_PER_CREDIT
+from tui.contract.models.team import TokenUsagePeriod
 from tui.contract.redact import mask_key
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
