@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tui.key_overrides import KeepsItsKeymap, rebound
 from tui.panes.base import Pane
 from tui.read_only import MUTATING_ACTIONS
 
@@ -85,7 +86,11 @@ def _own_class(cls: type) -> bool:
 
 
 def described_bindings(node: DOMNode) -> list[Binding]:
-    """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key)."""
+    """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key).
+
+    With the keys the app's keymap gives them (`[keys]`, `tui.key_overrides`), as the footer shows them.
+    """
+    keymap = node.app.key_overrides if isinstance(node.app, KeepsItsKeymap) else {}
     by_key: dict[tuple[str, str], Binding] = {}  # one key may run two actions, each where it can
     for cls in reversed(type(node).__mro__):
         declared = cls.__dict__.get("BINDINGS")
@@ -94,7 +99,8 @@ def described_bindings(node: DOMNode) -> list[Binding]:
         own = _own_class(cls)
         for binding in Binding.make_bindings(declared):
             if binding.description and not binding.system and (own or binding.show):
-                by_key[(binding.key, binding.action)] = binding
+                for each in rebound(binding, keymap):
+                    by_key[(each.key, each.action)] = each
     return list(by_key.values())
 
 

@@ -81,13 +81,13 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+r", "run", "Run", priority=True),
-        Binding("ctrl+enter", "run", "Run", show=False, priority=True),
-        Binding("ctrl+o", "recall", "Recall run"),
-        Binding("f5", "rerun", "Re-run"),
-        Binding("ctrl+g", "toggle_mode", "Code/Prompt"),
-        Binding("ctrl+t", "stop", "Stop session"),
-        Binding("escape", "close", "Close"),
+        Binding("ctrl+r", "run", "Run", priority=True, id="console.run"),
+        Binding("ctrl+enter", "run", "Run", show=False, priority=True, id="console.run"),
+        Binding("ctrl+o", "recall", "Recall run", id="console.recall"),
+        Binding("f5", "rerun", "Re-run", id="console.rerun"),
+        Binding("ctrl+g", "toggle_mode", "Code/Prompt", id="console.toggle_mode"),
+        Binding("ctrl+t", "stop", "Stop session", id="console.stop"),
+        Binding("escape", "close", "Close", id="console.close"),
     ]
 
     DEFAULT_CSS = """

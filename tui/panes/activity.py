@@ -61,14 +61,14 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
 
     TITLE = "Team activity"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_page", "Next page"),
-        Binding("b", "previous_page", "Prev page"),
-        Binding("f", "focus_filter", "Filter"),
-        Binding("i", "interact", "Interact"),
-        Binding("e", "failed_only", "Failed only"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("n", "next_page", "Next page", id="activity.next_page"),
+        Binding("b", "previous_page", "Prev page", id="activity.previous_page"),
+        Binding("f", "focus_filter", "Filter", id="activity.focus_filter"),
+        Binding("i", "interact", "Interact", id="activity.interact"),
+        Binding("e", "failed_only", "Failed only", id="activity.failed_only"),
+        Binding("a", "ask_support", "Ask support", id="activity.ask_support"),
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
-        Binding("enter", "open_selected", "Open job", show=False),
+        Binding("enter", "open_selected", "Open job", show=False, id="activity.open_selected"),
     ]
 
     DEFAULT_CSS = """

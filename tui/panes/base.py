@@ -50,9 +50,9 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh_now", "Refresh"),
-        Binding("p", "toggle_pause", "Pause"),
-        Binding("z", "toggle_maximize", "Zoom"),
+        Binding("r", "refresh_now", "Refresh", id="pane.refresh_now"),
+        Binding("p", "toggle_pause", "Pause", id="pane.toggle_pause"),
+        Binding("z", "toggle_maximize", "Zoom", id="pane.toggle_maximize"),
     ]
 
     TITLE: ClassVar[str] = "Pane"

@@ -130,7 +130,9 @@ def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Tex
 class CrawlTable(LiveTable):
     """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Status")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor"),
+    ]
 
 
 class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
@@ -139,8 +141,8 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
     TITLE = "Active crawls"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
-        Binding("enter", "open_selected", "Crawl status", show=False),
-        Binding("x", "cancel_crawl", "Cancel crawl"),
+        Binding("enter", "open_selected", "Crawl status", show=False, id="crawls.open_selected"),
+        Binding("x", "cancel_crawl", "Cancel crawl", id="crawls.cancel_crawl"),
     ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

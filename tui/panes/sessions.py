@@ -157,15 +157,15 @@ class SessionsPane(Pane[SessionsView]):
     TITLE: ClassVar[str] = "Browser sessions"
     BINDINGS: ClassVar[list[BindingType]] = [
         *Pane.BINDINGS,
-        Binding("s", "cycle_status", "Status filter"),
-        Binding("c", "create", "Create"),
-        Binding("d", "delete", "Delete"),
-        Binding("y", "copy_cdp", "Copy cdpUrl"),
-        Binding("v", "copy_live_view", "Copy live view"),
+        Binding("s", "cycle_status", "Status filter", id="sessions.cycle_status"),
+        Binding("c", "create", "Create", id="sessions.create"),
+        Binding("d", "delete", "Delete", id="sessions.delete"),
+        Binding("y", "copy_cdp", "Copy cdpUrl", id="sessions.copy_cdp"),
+        Binding("v", "copy_live_view", "Copy live view", id="sessions.copy_live_view"),
         # priority: otherwise the table's own (hidden) Enter binding hides this one from the footer
-        Binding("enter", "open_console", "Console", key_display="⏎", priority=True),
+        Binding("enter", "open_console", "Console", key_display="⏎", priority=True, id="sessions.open_console"),
         # Enter on an ended session: check_action lets only one of the two run (and show).
-        Binding("enter", "show_ended", "Details", key_display="⏎", priority=True),
+        Binding("enter", "show_ended", "Details", key_display="⏎", priority=True, id="sessions.show_ended"),
     ]
 
     status_filter: reactive[str] = reactive("all", init=False)

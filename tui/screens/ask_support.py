@@ -70,10 +70,10 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
     """A question about one job, the agent's answer, and the run's earlier answers to compare with."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "send", "Send", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+o", "toggle_list", "Earlier answers"),
+        Binding("ctrl+s", "send", "Send", priority=True, id="ask_support.send"),
+        Binding("escape", "cancel", "Cancel", id="ask_support.cancel"),
+        Binding("escape", "close", "Back", id="ask_support.close"),
+        Binding("ctrl+o", "toggle_list", "Earlier answers", id="ask_support.toggle_list"),
     ]
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]

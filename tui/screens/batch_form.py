@@ -54,11 +54,11 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: they work from inside the URL list (a text area) too.
-        Binding("ctrl+s", "submit", "Start batch", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Start batch", priority=True, id="batch_form.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="batch_form.copy_curl"),
         # One key, two meanings: check_action enables the one that fits.
-        Binding("escape", "cancel_send", "Cancel"),
-        Binding("escape", "close", "Close"),
+        Binding("escape", "cancel_send", "Cancel", id="batch_form.cancel_send"),
+        Binding("escape", "close", "Close", id="batch_form.close"),
     ]
 
     DEFAULT_CSS = """

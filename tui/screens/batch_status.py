@@ -73,9 +73,9 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="batch_status.close"),
+        Binding("r", "reload", "Reload", id="batch_status.reload"),
+        Binding("a", "ask_support", "Ask support", id="batch_status.ask_support"),
     ]
 
     DEFAULT_CSS = """

@@ -56,10 +56,10 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: they work from inside the prompt and the path lists (text areas) too.
-        Binding("ctrl+r", "preview", "Preview parameters", priority=True),
-        Binding("ctrl+s", "start", "Start crawl", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
-        Binding("escape", "back", "Back"),  # or stops a preview under way (the form says so then)
+        Binding("ctrl+r", "preview", "Preview parameters", priority=True, id="crawl_form.preview"),
+        Binding("ctrl+s", "start", "Start crawl", priority=True, id="crawl_form.start"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="crawl_form.copy_curl"),
+        Binding("escape", "back", "Back", id="crawl_form.back"),  # or stops a preview under way (the form says so then)
     ]
 
     DEFAULT_CSS = """

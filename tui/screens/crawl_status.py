@@ -68,7 +68,9 @@ def crawl_error(status: JobStatus) -> str | None:
 class PageTable(LiveTable):
     """The crawl's pages; Enter opens the highlighted one (and says so in the footer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open page", id="page_table.select_cursor"),
+    ]
 
 
 class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
@@ -79,9 +81,9 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="crawl_status.close"),
+        Binding("r", "reload", "Reload", id="crawl_status.reload"),
+        Binding("a", "ask_support", "Ask support", id="crawl_status.ask_support"),
     ]
 
     DEFAULT_CSS = """

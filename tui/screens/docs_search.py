@@ -65,15 +65,15 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     """The question box, the results and, on Enter, the result read in full."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("/", "edit_query", "Edit question"),
+        Binding("escape", "back", "Back", id="docs_search.back"),
+        Binding("/", "edit_query", "Edit question", id="docs_search.edit_query"),
         # Priority: the question box has a hidden "down" of its own (scroll), which the footer would show instead.
-        Binding("down", "to_results", "Results", priority=True),
+        Binding("down", "to_results", "Results", priority=True, id="docs_search.to_results"),
         # Priority, so the footer shows it over the list's own (hidden) enter;
         # elsewhere check_action lets enter through to the widget.
-        Binding("enter", "open_result", "Open result", priority=True),
+        Binding("enter", "open_result", "Open result", priority=True, id="docs_search.open_result"),
         # Up from the first result goes back to the question (the list itself would wrap to its end).
-        Binding("up", "up_to_query", "Question", show=False, priority=True),
+        Binding("up", "up_to_query", "Question", show=False, priority=True, id="docs_search.up_to_query"),
     ]
 
     DEFAULT_CSS = """

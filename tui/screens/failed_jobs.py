@@ -37,10 +37,10 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "stop_search", "Stop search"),
-        Binding("escape", "close", "Back"),
-        Binding("m", "more", "Find more"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "stop_search", "Stop search", id="failed_jobs.stop_search"),
+        Binding("escape", "close", "Back", id="failed_jobs.close"),
+        Binding("m", "more", "Find more", id="failed_jobs.more"),
+        Binding("a", "ask_support", "Ask support", id="failed_jobs.ask_support"),
     ]
 
     DEFAULT_CSS = """

@@ -39,12 +39,12 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
     """A job's document and JSON; for a scrape, i opens the console on its browser instead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("d", "show_tab('document')", "Document"),
-        Binding("j", "show_tab('json')", "JSON"),
-        Binding("i", "interact", "Interact"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="job_detail.close"),
+        Binding("r", "reload", "Reload", id="job_detail.reload"),
+        Binding("d", "show_tab('document')", "Document", id="job_detail.show_tab.document"),
+        Binding("j", "show_tab('json')", "JSON", id="job_detail.show_tab.json"),
+        Binding("i", "interact", "Interact", id="job_detail.interact"),
+        Binding("a", "ask_support", "Ask support", id="job_detail.ask_support"),
     ]
 
     DEFAULT_CSS = """

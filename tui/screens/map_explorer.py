@@ -44,12 +44,12 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     """The map form and, once links came back, the links; Esc steps back one level."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Map", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Map", priority=True, id="map_explorer.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="map_explorer.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
-        Binding("escape", "cancel_map", "Cancel the map"),
-        Binding("escape", "back_to_form", "Back to the form"),
-        Binding("escape", "close", "Close"),
+        Binding("escape", "cancel_map", "Cancel the map", id="map_explorer.cancel_map"),
+        Binding("escape", "back_to_form", "Back to the form", id="map_explorer.back_to_form"),
+        Binding("escape", "close", "Close", id="map_explorer.close"),
     ]
 
     DEFAULT_CSS = """

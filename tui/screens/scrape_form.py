@@ -45,15 +45,15 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     """The scrape form and, once a page came back, its result; Esc steps back one level."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Scrape", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Scrape", priority=True, id="scrape_form.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="scrape_form.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
-        Binding("escape", "cancel_scrape", "Cancel the scrape"),
-        Binding("escape", "back_to_form", "Back to the form"),
-        Binding("escape", "close", "Close"),
-        Binding("i", "interact", "Interact"),
-        Binding("d", "show_tab('document')", "Document"),
-        Binding("j", "show_tab('json')", "JSON"),
+        Binding("escape", "cancel_scrape", "Cancel the scrape", id="scrape_form.cancel_scrape"),
+        Binding("escape", "back_to_form", "Back to the form", id="scrape_form.back_to_form"),
+        Binding("escape", "close", "Close", id="scrape_form.close"),
+        Binding("i", "interact", "Interact", id="scrape_form.interact"),
+        Binding("d", "show_tab('document')", "Document", id="scrape_form.show_tab.document"),
+        Binding("j", "show_tab('json')", "JSON", id="scrape_form.show_tab.json"),
     ]
 
     DEFAULT_CSS = """

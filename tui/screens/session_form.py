@@ -78,8 +78,8 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Create", priority=True),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Create", priority=True, id="session_form.submit"),
+        Binding("escape", "cancel", "Cancel", id="session_form.cancel"),
     ]
 
     DEFAULT_CSS = """
