@@ -39,8 +39,7 @@ from tui.intents import (
     OpenScrapeForm,
     OpenWebhookInbox,
 )
-from tui.key_overrides import KeepsItsKeymap
-from tui.keymap import takes_text
+from tui.keymap import KeepsItsKeymap, takes_text
 from tui.navigation import Navigator
 from tui.outside_text import PlainNotifications
 from tui.panes.activity import ActivityPane

@@ -30,8 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from textual.actions import parse as parse_action
-from textual.app import App, ReturnType
-from textual.binding import Binding, Keymap
+from textual.binding import Binding
 from textual.dom import DOMNode
 
 PACKAGES = ("tui.panes", "tui.screens", "tui.console", "tui.widgets")
@@ -125,29 +124,6 @@ def _declared_bindings() -> dict[str, dict[str, list[str]]]:
                 owner = binding.id.partition(".")[0]
                 declared.setdefault(owner, {}).setdefault(binding.id, []).extend(_keys_of(binding))
     return declared
-
-
-def rebound(binding: Binding, keymap: Mapping[str, str]) -> list[Binding]:
-    """`binding` as the keymap makes it: once per key the keymap gives its id, or itself if it has none."""
-    keys = keymap.get(binding.id) if binding.id is not None else None
-    if not keys:
-        return [binding]
-    return [binding.with_key(key, key_display=None) for key in keys.split(",")]
-
-
-class KeepsItsKeymap(App[ReturnType]):
-    """An app that remembers the keymap it was given (mix in before `App`).
-
-    Textual keeps its keymap to itself; the palette and the help (`tui.keymap`)
-    read their keys from the classes' BINDINGS and need the same overrides.
-    """
-
-    key_overrides: Mapping[str, str] = {}
-    """Binding id -> keys, as last given to `set_keymap` (read, never changed in place)."""
-
-    def set_keymap(self, keymap: Keymap) -> None:
-        self.key_overrides = dict(keymap)
-        super().set_keymap(keymap)
 
 
 def _bindings(cls: type | None) -> list[Binding]:

@@ -14,24 +14,21 @@ it belongs to, else the screen, else "App".
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.actions import parse
-from textual.binding import Binding
+from textual.app import App, ReturnType
+from textual.binding import Binding, Keymap
 from textual.dom import DOMNode
 from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tui.key_overrides import KeepsItsKeymap, rebound
 from tui.panes.base import Pane
 from tui.read_only import MUTATING_ACTIONS
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 APP_GROUP = "App"
 """The heading of the app-wide keys."""
@@ -64,6 +61,30 @@ class KeyGroup:
 
     title: str
     actions: list[KeyAction]
+
+
+def rebound(binding: Binding, keymap: Mapping[str, str]) -> list[Binding]:
+    """`binding` as the keymap makes it: once per key the keymap gives its id, or itself if it has none."""
+    keys = keymap.get(binding.id) if binding.id is not None else None
+    if not keys:
+        return [binding]
+    return [binding.with_key(key, key_display=None) for key in keys.split(",")]
+
+
+class KeepsItsKeymap(App[ReturnType]):
+    """An app that remembers the keymap it was given (mix in before `App`).
+
+    Textual keeps its keymap to itself; the palette and the help read their
+    keys from the classes' BINDINGS and need the same overrides (`[keys]`,
+    `tui.key_overrides`).
+    """
+
+    key_overrides: Mapping[str, str] = {}
+    """Binding id -> keys, as last given to `set_keymap` (read, never changed in place)."""
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        self.key_overrides = dict(keymap)
+        super().set_keymap(keymap)
 
 
 def takes_text(widget: Widget | None) -> bool:
