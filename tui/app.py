@@ -48,7 +48,7 @@ from tui.panes.crawls import CrawlsPane
 from tui.panes.sessions import SessionsPane
 from tui.panes.usage import UsagePane
 from tui.quitting import QuitsLikeATerminal, has_text_field
-from tui.read_only import RefusesChangesWhenReadOnly
+from tui.read_only import RefusesChangesWhenReadOnly, mutates
 from tui.screens.help import HelpScreen
 from tui.typeahead import KeysInTurn
 from tui.widgets.connection_banner import ConnectionBanner
@@ -355,18 +355,22 @@ class WdsApp(
         """Open the webhook inbox (its listener starts if it is not running)."""
         self.post_message(OpenWebhookInbox())
 
+    @mutates("starting a crawl")
     def action_crawl_form(self) -> None:
         """Open the form that starts a crawl."""
         self.post_message(OpenCrawlForm())
 
+    @mutates("scraping a URL")
     def action_scrape_form(self) -> None:
         """Open the form that scrapes one URL (the result opens in the document view)."""
         self.post_message(OpenScrapeForm())
 
+    @mutates("mapping a site")
     def action_map_explorer(self) -> None:
         """Open the map explorer (map a site, filter and select its links)."""
         self.post_message(OpenMapExplorer())
 
+    @mutates("starting a batch scrape")
     def action_batch_form(self) -> None:
         """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
         self.post_message(OpenBatchForm())

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tui.panes.base import Pane
-from tui.read_only import MUTATING_ACTIONS
+from tui.read_only import declared_mutation
 
 APP_GROUP = "App"
 """The heading of the app-wide keys."""
@@ -151,9 +151,9 @@ def action_state(node: DOMNode, action: str, screen: Screen[Any]) -> bool | None
     """
     namespace, name, parameters = parse(action)
     app = node.app
-    if getattr(app, "read_only", False) and name in MUTATING_ACTIONS:
-        return False  # read-only: not offered at all (tui.read_only)
     target: DOMNode = {"app": app, "screen": screen, "focused": screen.focused or screen}.get(namespace, node)
+    if getattr(app, "read_only", False) and declared_mutation(target, name) is not None:
+        return False  # read-only: not offered at all (tui.read_only)
     if target is app and hasattr(app, "action_state_on"):
         return app.action_state_on(screen, name, parameters)  # type: ignore[no-any-return]
     return target.check_action(name, parameters)

@@ -60,6 +60,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import Confirm
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.widgets.footer import Footer
 
 RUN_GROUP = "console-run"
@@ -179,6 +180,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
             return self.target.interact  # interact only: hidden for a standalone session
         return None if action in ("run", "rerun") and self.running else True
 
+    @mutates("running code in a browser")
     def action_run(self) -> None:
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
@@ -206,6 +208,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         if record is not None:
             self._recall(record)
 
+    @mutates("running code in a browser")
     def action_rerun(self) -> None:
         """Recall the highlighted run and run it again."""
         record = self._highlighted_run()
@@ -217,6 +220,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         if self.target.interact:
             self.mode = "prompt" if self.mode == "code" else "code"
 
+    @mutates("stopping a browser session")
     def action_stop(self) -> None:
         """Stop the scrape's browser session (after a confirmation)."""
         if not self.target.interact:

@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
@@ -28,6 +29,7 @@ from tui.intents import Confirm, OpenCrawl
 from tui.outside_text import visible
 from tui.panes.base import Pane
 from tui.panes.crawl_tracker import CrawlTracker, Progress, TrackedCrawl
+from tui.read_only import mutates
 from tui.status_look import UNKNOWN, look_of, state_text
 from tui.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.widgets.table_fit import without_seconds
@@ -145,6 +147,9 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         Binding("x", "cancel_crawl", "Cancel crawl", id="crawls.cancel_crawl"),
     ]
 
+    keys_state: reactive[tuple[bool | None, ...]] = reactive((), bindings=True, init=False)
+    """What `check_action` answers now (open, cancel): a change redraws the keys."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tracker = CrawlTracker()
@@ -170,7 +175,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         now = self.clock()
         changed = table.sync([crawl_row(tracked, now) for tracked in data])
         changed = self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
-        self.refresh_bindings()  # the highlighted crawl may have ended: x comes or goes
+        self._note_keys()  # the highlighted crawl may have ended: x comes or goes
         return changed
 
     def crawl_by_id(self, crawl_id: str) -> TrackedCrawl | None:
@@ -196,7 +201,10 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     @on(DataTable.RowHighlighted, "#crawls-table")
     def _row_highlighted(self) -> None:
-        self.refresh_bindings()  # x only on a crawl that runs
+        self._note_keys()  # x only on a crawl that runs
+
+    def _note_keys(self) -> None:
+        self.keys_state = (self.check_action("open_selected", ()), self.check_action("cancel_crawl", ()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_selected":
@@ -213,6 +221,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     # --- cancelling a crawl -------------------------------------------------------------
 
+    @mutates("cancelling a crawl")
     def action_cancel_crawl(self) -> None:
         """Ask, then cancel the highlighted crawl."""
         tracked = self.selected_crawl()

@@ -44,6 +44,7 @@ from tui.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
 from tui.panes.base import Pane
 from tui.panes.session_notes import KnownLifetime, SessionNotebook, ends_at
+from tui.read_only import mutates
 from tui.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
 from tui.widgets.table_fit import first_word, without_seconds
 
@@ -169,6 +170,8 @@ class SessionsPane(Pane[SessionsView]):
     ]
 
     status_filter: reactive[str] = reactive("all", init=False)
+    highlighted: reactive[BrowserSession | None] = reactive(None, bindings=True, init=False)
+    """The session under the cursor, as last listed: what `check_action` answers by (a change redraws the keys)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -205,8 +208,7 @@ class SessionsPane(Pane[SessionsView]):
             changed = True
         self._select_next = None
         self.query_one(StatusFilterBar).show(data.status, len(data.sessions))
-        if changed:
-            self.refresh_bindings()
+        self.highlighted = self.selected_session()
         return changed
 
     def _row(self, session: BrowserSession, now: datetime) -> Row:
@@ -250,7 +252,7 @@ class SessionsPane(Pane[SessionsView]):
 
     @on(DataTable.RowHighlighted)
     def _cursor_moved(self) -> None:
-        self.refresh_bindings()
+        self.highlighted = self.selected_session()
 
     @on(DataTable.RowSelected)
     def _row_chosen(self, event: DataTable.RowSelected) -> None:
@@ -278,6 +280,7 @@ class SessionsPane(Pane[SessionsView]):
 
     # --- create -----------------------------------------------------------------------
 
+    @mutates("creating a browser session")
     def action_create(self) -> None:
         """Ask for the form that starts a new session (the form sends the request)."""
         self.post_message(NewSession())
@@ -299,6 +302,7 @@ class SessionsPane(Pane[SessionsView]):
 
     # --- delete -----------------------------------------------------------------------
 
+    @mutates("deleting a browser session")
     def action_delete(self) -> None:
         """Ask, then stop the selected session."""
         session = self.selected_session()

@@ -43,6 +43,7 @@ from tui.clock import Clock, system_clock
 from tui.failures import ForwardsWorkerFailures
 from tui.formatting import middle_clip
 from tui.outside_text import shown, visible
+from tui.read_only import mutates
 from tui.screens.support_answer import STATE_MARKS, SupportAnswerView
 from tui.status_look import state_text
 from tui.support_log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
@@ -187,6 +188,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
             return not self.asking
         return True
 
+    @mutates("asking support")
     def action_send(self) -> None:
         """Send the question (checked first: nothing is sent when it breaks a limit)."""
         if self.asking:

@@ -32,6 +32,7 @@ from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenBatch
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens.batch_fields import BatchFields
 from tui.screens.batch_refusals import explain_batch
 from tui.screens.crawl_form import readable_curl
@@ -125,6 +126,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     # --- sending ---------------------------------------------------------------------
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Start the batch if every value is within its limits."""
         if self.sending:

@@ -30,6 +30,7 @@ from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens.batch_pages import fetch_whole_status
 from tui.screens.crawl_status import DEFAULT_POLL_SECONDS, PageTable, crawl_error
 from tui.screens.job_follow import FollowsAJob, JobWidgets
@@ -188,6 +189,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     def action_reload(self) -> None:
         self.refresh_data()
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the app for the support screen, prefilled with this batch's state and trouble."""
         status = self.data

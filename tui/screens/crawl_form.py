@@ -34,6 +34,7 @@ from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenCrawl
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens import crawl_params_fields as params
 from tui.screens.crawl_form_errors import field_issues, refusal_text, top_field
 from tui.widgets.footer import Footer
@@ -287,6 +288,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     # --- start --------------------------------------------------------------------------
 
+    @mutates("starting a crawl")
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         """Start the crawl if every value is within its limits."""

@@ -26,6 +26,7 @@ from tui.clock import Clock, system_clock
 from tui.formatting import local_time, short_id
 from tui.intents import AskSupport, OpenDocument
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens.job_follow import FollowsAJob, JobWidgets
 from tui.widgets.footer import Footer
 from tui.widgets.live_table import LiveTable
@@ -174,6 +175,7 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the app for the support screen, prefilled with this crawl's state and trouble."""
         # Also before any answer came, or when none can come (a crawl the service no

@@ -28,6 +28,7 @@ from tui.outside_text import shown, visible
 from tui.panes.activity_failed import FailedJobsWalk, Found, WalkState
 from tui.panes.activity_rows import ActivityTable, table_row
 from tui.panes.activity_status import StatusChecker
+from tui.read_only import mutates
 from tui.widgets.footer import Footer
 
 MIN_SCREENFUL = 5
@@ -171,6 +172,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
         event.stop()  # every row here already has its state
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the support agent about the highlighted failed job."""
         found = self.selected()

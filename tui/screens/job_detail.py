@@ -30,6 +30,7 @@ from tui.failures import ForwardsWorkerFailures
 from tui.formatting import short_id
 from tui.intents import AskSupport, OpenInteract
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.widgets.footer import Footer
 from tui.widgets.json_tree import JsonTree
@@ -168,6 +169,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         for widget in self.query(target):
             widget.focus()
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the support agent about this job, the question prefilled from what is shown (the app opens it)."""
         outcome = job_outcome(self.job) if self.job is not None else None
@@ -181,6 +183,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
             )
         )
 
+    @mutates("interacting with a scrape's browser")
     def action_interact(self) -> None:
         """Leave the document for the console on the scrape's browser (the app opens it)."""
         self.dismiss(None)

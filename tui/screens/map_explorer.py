@@ -31,6 +31,7 @@ from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.map_links import LinkList
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens.map_fields import MapFields
 from tui.screens.map_refusals import explain
 from tui.screens.map_results import MapResults
@@ -120,6 +121,7 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Map if every value is within its limits."""
         if self.sending or self.showing_links:

@@ -29,6 +29,7 @@ from textual.widgets import Input, Static
 from tui.intents import OpenBatchForm
 from tui.map_links import LinkList, SortKey
 from tui.outside_text import shown, visible
+from tui.read_only import mutates
 from tui.screens.map_save import SaveUrlsScreen
 from tui.widgets.links_table import LinksTable
 
@@ -175,6 +176,7 @@ class MapResults(Vertical):
 
         self.app.push_screen(SaveUrlsScreen(urls, what), saved)
 
+    @mutates("starting a batch scrape")
     def action_batch(self) -> None:
         """Open the batch scrape form with the selected URLs."""
         if not self.links.selected:

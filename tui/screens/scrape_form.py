@@ -34,6 +34,7 @@ from tui.curl import curl_command
 from tui.failures import ForwardsWorkerFailures
 from tui.intents import OpenInteract
 from tui.outside_text import shown
+from tui.read_only import mutates
 from tui.screens.scrape_fields import ScrapeFields
 from tui.screens.scrape_refusals import explain
 from tui.screens.scrape_result import ScrapeResultView
@@ -124,6 +125,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Scrape if every value is within its limits."""
         if self.sending or self.showing_result:
@@ -209,6 +211,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     def action_show_tab(self, tab: str) -> None:
         self.query_one(ScrapeResultView).show_tab(tab)
 
+    @mutates("interacting with a scrape's browser")
     def action_interact(self) -> None:
         """Go on to the scrape's browser, from the page state it left (the app opens the console)."""
         if self.result is not None and self.result.job_id:

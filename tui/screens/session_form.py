@@ -37,6 +37,7 @@ from tui.api.requests import BrowserCreateRequest
 from tui.api.validation import validation_details
 from tui.failures import ForwardsWorkerFailures
 from tui.outside_text import shown
+from tui.read_only import mutates
 
 TTL_FORM_DEFAULT = 600
 """Prefilled ttl: the contract's default is ambiguous (600 or 300), so the form always sends one."""
@@ -244,6 +245,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     @on(Button.Pressed, "#form-submit")
     def action_submit(self) -> None:
         """Create the session if every value is within its limits."""
