@@ -15,6 +15,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 from textual.worker import Worker
@@ -54,6 +55,9 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     FailedJobsScreen #failed-detail { height: auto; max-height: 5; padding: 0 1; border-top: solid $panel; }
     """
 
+    walking: reactive[bool] = reactive(False, bindings=True, init=False)
+    """Whether the search is going on (Esc stops it, else closes; m finds more once it is done)."""
+
     def __init__(
         self,
         client: WdsClient,
@@ -68,11 +72,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         self.walk = FailedJobsWalk(client.team, statuses, endpoint=endpoint)
         self._worker: Worker[None] | None = None
         self._found: dict[str, Found] = {}
-
-    @property
-    def walking(self) -> bool:
-        """Whether the search is going on."""
-        return self._worker is not None and not self._worker.is_finished
 
     def compose(self) -> ComposeResult:
         kinds = f"{self.endpoint} only" if self.endpoint else "all kinds"
@@ -102,7 +101,12 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         self._worker = self.run_worker(
             self._search(), name="failed-search", group="failed-search", exclusive=True, exit_on_error=False
         )
-        self.refresh_bindings()
+        self.walking = True
+
+    @on(Worker.StateChanged)
+    def _search_ended(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._worker:
+            self.walking = not event.worker.is_finished
 
     async def _search(self) -> None:
         progress = self.query_one("#failed-progress", Static)
@@ -113,8 +117,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             progress.add_class("-error")
             self._show(self.walk.state, f"stopped: {exc.title}: {exc.message}", searching=False)
             return
-        finally:
-            self.call_later(self.refresh_bindings)
         self._show(self.walk.state, searching=False)
 
     def action_stop_search(self) -> None:
@@ -122,7 +124,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         if self._worker is not None and self.walking:
             self._worker.cancel()
             self._show(self.walk.state, "stopped (m to go on)", searching=False)
-            self.call_later(self.refresh_bindings)
 
     def action_close(self) -> None:
         self.dismiss(None)
