@@ -13,7 +13,6 @@ it belongs to, else the screen, else "App".
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,9 +90,15 @@ def takes_text(widget: Widget | None) -> bool:
     """Whether keys typed go into `widget` as text (an Input or an editable TextArea)."""
     if isinstance(widget, Input):
         return True
-    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea) and not widget.read_only
+    return is_text_area(widget) and not getattr(widget, "read_only", True)
+
+
+def is_text_area(widget: object) -> bool:
+    """Whether `widget` is a Textual TextArea (or made from one), known by its classes' names.
+
+    Not by isinstance: importing TextArea to check costs start-up time, and none exists before a console opened it.
+    """
+    return any(cls.__name__ == "TextArea" and cls.__module__.startswith("textual") for cls in type(widget).__mro__)
 
 
 def typed_as_text(binding: Binding) -> bool:
