@@ -71,14 +71,11 @@ NOTHING_TO_RUN = "Nothing to run: the editor is empty (the grey code in it is on
 class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     """Run code (or, in interact mode, a prompt) in a browser and show each part of the answer.
 
-    `target` is a `ConsoleTarget`, or a session from `client.browser.list()` /
-    `client.browser.create()`. Pass the target's `RunHistory` (see
-    `ConsoleHistories`) so runs and the unsent draft outlive the screen.
-    Keys: ctrl+r (or ctrl+enter where the terminal sends it) runs; Enter in
-    the history or ctrl+o recalls a run into the editor (ctrl+z undoes the
-    recall), f5 re-runs it; interact only: ctrl+g switches code/prompt, ctrl+t
-    stops the session. One Escape closes the screen, from the editor too (Tab
-    indents there, shift+Tab leaves it); a run in flight is cancelled, its code kept.
+    `target` is a `ConsoleTarget`, or a session from `client.browser.list()` / `client.browser.create()`.
+    Pass the target's `RunHistory` (see `ConsoleHistories`) so runs and the unsent draft outlive the screen.
+    Keys as BINDINGS says; Enter in the history recalls a run too (ctrl+z undoes it). One Escape closes
+    the screen, from the editor too (Tab indents there, shift+Tab leaves it); a run in flight is cancelled,
+    its code kept.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
