@@ -22,6 +22,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Collapsible, Label, Static, TextArea
 
@@ -71,6 +72,9 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     BatchFormScreen #curl-text { color: $text-muted; }
     """
 
+    pending: reactive[BatchScrapeRequest | None] = reactive(None, bindings=True, init=False)
+    """The request on its way, None when none is (ctrl+s, Esc and the rest depend on it)."""
+
     def __init__(
         self, client: WdsClient, *, webhooks: InboxService | None = None, urls: Sequence[str] = ()
     ) -> None:
@@ -79,7 +83,6 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self.webhooks = webhooks
         self.urls = tuple(urls)
         self._offered: str | None = None  # the inbox address last offered as the webhook
-        self._pending: BatchScrapeRequest | None = None  # the request on its way, None when none is
         self._send: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -113,7 +116,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     @property
     def sending(self) -> bool:
         """Whether a start is on its way."""
-        return self._pending is not None
+        return self.pending is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -134,13 +137,12 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         request = self.fields.build_request()
         if request is None:
             return
-        self._pending = request
+        self.pending = request
         self._send = self.send(request)
         self.query_one("#batch-progress", RequestProgress).start(self._describe_progress)
-        self.refresh_bindings()
 
     def _describe_progress(self, elapsed: int) -> str:
-        request = self._pending
+        request = self.pending
         if request is None:
             return ""
         count = len(request.urls)
@@ -175,9 +177,8 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         app.post_message(OpenBatch(started.id, invalid))
 
     def _stopped(self, note: str) -> None:
-        self._pending = None
+        self.pending = None
         self.query_one("#batch-progress", RequestProgress).stop(note)
-        self.refresh_bindings()
 
     def action_cancel_send(self) -> None:
         """Abandon the start on its way; the form stays as typed."""

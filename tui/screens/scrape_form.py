@@ -21,6 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
 from textual.worker import Worker
@@ -65,13 +66,17 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     ScrapeFormScreen #curl-text { color: $text-muted; }
     """
 
+    pending: reactive[ScrapeRequest | None] = reactive(None, bindings=True, init=False)
+    """The request on its way, None when none is (ctrl+s, Esc and the rest depend on it)."""
+    view: reactive[str] = reactive("scrape-form", bindings=True, init=False)
+    """Which of the form and the answer is on screen (the ContentSwitcher shows it)."""
+
     def __init__(self, client: WdsClient) -> None:
         super().__init__()
         self.client = client
         self.result: ScrapeResult | None = None
         self.sent: ScrapeRequest | None = None  # the request whose answer is shown
         self._scrape: Worker[None] | None = None
-        self._pending: ScrapeRequest | None = None  # the request on its way, None when none is
 
     # --- layout ---------------------------------------------------------------
 
@@ -99,12 +104,15 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     @property
     def sending(self) -> bool:
         """Whether a scrape is on its way."""
-        return self._pending is not None
+        return self.pending is not None
 
     @property
     def showing_result(self) -> bool:
         """Whether the page that came back is on screen (rather than the form)."""
-        return self.query_one(ContentSwitcher).current == "scrape-result"
+        return self.view == "scrape-result"
+
+    def watch_view(self, view: str) -> None:
+        self.query_one(ContentSwitcher).current = view
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -134,10 +142,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         if request is None:
             return
         self.query_one("#curl-panel").display = False  # it showed an earlier request; ctrl+y shows this one
-        self._pending = request
+        self.pending = request
         self._scrape = self.send(request)
         self.query_one("#scrape-progress", RequestProgress).start(self._describe_progress)
-        self.refresh_bindings()
 
     def _budget_text(self, request: ScrapeRequest) -> str:
         timeout = request.timeout or BATCH_TIMEOUT_DEFAULT
@@ -145,7 +152,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         return f"its timeout is {timeout / 1000:g} s{wait}"
 
     def _describe_progress(self, elapsed: int) -> str:
-        request = self._pending
+        request = self.pending
         if request is None:
             return ""
         return f"Scraping {request.url} … {elapsed} s ({self._budget_text(request)}) · Esc cancels"
@@ -173,9 +180,8 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         await self._show_result(result, request)
 
     def _stopped(self, note: str) -> None:
-        self._pending = None
+        self.pending = None
         self.query_one("#scrape-progress", RequestProgress).stop(note)
-        self.refresh_bindings()
 
     async def _show_result(self, result: ScrapeResult, request: ScrapeRequest) -> None:
         self.result = result
@@ -183,10 +189,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         holder = self.query_one("#scrape-result", Vertical)
         await holder.remove_children()
         await holder.mount(ScrapeResultView(result, id="scrape-result-view"))
-        self.query_one(ContentSwitcher).current = "scrape-result"
+        self.view = "scrape-result"
         self.query_one("#scrape-title", Label).update(shown(f"Scrape a URL · {request.url}"))  # a URL may hold [ ]
         self.query_one("#scrape-document-scroll").focus()
-        self.refresh_bindings()
 
     def action_cancel_scrape(self) -> None:
         """Abandon the scrape on its way; the form stays as typed."""
@@ -200,10 +205,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def action_back_to_form(self) -> None:
         """Back to the form as it was sent, to change an option and scrape again."""
-        self.query_one(ContentSwitcher).current = "scrape-form"
+        self.view = "scrape-form"
         self.query_one("#scrape-title", Label).update("Scrape a URL · POST /v2/scrape")
         self.query_one("#url", Input).focus()
-        self.refresh_bindings()
 
     def action_close(self) -> None:
         self.dismiss(None)
