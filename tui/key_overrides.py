@@ -88,42 +88,40 @@ def check_key_overrides(overrides: Mapping[str, str]) -> KeyReport:
     report = KeyReport()
     if not overrides:
         return report
-    declared = _declared_bindings()
-    app_keys = {key: binding_id for binding_id, keys in declared.get("app", {}).items() for key in keys}
+    keys_of: dict[str, list[str]] = {}  # binding id -> its keys, as declared, then as overridden
+    neighbours: dict[str, set[str]] = {}  # binding id -> the ids bound beside it, in any class that has it
+    for cls in binding_classes():
+        for binding in _bindings(cls):
+            if binding.id is not None:
+                keys_of.setdefault(binding.id, [])
+                keys_of[binding.id] += [key for key in _keys_of(binding) if key not in keys_of[binding.id]]
+        # A class's keys are its own and its bases' (a pane's r, p, z are the base Pane's).
+        ids = {b.id for each in cls.__mro__ for b in _bindings(each) if b.id is not None}
+        for binding_id in ids:
+            neighbours.setdefault(binding_id, set()).update(ids)
+    app_ids = {binding_id for binding_id in keys_of if binding_id.startswith("app.")}
     for name, keys in overrides.items():
-        owner = name.partition(".")[0]
-        own = declared.get(owner, {})
-        if name not in own:
+        if name not in keys_of:
             report.problems.append(f"[keys] {name}: no such action (owner.action, as wds-tui keys lists them)")
             continue
         keys = keys.replace(" ", "")
         if not _KEY.match(keys):
             report.problems.append(f"[keys] {name} = {keys!r}: not a key (e.g. \"n\", \"ctrl+n\", \"f5\", \"n,ctrl+n\")")
             continue
-        others = {key: other for other, other_keys in own.items() if other != name for key in other_keys}
-        if owner != "app":
-            others = {**{k: v for k, v in app_keys.items() if v != name}, **others}
-        clashes = sorted({f"{key} is already {others[key]}" for key in keys.split(",") if key in others})
+        # Another key of the same owner (or a class that copies it) comes first; then an app key.
+        others = sorted(neighbours[name] - {name}) + sorted(app_ids - neighbours[name])
+        taken: dict[str, str] = {}
+        for other in others:
+            for key in keys_of[other]:
+                taken.setdefault(key, other)
+        clashes = sorted({f"{key} is already {taken[key]}" for key in keys.split(",") if key in taken})
         if clashes:
             report.problems.append(f"[keys] {name} = {keys!r} not applied: {'; '.join(clashes)}")
             continue
-        own[name] = keys.split(",")  # a later override's clashes are judged against this one's keys
-        if owner == "app":
-            app_keys = {k: v for k, v in app_keys.items() if v != name} | dict.fromkeys(keys.split(","), name)
+        keys_of[name] = keys.split(",")  # a later override's clashes are judged against this one's keys
         report.keymap[name] = keys
         report.applied.append(f"{name} = {keys}")
     return report
-
-
-def _declared_bindings() -> dict[str, dict[str, list[str]]]:
-    """owner -> binding id -> its keys, as the classes declare them (a copied base binding stays its base's)."""
-    declared: dict[str, dict[str, list[str]]] = {}
-    for cls in binding_classes():
-        for binding in _bindings(cls):
-            if binding.id is not None:
-                owner = binding.id.partition(".")[0]
-                declared.setdefault(owner, {}).setdefault(binding.id, []).extend(_keys_of(binding))
-    return declared
 
 
 def _bindings(cls: type | None) -> list[Binding]:

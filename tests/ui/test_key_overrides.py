@@ -89,3 +89,14 @@ def test_wds_tui_keys_shows_the_config_files_keys_and_its_problems(tmp_path) -> 
     lines = done.stdout.splitlines()
     assert any(line.split()[:2] == ["sessions.create", "n"] for line in lines)
     assert "problem: [keys] sessions.nope: no such action (owner.action, as wds-tui keys lists them)" in lines
+
+
+def test_a_key_inherited_from_a_base_class_is_a_clash_too() -> None:
+    """The activity pane inherits r (refresh) from Pane, the sessions pane copies it: both are taken there."""
+    report = apply({"activity.interact": "r", "sessions.create": "p", "pane.refresh_now": "i"})
+    assert report.keymap == {}
+    assert report.problems == [
+        "[keys] activity.interact = 'r' not applied: r is already pane.refresh_now",
+        "[keys] sessions.create = 'p' not applied: p is already pane.toggle_pause",
+        "[keys] pane.refresh_now = 'i' not applied: i is already activity.interact",
+    ]
