@@ -79,11 +79,15 @@ class KeepsItsKeymap(App[ReturnType]):
     """
 
     key_overrides: Mapping[str, str] = {}
-    """Binding id -> keys, as last given to `set_keymap` (read, never changed in place)."""
+    """Binding id -> keys, as given to `set_keymap` and `update_keymap` (replaced, never changed in place)."""
 
     def set_keymap(self, keymap: Keymap) -> None:
         self.key_overrides = dict(keymap)
         super().set_keymap(keymap)
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        self.key_overrides = {**self.key_overrides, **keymap}
+        super().update_keymap(keymap)
 
 
 def takes_text(widget: Widget | None) -> bool:
