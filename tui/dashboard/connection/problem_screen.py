@@ -44,8 +44,8 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     """Shown while the service is unreachable or refuses the key."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "retry_now", "Retry now"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("r", "retry_now", "Retry now", id="connection_problem.retry_now"),
+        Binding("q", "app.quit", "Quit", id="connection_problem.quit"),
     ]
 
     DEFAULT_CSS = """

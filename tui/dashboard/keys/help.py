@@ -40,9 +40,9 @@ class HelpScreen(ModalScreen[None]):
     """The keys of the screen underneath, grouped: focused pane or widget, screen, app."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close the help"),
-        Binding("question_mark", "close", "Close the help", key_display="?", show=False),
-        Binding("f1", "close", "Close the help", show=False),
+        Binding("escape", "close", "Close the help", id="help.close"),
+        Binding("question_mark", "close", "Close the help", key_display="?", show=False, id="help.close"),
+        Binding("f1", "close", "Close the help", show=False, id="help.close"),
     ]
 
     DEFAULT_CSS = """

@@ -13,24 +13,21 @@ it belongs to, else the screen, else "App".
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.actions import parse
-from textual.binding import Binding
+from textual.app import App, ReturnType
+from textual.binding import Binding, Keymap
 from textual.dom import DOMNode
 from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tui.dashboard.kit.mutations import declared_mutation
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.keys.read_only import MUTATING_ACTIONS
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 APP_GROUP = "App"
 """The heading of the app-wide keys."""
@@ -65,13 +62,47 @@ class KeyGroup:
     actions: list[KeyAction]
 
 
+def rebound(binding: Binding, keymap: Mapping[str, str]) -> list[Binding]:
+    """`binding` as the keymap makes it: once per key the keymap gives its id, or itself if it has none."""
+    keys = keymap.get(binding.id) if binding.id is not None else None
+    if not keys:
+        return [binding]
+    return [binding.with_key(key, key_display=None) for key in keys.split(",")]
+
+
+class KeepsItsKeymap(App[ReturnType]):
+    """An app that remembers the keymap it was given (mix in before `App`).
+
+    Textual keeps its keymap to itself; the palette and the help read their
+    keys from the classes' BINDINGS and need the same overrides (`[keys]`,
+    `tui.dashboard.keys.overrides`).
+    """
+
+    key_overrides: Mapping[str, str] = {}
+    """Binding id -> keys, as given to `set_keymap` and `update_keymap` (replaced, never changed in place)."""
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        self.key_overrides = dict(keymap)
+        super().set_keymap(keymap)
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        self.key_overrides = {**self.key_overrides, **keymap}
+        super().update_keymap(keymap)
+
+
 def takes_text(widget: Widget | None) -> bool:
     """Whether keys typed go into `widget` as text (an Input or an editable TextArea)."""
     if isinstance(widget, Input):
         return True
-    # Not imported for this check: TextArea costs start-up time, and none exists before a console opened it.
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea) and not widget.read_only
+    return is_text_area(widget) and not getattr(widget, "read_only", True)
+
+
+def is_text_area(widget: object) -> bool:
+    """Whether `widget` is a Textual TextArea (or made from one), known by its classes' names.
+
+    Not by isinstance: importing TextArea to check costs start-up time, and none exists before a console opened it.
+    """
+    return any(cls.__name__ == "TextArea" and cls.__module__.startswith("textual") for cls in type(widget).__mro__)
 
 
 def typed_as_text(binding: Binding) -> bool:
@@ -85,7 +116,11 @@ def _own_class(cls: type) -> bool:
 
 
 def described_bindings(node: DOMNode) -> list[Binding]:
-    """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key)."""
+    """The described bindings `node` declares (its classes', base classes first; a subclass overrides a key).
+
+    With the keys the app's keymap gives them (`[keys]`, `tui.dashboard.keys.overrides`), as the footer shows them.
+    """
+    keymap = node.app.key_overrides if isinstance(node.app, KeepsItsKeymap) else {}
     by_key: dict[tuple[str, str], Binding] = {}  # one key may run two actions, each where it can
     for cls in reversed(type(node).__mro__):
         declared = cls.__dict__.get("BINDINGS")
@@ -94,7 +129,8 @@ def described_bindings(node: DOMNode) -> list[Binding]:
         own = _own_class(cls)
         for binding in Binding.make_bindings(declared):
             if binding.description and not binding.system and (own or binding.show):
-                by_key[(binding.key, binding.action)] = binding
+                for each in rebound(binding, keymap):
+                    by_key[(each.key, each.action)] = each
     return list(by_key.values())
 
 
@@ -124,9 +160,10 @@ def action_state(node: DOMNode, action: str, screen: Screen[Any]) -> bool | None
     """
     namespace, name, parameters = parse(action)
     app = node.app
-    if getattr(app, "read_only", False) and name in MUTATING_ACTIONS:
-        return False  # read-only: not offered at all (tui.dashboard.keys.read_only)
+
     target: DOMNode = {"app": app, "screen": screen, "focused": screen.focused or screen}.get(namespace, node)
+    if getattr(app, "read_only", False) and declared_mutation(target, name) is not None:
+        return False  # read-only: not offered at all (tui.dashboard.keys.read_only)
     if target is app and hasattr(app, "action_state_on"):
         return app.action_state_on(screen, name, parameters)  # type: ignore[no-any-return]
     return target.check_action(name, parameters)

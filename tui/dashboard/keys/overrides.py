@@ -1,19 +1,24 @@
-"""The config file's `[keys]` table: any binding rebound by its action's name.
+"""The config file's `[keys]` table: any binding rebound by its id, through Textual's keymap.
 
     [keys]
     "sessions.create" = "n"
     "app.quit" = "ctrl+q,q"
     "pane.refresh_now" = "f5"
 
-A name is `OWNER.ACTION`: the owner is the class that declares the binding,
-named without its kind (`SessionsPane` -> `sessions`, `ScrapeFormScreen` ->
-`scrape_form`, the shared pane keys -> `pane`, the app -> `app`); the action is
-the binding's action, with its argument if it has one (`app.focus_pane.crawls`).
-`wds-tui keys` lists them all. The classes' own BINDINGS are rewritten before any widget exists,
-so the footer, the palette and the help all show the operator's keys with no
-other change. A name that matches nothing, or a key that would collide with
-another of the same owner or with an app key, is reported at start, naming
-both actions; a colliding override is not applied.
+Every binding of ours carries an id `OWNER.ACTION` (posting's habit,
+`Binding(..., id="send-request")`): the owner is the class that declares the
+binding, named without its kind (`SessionsPane` -> `sessions`,
+`ScrapeFormScreen` -> `scrape_form`, the shared pane keys -> `pane`, the app ->
+`app`); the action is the binding's action, with its argument if it has one
+(`app.focus_pane.crawls`). `wds-tui keys` lists them all.
+
+The overrides that pass the checks below become the app's keymap
+(`App.set_keymap`): Textual puts the keys in place wherever the binding is
+looked up, so the footer shows them, and `tui.dashboard.keys.keymap` reads the same keymap for
+the palette and the help. No class's BINDINGS is touched. A name that matches
+nothing, or a key that would collide with another of the same owner or with an
+app key, is reported at start, naming both actions; a colliding override is not
+applied.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from textual.actions import parse as parse_action
 from textual.binding import Binding
@@ -73,67 +78,51 @@ def binding_classes() -> list[type[DOMNode]]:
 
 @dataclass
 class KeyReport:
-    """What applying `[keys]` did: the bindings changed, and what could not be applied (in words)."""
+    """What `[keys]` asks for: the keymap to give the app, the overrides in it, and what was refused (in words)."""
 
+    keymap: dict[str, str] = field(default_factory=dict)  # binding id -> keys, for App.set_keymap
     applied: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    originals: dict[type, Any] = field(default_factory=dict)  # class -> its BINDINGS before (for `undo`)
-
-    def undo(self) -> None:
-        """Put every changed class's bindings back (tests; a process applies its keys once)."""
-        for cls, bindings in self.originals.items():
-            cls.BINDINGS = bindings
-        for cls in classes_below(set(self.originals)):
-            cls._merged_bindings = cls._merge_bindings()
-        self.originals.clear()
 
 
-def apply_key_overrides(overrides: dict[str, str]) -> KeyReport:
-    """Rebind each `OWNER.ACTION` in `overrides` to its keys; returns what was done and what was refused."""
+def check_key_overrides(overrides: Mapping[str, str]) -> KeyReport:
+    """Turn each `OWNER.ACTION = keys` of `overrides` into a keymap entry, or into a problem saying why not."""
     report = KeyReport()
     if not overrides:
         return report
-    classes = binding_classes()
-    by_owner = {owner_name(cls): cls for cls in classes}
-    app_cls = by_owner.get("app")
-    app_keys = {key: f"app.{action_of(b)}" for b in _bindings(app_cls) for key in _keys_of(b)} if app_cls else {}
-    changed: set[type[DOMNode]] = set()
+    keys_of: dict[str, list[str]] = {}  # binding id -> its keys, as declared, then as overridden
+    neighbours: dict[str, set[str]] = {}  # binding id -> the ids bound beside it, in any class that has it
+    for cls in binding_classes():
+        for binding in _bindings(cls):
+            if binding.id is not None:
+                keys_of.setdefault(binding.id, [])
+                keys_of[binding.id] += [key for key in _keys_of(binding) if key not in keys_of[binding.id]]
+        # A class's keys are its own and its bases' (a pane's r, p, z are the base Pane's).
+        ids = {b.id for each in cls.__mro__ for b in _bindings(each) if b.id is not None}
+        for binding_id in ids:
+            neighbours.setdefault(binding_id, set()).update(ids)
+    app_ids = {binding_id for binding_id in keys_of if binding_id.startswith("app.")}
     for name, keys in overrides.items():
-        owner, _, action = name.partition(".")
-        cls = by_owner.get(owner)
-        targets = [b for b in _bindings(cls) if action_of(b) == action] if cls is not None else []
-        if not targets:
+        if name not in keys_of:
             report.problems.append(f"[keys] {name}: no such action (owner.action, as wds-tui keys lists them)")
             continue
         keys = keys.replace(" ", "")
         if not _KEY.match(keys):
             report.problems.append(f"[keys] {name} = {keys!r}: not a key (e.g. \"n\", \"ctrl+n\", \"f5\", \"n,ctrl+n\")")
             continue
-        assert cls is not None
-        others = {key: f"{owner}.{action_of(b)}" for b in _bindings(cls) if action_of(b) != action for key in _keys_of(b)}
-        if owner != "app":
-            others = {**{k: v for k, v in app_keys.items() if v != name}, **others}
-        clashes = sorted({f"{key} is already {others[key]}" for key in keys.split(",") if key in others})
+        # Another key of the same owner (or a class that copies it) comes first; then an app key.
+        others = sorted(neighbours[name] - {name}) + sorted(app_ids - neighbours[name])
+        taken: dict[str, str] = {}
+        for other in others:
+            for key in keys_of[other]:
+                taken.setdefault(key, other)
+        clashes = sorted({f"{key} is already {taken[key]}" for key in keys.split(",") if key in taken})
         if clashes:
             report.problems.append(f"[keys] {name} = {keys!r} not applied: {'; '.join(clashes)}")
             continue
-        old = [b for b in _bindings(cls) if action_of(b) == action]
-        # Subclasses often copy their base's list (`*Pane.BINDINGS`): the same bindings are rebound there too.
-        for each in classes_below({cls}):
-            own = _bindings(each)
-            if any(b in old for b in own):
-                report.originals.setdefault(each, each.__dict__.get("BINDINGS"))
-                each.BINDINGS = [replace(b, key=keys, key_display=None) if b in old else b for b in own]  # type: ignore[attr-defined]
-                changed.add(each)
-        if owner == "app":
-            app_keys = {k: v for k, v in app_keys.items() if v != name} | dict.fromkeys(keys.split(","), name)
-        changed.add(cls)
+        keys_of[name] = keys.split(",")  # a later override's clashes are judged against this one's keys
+        report.keymap[name] = keys
         report.applied.append(f"{name} = {keys}")
-    if changed:
-        # Each class's merged bindings are made when it is defined; remake them for the changed classes
-        # and every class that inherits from one (a pane's r, p, z are the base Pane's).
-        for cls in classes_below(changed):
-            cls._merged_bindings = cls._merge_bindings()
     return report
 
 
@@ -147,25 +136,14 @@ def _keys_of(binding: Binding) -> list[str]:
     return [key.strip() for key in binding.key.split(",")]
 
 
-def classes_below(roots: set[type[DOMNode]]) -> list[type[DOMNode]]:
-    """`roots` and every class that inherits from one of them."""
-    seen: dict[type, None] = {}
-    stack: list[type[Any]] = list(roots)
-    while stack:
-        cls = stack.pop()
-        if cls not in seen:
-            seen[cls] = None
-            stack.extend(cls.__subclasses__())
-    return list(seen)
-
-
-def describe_bindings(overrides: dict[str, str]) -> str:
+def describe_bindings(overrides: Mapping[str, str]) -> str:
     """Every described binding as `owner.action  keys  what it does`, after `overrides`, then any problem."""
-    report = apply_key_overrides(overrides)
+    report = check_key_overrides(overrides)
     lines = []
     for cls in sorted(binding_classes(), key=lambda c: (owner_name(c) != "app", owner_name(c))):
-        for binding in _bindings(cls):
-            if binding.description:
-                lines.append(f"{owner_name(cls) + '.' + action_of(binding):<34} {binding.key:<16} {binding.description}")
+        for declared in _bindings(cls):
+            if declared.description and declared.id is not None:
+                keys = report.keymap.get(declared.id, declared.key)
+                lines.append(f"{declared.id:<34} {keys:<16} {declared.description}")
     lines.extend(f"problem: {problem}" for problem in report.problems)
     return "\n".join(dict.fromkeys(lines))  # one line per name: a binding listed twice (two keys) once

@@ -10,7 +10,6 @@ as it does in every text field.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +18,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.worker import Worker
+
+from tui.dashboard.keys.keymap import is_text_area
 
 CONFIRM_SECONDS = 2.0
 
@@ -50,9 +51,8 @@ def selected_text(widget: Widget | None) -> str:
     if isinstance(widget, Input):
         start, end = sorted(widget.selection)
         return widget.value[start:end]
-    text_area = sys.modules.get("textual.widgets._text_area")  # not imported before a console opened one
-    if text_area is not None and isinstance(widget, text_area.TextArea):
-        return widget.selected_text
+    if is_text_area(widget):
+        return str(getattr(widget, "selected_text", ""))
     return ""
 
 
@@ -61,10 +61,8 @@ def has_text_field(screen: Screen[object]) -> bool:
     # Only fields laid out on screen: a hidden one (a problem screen's key field) takes no typing.
     if any(field.region.area > 0 for field in screen.query(Input)):
         return True
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and any(
-        not area.read_only and area.region.area > 0 for area in screen.query(text_area.TextArea)
-    )
+    # "TextArea" by its style name: the class is not imported before a console opened one (start-up time).
+    return any(not getattr(area, "read_only", True) and area.region.area > 0 for area in screen.query("TextArea"))
 
 
 class QuitsLikeATerminal:

@@ -30,6 +30,36 @@ HOLD_LIMIT = 1.0
 POLL_SECONDS = 0.005
 
 
+class TrackedKey(events.Key):
+    """A key from the terminal that remembers whether anything stopped it on its way through the widgets.
+
+    Textual keeps that to itself; a key is stopped by the widget that takes it
+    (`Key.stop`), or by Textual as it queues the key back at the app, where
+    it is next in line.
+    """
+
+    __slots__ = ["stopped"]
+
+    def __init__(self, key: str, character: str | None) -> None:
+        super().__init__(key, character)
+        self.stopped = False
+
+    @classmethod
+    def of(cls, key: events.Key) -> TrackedKey:
+        """`key`, tracked (typed at the same moment)."""
+        tracked = cls(key.key, key.character)
+        tracked.time = key.time
+        return tracked
+
+    def stop(self, stop: bool = True) -> TrackedKey:
+        self.stopped = stop
+        super().stop(stop)
+        return self
+
+
+TrackedKey.handler_name = events.Key.handler_name  # handled as any key: `on_key`, not `on_tracked_key`
+
+
 class TypeAhead:
     """Holds keys while an earlier one is on its way or a screen is still opening (see the module doc).
 
@@ -40,7 +70,7 @@ class TypeAhead:
         self.app = app
         self.clock = clock
         self._held: deque[events.Key] = deque()
-        self._on_its_way: events.Key | None = None
+        self._on_its_way: TrackedKey | None = None
         self._deadline = 0.0
         self._released: events.Key | None = None
         self._polling = False
@@ -62,7 +92,7 @@ class TypeAhead:
 
     def after(self, key: events.Key, *, fresh: bool) -> None:
         """The app has handled `key` (`fresh`: it came from the terminal, not back up from the widgets)."""
-        if fresh and key.is_forwarded:
+        if fresh and key.is_forwarded and isinstance(key, TrackedKey):
             self._on_its_way = key  # handed on to the widgets: the next keys wait until it is done
             self._deadline = self.clock() + HOLD_LIMIT
         elif key is self._on_its_way:
@@ -75,7 +105,7 @@ class TypeAhead:
     def _key_on_its_way(self) -> bool:
         """An earlier key is still with the widgets (neither taken by one nor queued back at the app)."""
         on_its_way = self._on_its_way
-        if on_its_way is None or on_its_way._stop_propagation or self.clock() >= self._deadline:
+        if on_its_way is None or on_its_way.stopped or self.clock() >= self._deadline:
             # Stopped: a widget took it, or it is queued back at the app, ahead of any key after it.
             self._on_its_way = None
             return False
@@ -128,6 +158,8 @@ class KeysInTurn(App[ReturnType]):
         typeahead = self.__dict__.get("_typeahead")
         if typeahead is None:
             typeahead = self.__dict__["_typeahead"] = TypeAhead(self)
+        if not event.is_forwarded and not isinstance(event, TrackedKey):
+            event = TrackedKey.of(event)  # from the terminal: tracked from here on
         if typeahead.holds(event):
             return  # posted again in its turn
         fresh = not event.is_forwarded

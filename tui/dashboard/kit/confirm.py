@@ -26,9 +26,9 @@ class ConfirmScreen(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "confirm", "Yes"),
-        Binding("n,escape", "cancel", "No"),
-        Binding("left,right", "toggle_focus", "Switch button", show=False),
+        Binding("y", "confirm", "Yes", id="confirm.confirm"),
+        Binding("n,escape", "cancel", "No", id="confirm.cancel"),
+        Binding("left,right", "toggle_focus", "Switch button", show=False, id="confirm.toggle_focus"),
     ]
 
     DEFAULT_CSS = """

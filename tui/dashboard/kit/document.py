@@ -45,9 +45,9 @@ class DocumentScreen(Screen[None]):
     """A scraped page: fields and Markdown on one tab, the raw JSON on the other; Esc goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("d", "show_tab('document')", "Document"),
-        Binding("j", "show_tab('json')", "JSON"),
+        Binding("escape", "close", "Back", id="document.close"),
+        Binding("d", "show_tab('document')", "Document", id="document.show_tab.document"),
+        Binding("j", "show_tab('json')", "JSON", id="document.show_tab.json"),
     ]
 
     DEFAULT_CSS = """

@@ -20,7 +20,6 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
-from textual.widgets._toast import ToastRack
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
@@ -50,9 +49,9 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh_now", "Refresh"),
-        Binding("p", "toggle_pause", "Pause"),
-        Binding("z", "toggle_maximize", "Zoom"),
+        Binding("r", "refresh_now", "Refresh", id="pane.refresh_now"),
+        Binding("p", "toggle_pause", "Pause", id="pane.toggle_pause"),
+        Binding("z", "toggle_maximize", "Zoom", id="pane.toggle_maximize"),
     ]
 
     TITLE: ClassVar[str] = "Pane"
@@ -155,7 +154,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         """
         screen_width = self.screen.size.width
         on_the_right = self.region.width < screen_width and self.region.x * 2 + self.region.width > screen_width
-        for rack in self.screen.query(ToastRack):
+        for rack in self.screen.query("ToastRack"):  # Textual's, by its style name: it does not export the class
             # Only the rack and its toasts are restyled (a class on the screen would restyle every pane).
             rack.set_class(on_the_right, "-left")
 

@@ -24,9 +24,20 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
-from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.connection.banner import ConnectionBanner
 from tui.dashboard.connection.watch import WatchesTheConnection
+from tui.dashboard.keys.help import HelpScreen
+from tui.dashboard.keys.keymap import KeepsItsKeymap, takes_text
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
+from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
+from tui.dashboard.keys.typeahead import KeysInTurn
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.outside_text import PlainNotifications
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.status_header import StatusHeader
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     Intent,
@@ -38,23 +49,13 @@ from tui.dashboard.shell.intents import (
     OpenScrapeForm,
     OpenWebhookInbox,
 )
-from tui.dashboard.keys.keymap import takes_text
 from tui.dashboard.shell.navigation import PANES, Navigator
-from tui.dashboard.kit.outside_text import PlainNotifications
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
-from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
-from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.keys.typeahead import KeysInTurn
-from tui.dashboard.connection.banner import ConnectionBanner
-from tui.dashboard.kit.widgets.footer import Footer
-from tui.dashboard.kit.widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from textual.theme import Theme
 
-    from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.shell.navigation import InboxService
+    from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.startup.ui_state import UiState
 
 
@@ -99,7 +100,8 @@ OPENS: dict[str, str] = {
 
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
-    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"],
+    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeepsItsKeymap["SwitchTo | None"],
+    KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
 
@@ -107,32 +109,41 @@ class WdsApp(
     CSS_PATH = Path(__file__).parent / "app.tcss"
     COMMANDS = App.COMMANDS | {DashboardCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", id="app.quit"),
         # Priority: before a text field's own ctrl+c (copy), which action_interrupt still does for a selection.
-        Binding("ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True),
+        Binding(
+            "ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True,
+            id="app.interrupt",
+        ),
         # Priority: handled as the key arrives, so a key typed right after ("2z")
         # already reaches the pane chosen (a plain binding would run only after the
         # next key had been handed to the old focus). check_action lets digits
         # through to text fields.
-        Binding("1", "focus_pane('crawls')", "Go to crawls", show=False, priority=True),
-        Binding("2", "focus_pane('activity')", "Go to activity", show=False, priority=True),
-        Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True),
-        Binding("4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True),
-        Binding("escape", "minimize", "Restore the panes", show=False),
+        Binding("1", "focus_pane('crawls')", "Go to crawls", show=False, priority=True, id="app.focus_pane.crawls"),
+        Binding(
+            "2", "focus_pane('activity')", "Go to activity", show=False, priority=True,
+            id="app.focus_pane.activity",
+        ),
+        Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True, id="app.focus_pane.usage"),
+        Binding(
+            "4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True,
+            id="app.focus_pane.sessions",
+        ),
+        Binding("escape", "minimize", "Restore the panes", show=False, id="app.minimize"),
         # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
-        Binding("r", "retry_connection", "Retry the connection now", show=False),
+        Binding("r", "retry_connection", "Retry the connection now", show=False, id="app.retry_connection"),
         # Priority, as the digits: so that they work on forms and dialogs too; check_action
         # lets "?" through to text fields (f1 is never text).
-        Binding("question_mark", "help('?')", "Help: the keys that work here", priority=True),
-        Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True),
+        Binding("question_mark", "help('?')", "Help: the keys that work here", priority=True, id="app.help.?"),
+        Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True, id="app.help.f1"),
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
-        Binding("/", "docs_search", "Search docs", show=False),
-        Binding("w", "webhook_inbox", "Webhook inbox", show=False),
-        Binding("C", "crawl_form", "Start a crawl", show=False),
-        Binding("S", "scrape_form", "Scrape a URL", show=False),
-        Binding("M", "map_explorer", "Map a site", show=False),
-        Binding("B", "batch_form", "Batch scrape", show=False),
-        Binding("T", "switch_context", "Switch context", show=False),
+        Binding("/", "docs_search", "Search docs", show=False, id="app.docs_search"),
+        Binding("w", "webhook_inbox", "Webhook inbox", show=False, id="app.webhook_inbox"),
+        Binding("C", "crawl_form", "Start a crawl", show=False, id="app.crawl_form"),
+        Binding("S", "scrape_form", "Scrape a URL", show=False, id="app.scrape_form"),
+        Binding("M", "map_explorer", "Map a site", show=False, id="app.map_explorer"),
+        Binding("B", "batch_form", "Batch scrape", show=False, id="app.batch_form"),
+        Binding("T", "switch_context", "Switch context", show=False, id="app.switch_context"),
     ]
 
     def __init__(
@@ -328,18 +339,22 @@ class WdsApp(
         """Open the webhook inbox (its listener starts if it is not running)."""
         self.post_message(OpenWebhookInbox())
 
+    @mutates("starting a crawl")
     def action_crawl_form(self) -> None:
         """Open the form that starts a crawl."""
         self.post_message(OpenCrawlForm())
 
+    @mutates("scraping a URL")
     def action_scrape_form(self) -> None:
         """Open the form that scrapes one URL (the result opens in the document view)."""
         self.post_message(OpenScrapeForm())
 
+    @mutates("mapping a site")
     def action_map_explorer(self) -> None:
         """Open the map explorer (map a site, filter and select its links)."""
         self.post_message(OpenMapExplorer())
 
+    @mutates("starting a batch scrape")
     def action_batch_form(self) -> None:
         """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
         self.post_message(OpenBatchForm())

@@ -24,7 +24,9 @@ from tui.dashboard.kit.outside_text import shown
 class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     """A list of contexts; dismissed with the loaded settings of the chosen one, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss_none", "Cancel", id="context_picker.dismiss_none"),
+    ]
 
     DEFAULT_CSS = """
     ContextPickerScreen { align: center middle; }

@@ -97,9 +97,10 @@ def run_dashboard(
     if started is not None and not settings.uses_embedded_emulator:
         started.stop()  # started early for nothing: the settings name a service
         started = None
-    from tui.dashboard.keys.overrides import apply_key_overrides
+    from tui.dashboard.keys.overrides import check_key_overrides
 
-    notes: list[str] = apply_key_overrides(settings.keys).problems  # once: [keys] is the file's, not a context's
+    keys = check_key_overrides(settings.keys)  # once: [keys] is the file's, not a context's
+    notes: list[str] = keys.problems
     with ExitStack() as emulators:
         embedded = started
         while True:
@@ -107,7 +108,7 @@ def run_dashboard(
                 from tui.dashboard.startup.embedded_emulator import LocalEmulator
 
                 embedded = emulators.enter_context(LocalEmulator.start())
-            result = _run_app(settings, embedded, load_context, notes)
+            result = _run_app(settings, embedded, load_context, notes, keys.keymap)
             if not isinstance(result.value, SwitchTo):
                 return result.code
             settings, notes = result.value.settings, result.value.warnings
@@ -120,7 +121,8 @@ class _Ended:
 
 
 def _run_app(
-    settings: Settings, embedded: LocalEmulator | None, load_context: ContextLoader | None, notes: list[str]
+    settings: Settings, embedded: LocalEmulator | None, load_context: ContextLoader | None, notes: list[str],
+    keymap: dict[str, str],
 ) -> _Ended:
     with connection_for(settings, embedded, stop_unneeded=False) as connection:
         # Imported only now: the embedded emulator is already building meanwhile.
@@ -149,6 +151,7 @@ def _run_app(
                      ui_state=UiState(default_state_path()), contexts=contexts)
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.dashboard.startup.cli.main`).
+        app.set_keymap(keymap)  # the [keys] overrides that passed their checks (tui.dashboard.keys.overrides)
         app.startup_notes = notes  # the new context's settings warnings (a file others can read, plain http, ...)
         gc.freeze()
         gc.enable()

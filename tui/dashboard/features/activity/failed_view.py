@@ -15,20 +15,22 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 from textual.worker import Worker
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
+from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState
+from tui.dashboard.features.activity.job_states import StatusChecker
+from tui.dashboard.features.activity.rows import ActivityTable, table_row
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.outside_text import shown, visible
+from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import AskSupport, OpenJob
-from tui.dashboard.kit.outside_text import shown, visible
-from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState
-from tui.dashboard.features.activity.rows import ActivityTable, table_row
-from tui.dashboard.features.activity.job_states import StatusChecker
-from tui.dashboard.kit.widgets.footer import Footer
 
 MIN_SCREENFUL = 5
 
@@ -37,10 +39,10 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "stop_search", "Stop search"),
-        Binding("escape", "close", "Back"),
-        Binding("m", "more", "Find more"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "stop_search", "Stop search", id="failed_jobs.stop_search"),
+        Binding("escape", "close", "Back", id="failed_jobs.close"),
+        Binding("m", "more", "Find more", id="failed_jobs.more"),
+        Binding("a", "ask_support", "Ask support", id="failed_jobs.ask_support"),
     ]
 
     DEFAULT_CSS = """
@@ -52,6 +54,9 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     FailedJobsScreen #failed-empty { padding: 1 1; color: $text-muted; }
     FailedJobsScreen #failed-detail { height: auto; max-height: 5; padding: 0 1; border-top: solid $panel; }
     """
+
+    walking: reactive[bool] = reactive(False, bindings=True, init=False)
+    """Whether the search is going on (Esc stops it, else closes; m finds more once it is done)."""
 
     def __init__(
         self,
@@ -67,11 +72,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         self.walk = FailedJobsWalk(client.team, statuses, endpoint=endpoint)
         self._worker: Worker[None] | None = None
         self._found: dict[str, Found] = {}
-
-    @property
-    def walking(self) -> bool:
-        """Whether the search is going on."""
-        return self._worker is not None and not self._worker.is_finished
 
     def compose(self) -> ComposeResult:
         kinds = f"{self.endpoint} only" if self.endpoint else "all kinds"
@@ -101,7 +101,12 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         self._worker = self.run_worker(
             self._search(), name="failed-search", group="failed-search", exclusive=True, exit_on_error=False
         )
-        self.refresh_bindings()
+        self.walking = True
+
+    @on(Worker.StateChanged)
+    def _search_ended(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._worker:
+            self.walking = not event.worker.is_finished
 
     async def _search(self) -> None:
         progress = self.query_one("#failed-progress", Static)
@@ -112,8 +117,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             progress.add_class("-error")
             self._show(self.walk.state, f"stopped: {exc.title}: {exc.message}", searching=False)
             return
-        finally:
-            self.call_later(self.refresh_bindings)
         self._show(self.walk.state, searching=False)
 
     def action_stop_search(self) -> None:
@@ -121,7 +124,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         if self._worker is not None and self.walking:
             self._worker.cancel()
             self._show(self.walk.state, "stopped (m to go on)", searching=False)
-            self.call_later(self.refresh_bindings)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -171,6 +173,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
         event.stop()  # every row here already has its state
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the support agent about the highlighted failed job."""
         found = self.selected()

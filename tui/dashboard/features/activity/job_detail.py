@@ -26,25 +26,26 @@ from textual.widgets import Label, LoadingIndicator, Static, TabbedContent, TabP
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.resources.jobs import no_retrieval, retrieval_path
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.formatting import short_id
-from tui.dashboard.shell.intents import AskSupport, OpenInteract
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.json_tree import JsonTree
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import AskSupport, OpenInteract
 
 
 class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
     """A job's document and JSON; for a scrape, i opens the console on its browser instead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("d", "show_tab('document')", "Document"),
-        Binding("j", "show_tab('json')", "JSON"),
-        Binding("i", "interact", "Interact"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="job_detail.close"),
+        Binding("r", "reload", "Reload", id="job_detail.reload"),
+        Binding("d", "show_tab('document')", "Document", id="job_detail.show_tab.document"),
+        Binding("j", "show_tab('json')", "JSON", id="job_detail.show_tab.json"),
+        Binding("i", "interact", "Interact", id="job_detail.interact"),
+        Binding("a", "ask_support", "Ask support", id="job_detail.ask_support"),
     ]
 
     DEFAULT_CSS = """
@@ -168,6 +169,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         for widget in self.query(target):
             widget.focus()
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the support agent about this job, the question prefilled from what is shown (the app opens it)."""
         outcome = job_outcome(self.job) if self.job is not None else None
@@ -181,6 +183,7 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
             )
         )
 
+    @mutates("interacting with a scrape's browser")
     def action_interact(self) -> None:
         """Leave the document for the console on the scrape's browser (the app opens it)."""
         self.dismiss(None)

@@ -23,6 +23,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.reactive import reactive
 from textual.widgets import DataTable, Select, Static
 
 from tui.api.client import WdsClient
@@ -30,12 +31,13 @@ from tui.api.errors import BadRequestError
 from tui.contract.limits import ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.contract.models import ActivityEntry, ActivityPage
 from tui.contract.requests import ACTIVITY_ENDPOINTS
-from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
-from tui.dashboard.features.activity.rows import ActivityTable, entry_row, keyed_entries, table_row
 from tui.dashboard.features.activity.job_states import StatusChecker
+from tui.dashboard.features.activity.rows import ActivityTable, entry_row, keyed_entries, table_row
 from tui.dashboard.features.activity.status_column import StatusColumn
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.pane import Pane
+from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
@@ -61,20 +63,23 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
 
     TITLE = "Team activity"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_page", "Next page"),
-        Binding("b", "previous_page", "Prev page"),
-        Binding("f", "focus_filter", "Filter"),
-        Binding("i", "interact", "Interact"),
-        Binding("e", "failed_only", "Failed only"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("n", "next_page", "Next page", id="activity.next_page"),
+        Binding("b", "previous_page", "Prev page", id="activity.previous_page"),
+        Binding("f", "focus_filter", "Filter", id="activity.focus_filter"),
+        Binding("i", "interact", "Interact", id="activity.interact"),
+        Binding("e", "failed_only", "Failed only", id="activity.failed_only"),
+        Binding("a", "ask_support", "Ask support", id="activity.ask_support"),
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
-        Binding("enter", "open_selected", "Open job", show=False),
+        Binding("enter", "open_selected", "Open job", show=False, id="activity.open_selected"),
     ]
 
     DEFAULT_CSS = """
     ActivityPane #activity-endpoint { width: 18; margin-right: 1; }
     ActivityPane #activity-size { width: 12; }
     """
+
+    keys_state: reactive[tuple[object, ...]] = reactive((), bindings=True, init=False)
+    """What `check_action` answers now (next page, previous page, interact, any entry): a change redraws the keys."""
 
     def __init__(
         self,
@@ -95,7 +100,6 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
         # cursors[i] fetched page i + 1; page 1 has none. The top is the page on screen.
         self.cursors: list[str | None] = [None]
         self._entries: dict[str, ActivityEntry] = {}
-        self._keys_state: tuple[object, ...] = ()
         self.init_status_column(statuses or StatusChecker(client.jobs))
 
     # --- layout ---------------------------------------------------------------------
@@ -178,11 +182,10 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
         return self.query_one(ActivityTable).sync(rows)
 
     def _refresh_keys(self) -> None:
-        """Re-ask `check_action` only when its answers may differ: a footer redraw costs bytes."""
-        state = (self._can_go_next(), self.page_number > 1, self.check_action("interact", ()), bool(self._entries))
-        if state != self._keys_state:
-            self._keys_state = state
-            self.refresh_bindings()
+        """Note what `check_action` answers now: the footer is redrawn only when that changed (it costs bytes)."""
+        self.keys_state = (
+            self._can_go_next(), self.page_number > 1, self.check_action("interact", ()), bool(self._entries)
+        )
 
     def _is_current(self, shown: ShownPage | None) -> bool:
         """Whether `shown` answers the query the pane is now on (not a page still loading)."""
@@ -270,6 +273,7 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
     def action_focus_filter(self) -> None:
         self.query_one("#activity-endpoint", Select).focus()
 
+    @mutates("interacting with a scrape's browser")
     def action_interact(self) -> None:
         entry = self.selected_entry()
         if entry is not None and entry.endpoint == "scrape":
@@ -279,6 +283,7 @@ class ActivityPane(StatusColumn, Pane[ShownPage]):
         """Look through the last 24 hours (of the kind filtered on) for failed jobs."""
         self.post_message(OpenFailedJobs(self.endpoint, self.statuses))
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the support agent about the highlighted job, with what its row knows."""
         entry = self.selected_entry()

@@ -62,7 +62,9 @@ def keyed_entries(entries: list[ActivityEntry]) -> list[tuple[str, ActivityEntry
 class ActivityTable(LiveTable):
     """The entries table; Enter opens the highlighted entry's job; says when other rows come into view."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open job")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open job", id="activity_table.select_cursor"),
+    ]
 
     class ViewportMoved(Message):
         """Other rows can be seen now (scrolled or resized): their status may be wanted."""

@@ -22,21 +22,22 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Collapsible, Label, Static, TextArea
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import BatchScrapeRequest
-from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.shell.intents import OpenBatch
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.batch.fields import BatchFields
 from tui.dashboard.features.batch.refusals import explain_batch
-from tui.dashboard.kit.curl import readable_curl
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import OpenBatch
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -54,11 +55,11 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: they work from inside the URL list (a text area) too.
-        Binding("ctrl+s", "submit", "Start batch", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Start batch", priority=True, id="batch_form.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="batch_form.copy_curl"),
         # One key, two meanings: check_action enables the one that fits.
-        Binding("escape", "cancel_send", "Cancel"),
-        Binding("escape", "close", "Close"),
+        Binding("escape", "cancel_send", "Cancel", id="batch_form.cancel_send"),
+        Binding("escape", "close", "Close", id="batch_form.close"),
     ]
 
     DEFAULT_CSS = """
@@ -70,6 +71,9 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     BatchFormScreen #curl-text { color: $text-muted; }
     """
 
+    pending: reactive[BatchScrapeRequest | None] = reactive(None, bindings=True, init=False)
+    """The request on its way, None when none is (ctrl+s, Esc and the rest depend on it)."""
+
     def __init__(
         self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
     ) -> None:
@@ -78,7 +82,6 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self.webhooks = webhooks
         self.urls = tuple(urls)
         self._offered: str | None = None  # the inbox address last offered as the webhook
-        self._pending: BatchScrapeRequest | None = None  # the request on its way, None when none is
         self._send: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -112,7 +115,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
     @property
     def sending(self) -> bool:
         """Whether a start is on its way."""
-        return self._pending is not None
+        return self.pending is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -125,6 +128,7 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     # --- sending ---------------------------------------------------------------------
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Start the batch if every value is within its limits."""
         if self.sending:
@@ -132,13 +136,12 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         request = self.fields.build_request()
         if request is None:
             return
-        self._pending = request
+        self.pending = request
         self._send = self.send(request)
         self.query_one("#batch-progress", RequestProgress).start(self._describe_progress)
-        self.refresh_bindings()
 
     def _describe_progress(self, elapsed: int) -> str:
-        request = self._pending
+        request = self.pending
         if request is None:
             return ""
         count = len(request.urls)
@@ -173,9 +176,8 @@ class BatchFormScreen(ForwardsWorkerFailures, Screen[None]):
         app.post_message(OpenBatch(started.id, invalid))
 
     def _stopped(self, note: str) -> None:
-        self._pending = None
+        self.pending = None
         self.query_one("#batch-progress", RequestProgress).stop(note)
-        self.refresh_bindings()
 
     def action_cancel_send(self) -> None:
         """Abandon the start on its way; the form stays as typed."""

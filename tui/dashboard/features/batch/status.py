@@ -26,14 +26,15 @@ from textual.widgets import DataTable, Label, ProgressBar, Static
 from tui.api.client import WdsClient
 from tui.contract.models.batch import BatchScrapeStatus
 from tui.contract.models.common import Document
+from tui.dashboard.features.batch.whole_status import fetch_whole_status
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import local_time, short_id
-from tui.dashboard.shell.intents import AskSupport, OpenDocument
-from tui.dashboard.kit.outside_text import shown
-from tui.dashboard.features.batch.whole_status import fetch_whole_status
 from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import Squeeze
+from tui.dashboard.shell.intents import AskSupport, OpenDocument
 
 COLUMNS = ("status", "result", "url", "error")
 
@@ -72,9 +73,9 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="batch_status.close"),
+        Binding("r", "reload", "Reload", id="batch_status.reload"),
+        Binding("a", "ask_support", "Ask support", id="batch_status.ask_support"),
     ]
 
     DEFAULT_CSS = """
@@ -187,6 +188,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     def action_reload(self) -> None:
         self.refresh_data()
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the app for the support screen, prefilled with this batch's state and trouble."""
         status = self.data

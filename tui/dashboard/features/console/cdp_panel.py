@@ -149,7 +149,9 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
     """
 
     ALLOW_MAXIMIZE = True
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "full_screen", "Full screen")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "full_screen", "Full screen", id="cdp_status_panel.full_screen"),
+    ]
 
     DEFAULT_CSS = """
     CdpStatusPanel { height: 1fr; border: round $primary 40%; padding: 0 1; }

@@ -31,12 +31,15 @@ from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
+from tui.contract.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.contract.models.browser import BrowserSession, BrowserSessionCreated
 from tui.contract.models.scrape import InteractResult
-from tui.contract.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.contract.requests import ExecuteRequest, InteractRequest, Language
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
+from tui.dashboard.features.console.editor import ConsoleEditor
+from tui.dashboard.features.console.example_offer import offer_example
+from tui.dashboard.features.console.highlighting import highlight
 from tui.dashboard.features.console.history import (
     EXAMPLES,
     LANGUAGES,
@@ -51,16 +54,14 @@ from tui.dashboard.features.console.history import (
     parse_timeout,
     request_for,
 )
-from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
-from tui.dashboard.features.console.editor import ConsoleEditor
-from tui.dashboard.features.console.example_offer import offer_example
-from tui.dashboard.features.console.highlighting import highlight
 from tui.dashboard.features.console.output import RunList, RunOutput, stop_notice
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import short_id
-from tui.dashboard.shell.intents import Confirm
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import Confirm
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"
@@ -70,24 +71,21 @@ NOTHING_TO_RUN = "Nothing to run: the editor is empty (the grey code in it is on
 class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     """Run code (or, in interact mode, a prompt) in a browser and show each part of the answer.
 
-    `target` is a `ConsoleTarget`, or a session from `client.browser.list()` /
-    `client.browser.create()`. Pass the target's `RunHistory` (see
-    `ConsoleHistories`) so runs and the unsent draft outlive the screen.
-    Keys: ctrl+r (or ctrl+enter where the terminal sends it) runs; Enter in
-    the history or ctrl+o recalls a run into the editor (ctrl+z undoes the
-    recall), f5 re-runs it; interact only: ctrl+g switches code/prompt, ctrl+t
-    stops the session. One Escape closes the screen, from the editor too (Tab
-    indents there, shift+Tab leaves it); a run in flight is cancelled, its code kept.
+    `target` is a `ConsoleTarget`, or a session from `client.browser.list()` / `client.browser.create()`.
+    Pass the target's `RunHistory` (see `ConsoleHistories`) so runs and the unsent draft outlive the screen.
+    Keys as BINDINGS says; Enter in the history recalls a run too (ctrl+z undoes it). One Escape closes
+    the screen, from the editor too (Tab indents there, shift+Tab leaves it); a run in flight is cancelled,
+    its code kept.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+r", "run", "Run", priority=True),
-        Binding("ctrl+enter", "run", "Run", show=False, priority=True),
-        Binding("ctrl+o", "recall", "Recall run"),
-        Binding("f5", "rerun", "Re-run"),
-        Binding("ctrl+g", "toggle_mode", "Code/Prompt"),
-        Binding("ctrl+t", "stop", "Stop session"),
-        Binding("escape", "close", "Close"),
+        Binding("ctrl+r", "run", "Run", priority=True, id="console.run"),
+        Binding("ctrl+enter", "run", "Run", show=False, priority=True, id="console.run"),
+        Binding("ctrl+o", "recall", "Recall run", id="console.recall"),
+        Binding("f5", "rerun", "Re-run", id="console.rerun"),
+        Binding("ctrl+g", "toggle_mode", "Code/Prompt", id="console.toggle_mode"),
+        Binding("ctrl+t", "stop", "Stop session", id="console.stop"),
+        Binding("escape", "close", "Close", id="console.close"),
     ]
 
     DEFAULT_CSS = """
@@ -179,6 +177,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
             return self.target.interact  # interact only: hidden for a standalone session
         return None if action in ("run", "rerun") and self.running else True
 
+    @mutates("running code in a browser")
     def action_run(self) -> None:
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
@@ -206,6 +205,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         if record is not None:
             self._recall(record)
 
+    @mutates("running code in a browser")
     def action_rerun(self) -> None:
         """Recall the highlighted run and run it again."""
         record = self._highlighted_run()
@@ -217,6 +217,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         if self.target.interact:
             self.mode = "prompt" if self.mode == "code" else "code"
 
+    @mutates("stopping a browser session")
     def action_stop(self) -> None:
         """Stop the scrape's browser session (after a confirmation)."""
         if not self.target.interact:

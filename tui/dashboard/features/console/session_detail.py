@@ -54,7 +54,7 @@ def run_text(record: RunRecord) -> Content:
 class SessionDetailScreen(Screen[None]):
     """An ended session: id, status, profile, created, last activity, ended, and this run's console runs."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back", id="session_detail.close")]
 
     DEFAULT_CSS = """
     SessionDetailScreen { layout: vertical; }

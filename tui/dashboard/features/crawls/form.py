@@ -28,13 +28,14 @@ from tui.api.errors import RequestValidationError, WdsError
 from tui.contract.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.curl import curl_command, readable_curl
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.shell.intents import OpenCrawl
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form_errors import field_issues, refusal_text, top_field
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import OpenCrawl
 
 if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
@@ -54,10 +55,10 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: they work from inside the prompt and the path lists (text areas) too.
-        Binding("ctrl+r", "preview", "Preview parameters", priority=True),
-        Binding("ctrl+s", "start", "Start crawl", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
-        Binding("escape", "back", "Back"),  # or stops a preview under way (the form says so then)
+        Binding("ctrl+r", "preview", "Preview parameters", priority=True, id="crawl_form.preview"),
+        Binding("ctrl+s", "start", "Start crawl", priority=True, id="crawl_form.start"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="crawl_form.copy_curl"),
+        Binding("escape", "back", "Back", id="crawl_form.back"),  # or stops a preview under way (the form says so then)
     ]
 
     DEFAULT_CSS = """
@@ -285,6 +286,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     # --- start --------------------------------------------------------------------------
 
+    @mutates("starting a crawl")
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         """Start the crawl if every value is within its limits."""

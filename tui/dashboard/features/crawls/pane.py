@@ -18,19 +18,21 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.crawl import CrawlStatus
+from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.formatting import bare_url, clip, clock_time, middle_clip, short_id
-from tui.dashboard.shell.intents import Confirm, OpenCrawl
 from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
 from tui.dashboard.kit.status_look import UNKNOWN, look_of, state_text
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import without_seconds
+from tui.dashboard.shell.intents import Confirm, OpenCrawl
 
 BAR_CELLS = 6
 SQUEEZE = (
@@ -130,7 +132,9 @@ def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Tex
 class CrawlTable(LiveTable):
     """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Status")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor"),
+    ]
 
 
 class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
@@ -139,9 +143,12 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
     TITLE = "Active crawls"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
-        Binding("enter", "open_selected", "Crawl status", show=False),
-        Binding("x", "cancel_crawl", "Cancel crawl"),
+        Binding("enter", "open_selected", "Crawl status", show=False, id="crawls.open_selected"),
+        Binding("x", "cancel_crawl", "Cancel crawl", id="crawls.cancel_crawl"),
     ]
+
+    keys_state: reactive[tuple[bool | None, ...]] = reactive((), bindings=True, init=False)
+    """What `check_action` answers now (open, cancel): a change redraws the keys."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -168,7 +175,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         now = self.clock()
         changed = table.sync([crawl_row(tracked, now) for tracked in data])
         changed = self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
-        self.refresh_bindings()  # the highlighted crawl may have ended: x comes or goes
+        self._note_keys()  # the highlighted crawl may have ended: x comes or goes
         return changed
 
     def crawl_by_id(self, crawl_id: str) -> TrackedCrawl | None:
@@ -194,7 +201,10 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     @on(DataTable.RowHighlighted, "#crawls-table")
     def _row_highlighted(self) -> None:
-        self.refresh_bindings()  # x only on a crawl that runs
+        self._note_keys()  # x only on a crawl that runs
+
+    def _note_keys(self) -> None:
+        self.keys_state = (self.check_action("open_selected", ()), self.check_action("cancel_crawl", ()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_selected":
@@ -211,6 +221,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     # --- cancelling a crawl -------------------------------------------------------------
 
+    @mutates("cancelling a crawl")
     def action_cancel_crawl(self) -> None:
         """Ask, then cancel the highlighted crawl."""
         tracked = self.selected_crawl()

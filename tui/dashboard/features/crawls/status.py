@@ -23,11 +23,13 @@ from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import local_time, short_id
-from tui.dashboard.shell.intents import AskSupport, OpenDocument
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.intents import AskSupport, OpenDocument
+
 
 def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
     """Table rows (status code, url, title) of the crawl's pages, keyed by position.
@@ -51,9 +53,9 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("r", "reload", "Reload"),
-        Binding("a", "ask_support", "Ask support"),
+        Binding("escape", "close", "Back", id="crawl_status.close"),
+        Binding("r", "reload", "Reload", id="crawl_status.reload"),
+        Binding("a", "ask_support", "Ask support", id="crawl_status.ask_support"),
     ]
 
     DEFAULT_CSS = """
@@ -144,6 +146,7 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    @mutates("asking support")
     def action_ask_support(self) -> None:
         """Ask the app for the support screen, prefilled with this crawl's state and trouble."""
         # Also before any answer came, or when none can come (a crawl the service no

@@ -77,8 +77,8 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
     """The inbox of this run; Esc goes back, the listener keeps listening."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("y", "copy_address", "Copy webhook URL"),
+        Binding("escape", "close", "Back", id="webhook_inbox.close"),
+        Binding("y", "copy_address", "Copy webhook URL", id="webhook_inbox.copy_address"),
     ]
 
     DEFAULT_CSS = """

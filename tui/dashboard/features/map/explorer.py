@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
 from textual.worker import Worker
@@ -27,15 +28,16 @@ from textual.worker import Worker
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import MapRequest
-from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.features.map.links import LinkList
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.map.fields import MapFields
+from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.features.map.refusals import explain
 from tui.dashboard.features.map.results import MapResults
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.curl import curl_command
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 TITLE = "Map a site · POST /v2/map"
 
@@ -44,12 +46,12 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     """The map form and, once links came back, the links; Esc steps back one level."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Map", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Map", priority=True, id="map_explorer.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="map_explorer.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
-        Binding("escape", "cancel_map", "Cancel the map"),
-        Binding("escape", "back_to_form", "Back to the form"),
-        Binding("escape", "close", "Close"),
+        Binding("escape", "cancel_map", "Cancel the map", id="map_explorer.cancel_map"),
+        Binding("escape", "back_to_form", "Back to the form", id="map_explorer.back_to_form"),
+        Binding("escape", "close", "Close", id="map_explorer.close"),
     ]
 
     DEFAULT_CSS = """
@@ -61,6 +63,11 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     MapExplorerScreen #curl-text { color: $text-muted; }
     """
 
+    pending: reactive[MapRequest | None] = reactive(None, bindings=True, init=False)
+    """The request on its way, None when none is (ctrl+s, Esc and the rest depend on it)."""
+    view: reactive[str] = reactive("map-form", bindings=True, init=False)
+    """Which of the form and the answer is on screen (the ContentSwitcher shows it)."""
+
     def __init__(self, client: WdsClient) -> None:
         super().__init__()
         self.client = client
@@ -68,7 +75,6 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         self.sent: MapRequest | None = None  # the request whose links are shown
         self.answered_at = 0.0  # time.perf_counter() when the links arrived (the benchmark reads it)
         self._map: Worker[None] | None = None
-        self._pending: MapRequest | None = None  # the request on its way, None when none is
 
     # --- layout ---------------------------------------------------------------
 
@@ -96,12 +102,15 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     @property
     def sending(self) -> bool:
         """Whether a map is on its way."""
-        return self._pending is not None
+        return self.pending is not None
 
     @property
     def showing_links(self) -> bool:
         """Whether the links are on screen (rather than the form)."""
-        return self.query_one(ContentSwitcher).current == "map-results"
+        return self.view == "map-results"
+
+    def watch_view(self, view: str) -> None:
+        self.query_one(ContentSwitcher).current = view
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -120,6 +129,7 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Map if every value is within its limits."""
         if self.sending or self.showing_links:
@@ -128,13 +138,12 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         if request is None:
             return
         self.query_one("#curl-panel").display = False  # it showed an earlier request; ctrl+y shows this one
-        self._pending = request
+        self.pending = request
         self._map = self.send(request)
         self.query_one("#map-progress", RequestProgress).start(self._describe_progress)
-        self.refresh_bindings()
 
     def _describe_progress(self, elapsed: int) -> str:
-        request = self._pending
+        request = self.pending
         if request is None:
             return ""
         budget = f"its timeout is {request.timeout / 1000:g} s" if request.timeout else "no timeout set"
@@ -165,9 +174,8 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         await self._show_links(links, request)
 
     def _stopped(self, note: str) -> None:
-        self._pending = None
+        self.pending = None
         self.query_one("#map-progress", RequestProgress).stop(note)
-        self.refresh_bindings()
 
     async def _show_links(self, links: LinkList, request: MapRequest) -> None:
         self.links = links
@@ -175,11 +183,10 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
         holder = self.query_one("#map-results", Vertical)
         await holder.remove_children()
         await holder.mount(MapResults(links, id="map-links"))
-        self.query_one(ContentSwitcher).current = "map-results"
+        self.view = "map-results"
         # Label reads markup, and a URL may well hold brackets: as text.
         self.query_one("#map-title", Label).update(shown(f"Map · {request.url} · {len(links):,} links"))
         self.query_one("#links-table").focus()
-        self.refresh_bindings()
 
     def action_cancel_map(self) -> None:
         """Abandon the map on its way; the form stays as typed."""
@@ -193,10 +200,9 @@ class MapExplorerScreen(ForwardsWorkerFailures, Screen[None]):
 
     def action_back_to_form(self) -> None:
         """Back to the form as it was sent, to change an option and map again."""
-        self.query_one(ContentSwitcher).current = "map-form"
+        self.view = "map-form"
         self.query_one("#map-title", Label).update(TITLE)
         self.query_one("#url", Input).focus()
-        self.refresh_bindings()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -122,11 +122,11 @@ class LinksTable(DataTable):
     """The links of a `LinkList`, a row each, with a ✓ on the selected ones."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle", "Select", show=False),
-        Binding("shift+down", "extend(1)", "Select down", show=False),
-        Binding("shift+up", "extend(-1)", "Select up", show=False),
-        Binding("shift+pagedown", "extend_page(1)", "Select a page down", show=False),
-        Binding("shift+pageup", "extend_page(-1)", "Select a page up", show=False),
+        Binding("space", "toggle", "Select", show=False, id="links_table.toggle"),
+        Binding("shift+down", "extend(1)", "Select down", show=False, id="links_table.extend.1"),
+        Binding("shift+up", "extend(-1)", "Select up", show=False, id="links_table.extend.-1"),
+        Binding("shift+pagedown", "extend_page(1)", "Select a page down", show=False, id="links_table.extend_page.1"),
+        Binding("shift+pageup", "extend_page(-1)", "Select a page up", show=False, id="links_table.extend_page.-1"),
     ]
 
     class SelectionChanged(Message):

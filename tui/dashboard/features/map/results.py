@@ -26,11 +26,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from tui.dashboard.shell.intents import OpenBatchForm
 from tui.dashboard.features.map.links import LinkList, SortKey
-from tui.dashboard.kit.outside_text import shown, visible
-from tui.dashboard.features.map.save import SaveUrlsScreen
 from tui.dashboard.features.map.links_table import LinksTable
+from tui.dashboard.features.map.save import SaveUrlsScreen
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.outside_text import shown, visible
+from tui.dashboard.shell.intents import OpenBatchForm
 
 _SORT_NAMES = {"none": "the service's order", "url": "url", "title": "title"}
 
@@ -43,17 +44,17 @@ class MapResults(Vertical):
     """The links of one map, filtered, sorted and selected."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_filter", "Filter"),
-        Binding("a", "select_all", "All"),
-        Binding("n", "select_none", "Select none", show=False),
-        Binding("c", "copy", "Copy"),
-        Binding("s", "save", "Save"),
-        Binding("b", "batch", "Batch"),
-        Binding("u", "sort('url')", "Sort url"),
-        Binding("t", "sort('title')", "Sort title"),
-        Binding("r", "sort('none')", "Service order", show=False),
+        Binding("slash", "focus_filter", "Filter", id="map_results.focus_filter"),
+        Binding("a", "select_all", "All", id="map_results.select_all"),
+        Binding("n", "select_none", "Select none", show=False, id="map_results.select_none"),
+        Binding("c", "copy", "Copy", id="map_results.copy"),
+        Binding("s", "save", "Save", id="map_results.save"),
+        Binding("b", "batch", "Batch", id="map_results.batch"),
+        Binding("u", "sort('url')", "Sort url", id="map_results.sort.url"),
+        Binding("t", "sort('title')", "Sort title", id="map_results.sort.title"),
+        Binding("r", "sort('none')", "Service order", show=False, id="map_results.sort.none"),
         # From the filter, down goes to the links (as Enter does); in the table its own down moves the cursor.
-        Binding("down", "to_links", "To the links", show=False),
+        Binding("down", "to_links", "To the links", show=False, id="map_results.to_links"),
     ]
 
     DEFAULT_CSS = """
@@ -175,6 +176,7 @@ class MapResults(Vertical):
 
         self.app.push_screen(SaveUrlsScreen(urls, what), saved)
 
+    @mutates("starting a batch scrape")
     def action_batch(self) -> None:
         """Open the batch scrape form with the selected URLs."""
         if not self.links.selected:

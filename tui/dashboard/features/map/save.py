@@ -40,7 +40,7 @@ def save_problem(path: Path, error: OSError) -> str:
 class SaveUrlsScreen(ModalScreen[Path | None]):
     """Ask for a file name and write `urls` there, one per line."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="save_urls.cancel")]
 
     DEFAULT_CSS = """
     SaveUrlsScreen { align: center middle; }

@@ -21,6 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Collapsible, ContentSwitcher, Input, Label, Static
 from textual.worker import Worker
@@ -30,30 +31,31 @@ from tui.api.errors import WdsError
 from tui.contract.limits import BATCH_TIMEOUT_DEFAULT
 from tui.contract.models.scrape import ScrapeResult
 from tui.contract.requests import ScrapeRequest
-from tui.dashboard.kit.curl import curl_command
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.shell.intents import OpenInteract
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.scrape.fields import ScrapeFields
 from tui.dashboard.features.scrape.refusals import explain
 from tui.dashboard.features.scrape.result import ScrapeResultView
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.curl import curl_command
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import OpenInteract
 
 
 class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     """The scrape form and, once a page came back, its result; Esc steps back one level."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Scrape", priority=True),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True),
+        Binding("ctrl+s", "submit", "Scrape", priority=True, id="scrape_form.submit"),
+        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id="scrape_form.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
-        Binding("escape", "cancel_scrape", "Cancel the scrape"),
-        Binding("escape", "back_to_form", "Back to the form"),
-        Binding("escape", "close", "Close"),
-        Binding("i", "interact", "Interact"),
-        Binding("d", "show_tab('document')", "Document"),
-        Binding("j", "show_tab('json')", "JSON"),
+        Binding("escape", "cancel_scrape", "Cancel the scrape", id="scrape_form.cancel_scrape"),
+        Binding("escape", "back_to_form", "Back to the form", id="scrape_form.back_to_form"),
+        Binding("escape", "close", "Close", id="scrape_form.close"),
+        Binding("i", "interact", "Interact", id="scrape_form.interact"),
+        Binding("d", "show_tab('document')", "Document", id="scrape_form.show_tab.document"),
+        Binding("j", "show_tab('json')", "JSON", id="scrape_form.show_tab.json"),
     ]
 
     DEFAULT_CSS = """
@@ -64,13 +66,17 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     ScrapeFormScreen #curl-text { color: $text-muted; }
     """
 
+    pending: reactive[ScrapeRequest | None] = reactive(None, bindings=True, init=False)
+    """The request on its way, None when none is (ctrl+s, Esc and the rest depend on it)."""
+    view: reactive[str] = reactive("scrape-form", bindings=True, init=False)
+    """Which of the form and the answer is on screen (the ContentSwitcher shows it)."""
+
     def __init__(self, client: WdsClient) -> None:
         super().__init__()
         self.client = client
         self.result: ScrapeResult | None = None
         self.sent: ScrapeRequest | None = None  # the request whose answer is shown
         self._scrape: Worker[None] | None = None
-        self._pending: ScrapeRequest | None = None  # the request on its way, None when none is
 
     # --- layout ---------------------------------------------------------------
 
@@ -98,12 +104,15 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     @property
     def sending(self) -> bool:
         """Whether a scrape is on its way."""
-        return self._pending is not None
+        return self.pending is not None
 
     @property
     def showing_result(self) -> bool:
         """Whether the page that came back is on screen (rather than the form)."""
-        return self.query_one(ContentSwitcher).current == "scrape-result"
+        return self.view == "scrape-result"
+
+    def watch_view(self, view: str) -> None:
+        self.query_one(ContentSwitcher).current = view
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -124,6 +133,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     def action_submit(self) -> None:
         """Scrape if every value is within its limits."""
         if self.sending or self.showing_result:
@@ -132,10 +142,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         if request is None:
             return
         self.query_one("#curl-panel").display = False  # it showed an earlier request; ctrl+y shows this one
-        self._pending = request
+        self.pending = request
         self._scrape = self.send(request)
         self.query_one("#scrape-progress", RequestProgress).start(self._describe_progress)
-        self.refresh_bindings()
 
     def _budget_text(self, request: ScrapeRequest) -> str:
         timeout = request.timeout or BATCH_TIMEOUT_DEFAULT
@@ -143,7 +152,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         return f"its timeout is {timeout / 1000:g} s{wait}"
 
     def _describe_progress(self, elapsed: int) -> str:
-        request = self._pending
+        request = self.pending
         if request is None:
             return ""
         return f"Scraping {request.url} … {elapsed} s ({self._budget_text(request)}) · Esc cancels"
@@ -171,9 +180,8 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         await self._show_result(result, request)
 
     def _stopped(self, note: str) -> None:
-        self._pending = None
+        self.pending = None
         self.query_one("#scrape-progress", RequestProgress).stop(note)
-        self.refresh_bindings()
 
     async def _show_result(self, result: ScrapeResult, request: ScrapeRequest) -> None:
         self.result = result
@@ -181,10 +189,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
         holder = self.query_one("#scrape-result", Vertical)
         await holder.remove_children()
         await holder.mount(ScrapeResultView(result, id="scrape-result-view"))
-        self.query_one(ContentSwitcher).current = "scrape-result"
+        self.view = "scrape-result"
         self.query_one("#scrape-title", Label).update(shown(f"Scrape a URL · {request.url}"))  # a URL may hold [ ]
         self.query_one("#scrape-document-scroll").focus()
-        self.refresh_bindings()
 
     def action_cancel_scrape(self) -> None:
         """Abandon the scrape on its way; the form stays as typed."""
@@ -198,10 +205,9 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def action_back_to_form(self) -> None:
         """Back to the form as it was sent, to change an option and scrape again."""
-        self.query_one(ContentSwitcher).current = "scrape-form"
+        self.view = "scrape-form"
         self.query_one("#scrape-title", Label).update("Scrape a URL · POST /v2/scrape")
         self.query_one("#url", Input).focus()
-        self.refresh_bindings()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -209,6 +215,7 @@ class ScrapeFormScreen(ForwardsWorkerFailures, Screen[None]):
     def action_show_tab(self, tab: str) -> None:
         self.query_one(ScrapeResultView).show_tab(tab)
 
+    @mutates("interacting with a scrape's browser")
     def action_interact(self) -> None:
         """Go on to the scrape's browser, from the page state it left (the app opens the console)."""
         if self.result is not None and self.result.job_id:

@@ -24,7 +24,6 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError, WdsError
-from tui.contract.models.browser import BrowserSessionCreated
 from tui.contract.limits import (
     ACTIVITY_TTL_DEFAULT,
     ACTIVITY_TTL_MAX,
@@ -33,10 +32,12 @@ from tui.contract.limits import (
     TTL_MAX,
     TTL_MIN,
 )
+from tui.contract.models.browser import BrowserSessionCreated
 from tui.contract.requests import BrowserCreateRequest
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 TTL_FORM_DEFAULT = 600
 """Prefilled ttl: the contract's default is ambiguous (600 or 300), so the form always sends one."""
@@ -78,8 +79,8 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Create", priority=True),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Create", priority=True, id="session_form.submit"),
+        Binding("escape", "cancel", "Cancel", id="session_form.cancel"),
     ]
 
     DEFAULT_CSS = """
@@ -244,6 +245,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
     def _enter_in_a_field(self) -> None:
         self.action_submit()
 
+    @mutates("sending this form")
     @on(Button.Pressed, "#form-submit")
     def action_submit(self) -> None:
         """Create the session if every value is within its limits."""

@@ -37,15 +37,16 @@ from textual.style import Style
 from textual.widgets import DataTable, Static
 
 from tui.api.errors import WdsError
-from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.limits import ACTIVITY_TTL_DEFAULT
+from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.requests import BrowserStatus
-from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
-from tui.dashboard.shell.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
-from tui.dashboard.kit.pane import Pane
 from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
+from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import first_word, without_seconds
+from tui.dashboard.shell.intents import Confirm, NewSession, OpenConsole, OpenEndedSession
 
 if TYPE_CHECKING:
     from tui.dashboard.features.sessions.form import SessionCreated
@@ -157,18 +158,20 @@ class SessionsPane(Pane[SessionsView]):
     TITLE: ClassVar[str] = "Browser sessions"
     BINDINGS: ClassVar[list[BindingType]] = [
         *Pane.BINDINGS,
-        Binding("s", "cycle_status", "Status filter"),
-        Binding("c", "create", "Create"),
-        Binding("d", "delete", "Delete"),
-        Binding("y", "copy_cdp", "Copy cdpUrl"),
-        Binding("v", "copy_live_view", "Copy live view"),
+        Binding("s", "cycle_status", "Status filter", id="sessions.cycle_status"),
+        Binding("c", "create", "Create", id="sessions.create"),
+        Binding("d", "delete", "Delete", id="sessions.delete"),
+        Binding("y", "copy_cdp", "Copy cdpUrl", id="sessions.copy_cdp"),
+        Binding("v", "copy_live_view", "Copy live view", id="sessions.copy_live_view"),
         # priority: otherwise the table's own (hidden) Enter binding hides this one from the footer
-        Binding("enter", "open_console", "Console", key_display="⏎", priority=True),
+        Binding("enter", "open_console", "Console", key_display="⏎", priority=True, id="sessions.open_console"),
         # Enter on an ended session: check_action lets only one of the two run (and show).
-        Binding("enter", "show_ended", "Details", key_display="⏎", priority=True),
+        Binding("enter", "show_ended", "Details", key_display="⏎", priority=True, id="sessions.show_ended"),
     ]
 
     status_filter: reactive[str] = reactive("all", init=False)
+    highlighted: reactive[BrowserSession | None] = reactive(None, bindings=True, init=False)
+    """The session under the cursor, as last listed: what `check_action` answers by (a change redraws the keys)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -205,8 +208,7 @@ class SessionsPane(Pane[SessionsView]):
             changed = True
         self._select_next = None
         self.query_one(StatusFilterBar).show(data.status, len(data.sessions))
-        if changed:
-            self.refresh_bindings()
+        self.highlighted = self.selected_session()
         return changed
 
     def _row(self, session: BrowserSession, now: datetime) -> Row:
@@ -250,7 +252,7 @@ class SessionsPane(Pane[SessionsView]):
 
     @on(DataTable.RowHighlighted)
     def _cursor_moved(self) -> None:
-        self.refresh_bindings()
+        self.highlighted = self.selected_session()
 
     @on(DataTable.RowSelected)
     def _row_chosen(self, event: DataTable.RowSelected) -> None:
@@ -278,6 +280,7 @@ class SessionsPane(Pane[SessionsView]):
 
     # --- create -----------------------------------------------------------------------
 
+    @mutates("creating a browser session")
     def action_create(self) -> None:
         """Ask for the form that starts a new session (the form sends the request)."""
         self.post_message(NewSession())
@@ -299,6 +302,7 @@ class SessionsPane(Pane[SessionsView]):
 
     # --- delete -----------------------------------------------------------------------
 
+    @mutates("deleting a browser session")
     def action_delete(self) -> None:
         """Ask, then stop the selected session."""
         session = self.selected_session()

@@ -39,14 +39,15 @@ from textual.worker import Worker, WorkerState
 from tui.api.client import WdsClient
 from tui.api.errors import GatewayTimeoutError, WdsError
 from tui.contract.limits import SUPPORT_QUESTION_MAX, SUPPORT_RATIONALE_MAX
+from tui.dashboard.features.support.answer import STATE_MARKS, SupportAnswerView
+from tui.dashboard.features.support.log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import middle_clip
 from tui.dashboard.kit.outside_text import shown, visible
-from tui.dashboard.features.support.answer import STATE_MARKS, SupportAnswerView
 from tui.dashboard.kit.status_look import state_text
-from tui.dashboard.features.support.log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 ASK_GROUP = "support-ask"
 NOTHING_TO_ASK = "Nothing to send: write a question first."
@@ -70,10 +71,10 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
     """A question about one job, the agent's answer, and the run's earlier answers to compare with."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "send", "Send", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+o", "toggle_list", "Earlier answers"),
+        Binding("ctrl+s", "send", "Send", priority=True, id="ask_support.send"),
+        Binding("escape", "cancel", "Cancel", id="ask_support.cancel"),
+        Binding("escape", "close", "Back", id="ask_support.close"),
+        Binding("ctrl+o", "toggle_list", "Earlier answers", id="ask_support.toggle_list"),
     ]
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
@@ -187,6 +188,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
             return not self.asking
         return True
 
+    @mutates("asking support")
     def action_send(self) -> None:
         """Send the question (checked first: nothing is sent when it breaks a limit)."""
         if self.asking:

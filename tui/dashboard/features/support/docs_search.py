@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, Label, LoadingIndicator, Markdown, OptionList, Static
@@ -65,15 +66,15 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     """The question box, the results and, on Enter, the result read in full."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("/", "edit_query", "Edit question"),
+        Binding("escape", "back", "Back", id="docs_search.back"),
+        Binding("/", "edit_query", "Edit question", id="docs_search.edit_query"),
         # Priority: the question box has a hidden "down" of its own (scroll), which the footer would show instead.
-        Binding("down", "to_results", "Results", priority=True),
+        Binding("down", "to_results", "Results", priority=True, id="docs_search.to_results"),
         # Priority, so the footer shows it over the list's own (hidden) enter;
         # elsewhere check_action lets enter through to the widget.
-        Binding("enter", "open_result", "Open result", priority=True),
+        Binding("enter", "open_result", "Open result", priority=True, id="docs_search.open_result"),
         # Up from the first result goes back to the question (the list itself would wrap to its end).
-        Binding("up", "up_to_query", "Question", show=False, priority=True),
+        Binding("up", "up_to_query", "Question", show=False, priority=True, id="docs_search.up_to_query"),
     ]
 
     DEFAULT_CSS = """
@@ -94,6 +95,11 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     DocsSearchScreen #docs-document { height: auto; margin: 0; }
     """
 
+    results: reactive[list[DocsResult]] = reactive(list, bindings=True, init=False)
+    """The results of the last answer, as listed (down goes to them when there are some)."""
+    reading: reactive[DocsResult | None] = reactive(None, bindings=True, init=False)
+    """The result open in the reader, if one is."""
+
     def __init__(
         self,
         client: WdsClient,
@@ -110,10 +116,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             self.memory.query = query
         self.hyperlinks = hyperlinks
         self.debounce = debounce
-        self.results: list[DocsResult] = []
         self.searching: str | None = None  # the question whose request is under way
         self._timer: Timer | None = None
-        self._reading: DocsResult | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("Docs search", id="docs-title", classes="docs-title", markup=False)
@@ -180,7 +184,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             self.app.open_url(address)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        reading = self._reading is not None
+        reading = self.reading is not None
         if action == "up_to_query":
             return not reading and isinstance(self.focused, OptionList) and self.focused.highlighted in (0, None)
         if action == "edit_query":
@@ -193,7 +197,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
 
     def action_back(self) -> None:
         """From a result back to the list; from the list, close (the memory keeps the search)."""
-        if self._reading is not None:
+        if self.reading is not None:
             self._close_reader()
         else:
             self._cancel_timer()
@@ -203,7 +207,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
     # right after (down, enter) must already reach the widget they were meant for.
 
     def action_edit_query(self) -> None:
-        if self._reading is not None:
+        if self.reading is not None:
             self._close_reader()
         self.set_focus(self.query_one("#docs-query", Input))
 
@@ -302,7 +306,6 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
             memory.selected = index
         self._mark_stale()
         self._show_status_of_list()
-        self.refresh_bindings()  # down (to the results) works now
 
     def _prompt(self, result: DocsResult) -> Content:
         """Title, snippet, and the link with the reason it was cited."""
@@ -350,7 +353,7 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         if not 0 <= index < len(self.results) or self.memory.answer is None:
             return
         result = self.results[index]
-        self._reading = result
+        self.reading = result
         self.memory.selected = index
         source = self.query_one("#docs-source", Static)
         if result.location is None:
@@ -363,10 +366,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         scroll = self.query_one("#docs-reader-scroll", VerticalScroll)
         scroll.scroll_home(animate=False)
         self.set_focus(scroll)
-        self.refresh_bindings()
 
     def _close_reader(self) -> None:
-        self._reading = None
+        self.reading = None
         self.query_one(ContentSwitcher).current = "docs-finder"
         self.set_focus(self.query_one("#docs-results", OptionList))
-        self.refresh_bindings()

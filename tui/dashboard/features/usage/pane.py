@@ -124,7 +124,7 @@ class UsagePane(Pane[UsageView]):
     TITLE: ClassVar[str] = "Token usage"
     BINDINGS: ClassVar[list[BindingType]] = [
         *Pane.BINDINGS,
-        Binding("k", "toggle_by_key", "By key"),
+        Binding("k", "toggle_by_key", "By key", id="usage.toggle_by_key"),
     ]
 
     DEFAULT_CSS = """

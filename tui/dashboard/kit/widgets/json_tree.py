@@ -74,8 +74,8 @@ class JsonTree(Tree[JsonNodeData]):
     """Shows a JSON value as a tree; containers unfold on Enter, Space or a click."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "expand_all", "Expand all"),
-        Binding("c", "collapse_all", "Collapse all"),
+        Binding("e", "expand_all", "Expand all", id="json_tree.expand_all"),
+        Binding("c", "collapse_all", "Collapse all", id="json_tree.collapse_all"),
     ]
 
     DEFAULT_CSS = """

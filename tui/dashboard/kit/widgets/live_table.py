@@ -24,6 +24,7 @@ from collections.abc import Collection, Sequence
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Region
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, RowKey
@@ -60,6 +61,9 @@ class LiveTable(DataTable):
     DEFAULT_CSS = """
     LiveTable { height: 1fr; }
     """
+
+    has_rows: reactive[bool] = reactive(False, bindings=True, init=False)
+    """Whether any row is shown: Enter (and what `check_action` answers about rows) depends on it."""
 
     def __init__(self, *columns: str, squeeze: Sequence[Step] = (), **kwargs) -> None:
         kwargs.setdefault("cursor_type", "row")
@@ -139,10 +143,8 @@ class LiveTable(DataTable):
         rows = self._fitted(rows)
         keys = [key for key, _ in rows]
         if keys != self.row_keys or refit:
-            was_empty = self.row_count == 0
             self._replace_all(rows)
-            if was_empty != (not rows):
-                self.refresh_bindings()  # Enter comes into the footer, or leaves it
+            self.has_rows = bool(rows)  # Enter comes into the footer, or leaves it
             return True
         changed = False
         for index, (key, cells) in enumerate(rows):
@@ -193,7 +195,6 @@ class LiveTable(DataTable):
             return
         if not gone and not rows:
             return
-        was_empty = self.row_count == 0
         keep = self.selected_key()
         old_row, old_top = self.cursor_row, round(self.scroll_y)
         follow_top = old_row == 0 and old_top == 0
@@ -235,8 +236,7 @@ class LiveTable(DataTable):
                 _empty(cache)
         self._update_dimensions(())  # the virtual size, for the rows now there
         self.refresh()
-        if was_empty != (self.row_count == 0):
-            self.refresh_bindings()
+        self.has_rows = self.row_count > 0
         if follow_top or keep is None or RowKey(keep) not in self._data:
             self.cursor_coordinate = self.cursor_coordinate  # clamped to the rows left
             return
