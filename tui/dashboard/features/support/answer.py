@@ -109,9 +109,10 @@ def parts_of(record: AskRecord) -> dict[str, str | None]:
     """The text of each part (None hides it); `answer` is Markdown, the others plain text."""
     texts: dict[str, str | None] = dict.fromkeys(part for part, _ in PARTS)
     if record.failure is not None:
-        texts["problem"] = record.failure.message  # its title is the summary line's
+        problem = record.failure.message  # its title is the summary line's
         if record.answer is None:
-            texts["problem"] += "\nThe question is kept: edit it, or send it again with ctrl+s."
+            problem += "\nThe question is kept: edit it, or send it again with ctrl+s."
+        texts["problem"] = problem
     answer: SupportAskPartial | None = record.answer
     if answer is None:
         return texts
