@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
-from tui.contract.models.browser import BrowserSession, BrowserSessionCreated
+from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.contract.models.scrape import InteractResult
 from tui.contract.requests import ExecuteRequest, InteractRequest, Language
 from tui.contract.validation import validation_details
@@ -272,6 +272,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     @work(exclusive=True, exit_on_error=False, group=RUN_GROUP)
     async def _run(self, record: RunRecord, request: ExecuteRequest | InteractRequest) -> None:
         started = self._timer()
+        answer: InteractResult | ExecuteResult
         try:
             if isinstance(request, InteractRequest):
                 answer = await self.client.scrape.interact(self.target.id, request=request)
