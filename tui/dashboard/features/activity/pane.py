@@ -58,7 +58,7 @@ class ShownPage:
     page: ActivityPage
 
 
-class ActivityPane(StatusColumn, Pane[ShownPage]):
+class ActivityPane(Pane[ShownPage], StatusColumn):
     """Recent API calls of the team, filterable by kind, paged by cursor."""
 
     TITLE = "Team activity"
