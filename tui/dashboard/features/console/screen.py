@@ -272,10 +272,9 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     @work(exclusive=True, exit_on_error=False, group=RUN_GROUP)
     async def _run(self, record: RunRecord, request: ExecuteRequest | InteractRequest) -> None:
         started = self._timer()
-        answer: InteractResult | ExecuteResult
         try:
             if isinstance(request, InteractRequest):
-                answer = await self.client.scrape.interact(self.target.id, request=request)
+                answer: InteractResult | ExecuteResult = await self.client.scrape.interact(self.target.id, request=request)
             else:
                 answer = await self.client.browser.execute(self.target.id, request=request)
         except WdsError as error:
