@@ -122,7 +122,7 @@ class LinksTable(DataTable):
     """The links of a `LinkList`, a row each, with a ✓ on the selected ones."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_row", "Select", show=False, id="links_table.toggle"),
+        Binding("space", "toggle", "Select", show=False, id="links_table.toggle"),
         Binding("shift+down", "extend(1)", "Select down", show=False, id="links_table.extend.1"),
         Binding("shift+up", "extend(-1)", "Select up", show=False, id="links_table.extend.-1"),
         Binding("shift+pagedown", "extend_page(1)", "Select a page down", show=False, id="links_table.extend_page.1"),
@@ -188,8 +188,8 @@ class LinksTable(DataTable):
 
     # --- keys --------------------------------------------------------------------
 
-    def action_toggle_row(self) -> None:
-        """Select or unselect the row under the cursor (not `action_toggle`: DOMNode's, for attributes)."""
+    def action_toggle(self) -> None:  # type: ignore[override]  # replaces DOMNode's attribute toggle, never bound here: the key's user-facing name, links_table.toggle, follows this action's
+        """Select or unselect the row under the cursor."""
         if self.row_count:
             self._anchor = None
             self.links.toggle(self.cursor_row)
