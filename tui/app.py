@@ -105,7 +105,8 @@ OPENS: dict[str, str] = {
 
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.outside_text)
-    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeysInTurn["SwitchTo | None"],
+    WatchesTheConnection["SwitchTo | None"], RefusesChangesWhenReadOnly, QuitsLikeATerminal["SwitchTo | None"],
+    KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
 
