@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
+from tui.app_memory import AppMemory
 from tui.clock import Clock, system_clock
 from tui.commands import DashboardCommands
 from tui.connection_watch import WatchesTheConnection
@@ -161,7 +162,8 @@ class WdsApp(
         self.service = service
         self.clock = clock
         self.intervals = intervals or Intervals()
-        self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
+        self.memory = AppMemory(webhooks)  # what lives as long as the app; screens get their part through the router
+        self.navigator = Navigator(client, self.memory, clock=clock)
         self._zoomed: Pane | None = None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -315,7 +317,7 @@ class WdsApp(
         self._remember_theme()
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
-        webhooks = self.navigator.webhooks
+        webhooks = self.memory.webhooks
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -337,7 +339,7 @@ class WdsApp(
             self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
 
     async def _listen_for_webhooks(self) -> None:
-        webhooks = self.navigator.webhooks
+        webhooks = self.memory.webhooks
         address = await webhooks.start()
         if address is None:
             self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
@@ -363,5 +365,5 @@ class WdsApp(
         self.post_message(OpenBatchForm())
 
     async def on_unmount(self) -> None:
-        await self.navigator.webhooks.close()
+        await self.memory.webhooks.close()
         await self.client.aclose()

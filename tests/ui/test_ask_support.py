@@ -351,7 +351,7 @@ async def test_questions_and_drafts_outlive_the_screen_and_two_answers_compare(
         await pilot.press("down", "enter")
         assert answer_view(screen, "compare").record is first
         assert answer_view(screen).record is screen.current  # side by side at 120 columns
-        assert len(navigator.support_log) == 2
+        assert len(navigator.memory.support_log) == 2
 
 
 async def test_at_80_columns_the_list_replaces_the_question(client: WdsClient) -> None:

@@ -38,6 +38,7 @@ from tui.api.errors import (
     RateLimitError,
 )
 from tui.app import WdsApp
+from tui.app_memory import AppMemory
 from tui.emulator.service import Emulator
 from tui.intents import OpenBatch, OpenBatchForm
 from tui.navigation import Navigator
@@ -69,7 +70,7 @@ def text_of(screen: Any, selector: str) -> str:
 
 def host(transport: httpx.AsyncBaseTransport, webhooks: Any = None) -> PaneHost:
     """An empty host that opens the screens asked for, as the dashboard does."""
-    navigator = Navigator(client_on(transport), clock=frozen_clock(NOW), crawl_poll_seconds=0.05, webhooks=webhooks)
+    navigator = Navigator(client_on(transport), AppMemory(webhooks), clock=frozen_clock(NOW), crawl_poll_seconds=0.05)
     return PaneHost(lambda: Static(""), navigator=navigator)
 
 

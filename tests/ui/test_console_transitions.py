@@ -65,7 +65,7 @@ async def test_keys_typed_into_the_console_then_escape_and_a_digit_land_in_order
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         target = ConsoleTarget("session", "3f1c0b9e-0000-4000-8000-000000000001", None, "console")
-        history = app.navigator.console_histories.for_target(target)
+        history = app.memory.console_histories.for_target(target)
         console = ConsoleScreen(app.client, target, history=history)
         app.push_screen(console)
         await wait_until(pilot, lambda: isinstance(app.focused, TextArea), "the editor's focus")

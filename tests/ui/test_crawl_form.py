@@ -27,6 +27,7 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.client import WdsClient
+from tui.app_memory import AppMemory
 from tui.emulator.service import Emulator
 from tui.intents import OpenCrawl, OpenCrawlForm
 from tui.navigation import Navigator
@@ -209,7 +210,7 @@ def lost(request: httpx.Request) -> httpx.Response:
 
 
 def form_host(client: WdsClient, address: str | None = None) -> PaneHost:
-    navigator = Navigator(client, webhooks=SimpleNamespace(address=address))  # type: ignore[arg-type]
+    navigator = Navigator(client, AppMemory(webhooks=SimpleNamespace(address=address)))  # type: ignore[arg-type]
     return PaneHost(lambda: Static("dashboard"), navigator=navigator)
 
 

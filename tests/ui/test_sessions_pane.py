@@ -343,7 +343,7 @@ async def test_enter_on_an_ended_session_shows_what_is_known_of_it(
         await settle(pilot)
         [session] = team_sessions(emulator)
         # A run in its console during this dashboard's run.
-        history = app.navigator.console_histories.for_target(ConsoleTarget.for_session(pane.selected_session()))
+        history = app.memory.console_histories.for_target(ConsoleTarget.for_session(pane.selected_session()))
         run = history.start(RunSpec("code", "await page.title()", "node", None), clock.now())
         run.finish(RunOutcome(success=True, stdout="Example Domain\n", exit_code=0), 0.25)
 

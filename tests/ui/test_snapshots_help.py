@@ -64,7 +64,7 @@ def test_an_ended_session_with_its_console_runs(snap_compare, size) -> None:
         pane = app.query_one(SessionsPane)
         pane.session_created(SessionCreated(created, request))  # as the form hands it over
         await wait_until(pilot, lambda: pane.selected_session() is not None, "the session")
-        history = app.navigator.console_histories.for_target(ConsoleTarget.for_session(created))
+        history = app.memory.console_histories.for_target(ConsoleTarget.for_session(created))
         first = history.start(RunSpec("code", "await page.goto('https://northwind.dev/')\nawait page.title()", "node", 30), clock.now())
         first.finish(RunOutcome(success=True, stdout="Northwind Dev\n", exit_code=0), 1.4)
         clock.advance(20)

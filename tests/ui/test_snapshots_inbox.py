@@ -65,7 +65,7 @@ def filled_inbox() -> PictureInbox:
 @size_ids
 def test_webhook_inbox(snap_compare, size) -> None:
     app = dashboard(seeded_emulator())
-    app.navigator._webhooks = filled_inbox()  # the picture's inbox instead of a listening one
+    app.memory.webhooks = filled_inbox()  # the picture's inbox instead of a listening one
 
     async def run(pilot: Pilot) -> None:
         await pilot.press("w")

@@ -29,7 +29,7 @@ def body(webhook_id: str, **extra: object) -> bytes:
 
 async def open_inbox(pilot, app) -> tuple[WebhookInboxScreen, LiveTable]:  # type: ignore[no-untyped-def]
     await pilot.press("w")
-    await until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen) and app.navigator.webhooks.address)
+    await until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen) and app.memory.webhooks.address)
     screen = app.screen
     return screen, screen.query_one("#inbox-table", LiveTable)
 
