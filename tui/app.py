@@ -93,15 +93,15 @@ class Intervals:
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
 
 
-OPENS: dict[str, str] = {
-    "docs_search": "DocsSearchScreen",
-    "webhook_inbox": "WebhookInboxScreen",
-    "crawl_form": "CrawlFormScreen",
-    "scrape_form": "ScrapeFormScreen",
-    "map_explorer": "MapExplorerScreen",
-    "batch_form": "BatchFormScreen",
+OPENS: dict[str, type[Intent]] = {
+    "docs_search": OpenDocsSearch,
+    "webhook_inbox": OpenWebhookInbox,
+    "crawl_form": OpenCrawlForm,
+    "scrape_form": OpenScrapeForm,
+    "map_explorer": OpenMapExplorer,
+    "batch_form": OpenBatchForm,
 }
-"""The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
+"""The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
 
 class WdsApp(
@@ -277,7 +277,7 @@ class WdsApp(
             return self._zoomed is not None or screen.maximized is not None
         if action in OPENS:
             # Never instead of typing, nor a second copy of the screen already on top.
-            return not takes_text(screen.focused) and type(screen).__name__ != OPENS[action]
+            return not takes_text(screen.focused) and self.navigator.answers(screen) is not OPENS[action]
         return True
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
