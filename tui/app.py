@@ -31,7 +31,6 @@ from tui.connection_watch import WatchesTheConnection
 from tui.failures import report_worker_failure
 from tui.intents import (
     Intent,
-    NewSession,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
@@ -61,7 +60,6 @@ if TYPE_CHECKING:
 
     from tui.contexts import ContextSwitch, SwitchTo
     from tui.inbox.service import InboxService
-    from tui.screens.session_form import SessionCreated
     from tui.ui_state import UiState
 
 
@@ -192,12 +190,7 @@ class WdsApp(
     def _navigate(self, intent: Intent) -> None:
         if self.refuses(intent):
             return
-        callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
-        self.push_screen(self.navigator.screen_for(intent), callback)
-
-    def _session_created(self, created: SessionCreated | None) -> None:
-        if created is not None:
-            self.query_one(SessionsPane).session_created(created)
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
     # --- the one sink for unexpected failures ---------------------------------------
 

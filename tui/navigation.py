@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
+    from tui.screens.session_form import SessionCreated
 
 CRAWL_STATUS_POLL_SECONDS = 2.0
 """How often an open crawl status screen asks for news."""
@@ -168,7 +169,7 @@ class Navigator:
 
     @staticmethod
     def when_answered(intent: Intent) -> Callable[[Any], None] | None:
-        """What to do with the screen's answer, for intents that ask a question."""
+        """What to do with the screen's answer, for intents that ask a question or want the answer back."""
         if isinstance(intent, Confirm):
 
             def answered(yes: bool | None) -> None:
@@ -176,4 +177,14 @@ class Navigator:
                     intent.on_yes()
 
             return answered
+        if isinstance(intent, NewSession) and intent.asker is not None:
+            asker = intent.asker
+
+            def started(created: SessionCreated | None) -> None:
+                if created is not None:
+                    from tui.panes.sessions import SessionStarted
+
+                    asker.post_message(SessionStarted(created))
+
+            return started
         return None

@@ -71,6 +71,13 @@ SQUEEZE = (
 Zoomed at 120 columns the live view link is whole: the header and the seconds that give way first make room for it."""
 
 
+@dataclass(eq=False)
+class SessionStarted(Message):
+    """A session the session form started, posted down to the pane that asked for the form (`NewSession.asker`)."""
+
+    created: SessionCreated
+
+
 @dataclass(frozen=True)
 class SessionsView:
     """One answer of the list endpoint and the filter it was asked with."""
@@ -279,8 +286,12 @@ class SessionsPane(Pane[SessionsView]):
     # --- create -----------------------------------------------------------------------
 
     def action_create(self) -> None:
-        """Ask for the form that starts a new session (the form sends the request)."""
-        self.post_message(NewSession())
+        """Ask for the form that starts a new session (the form sends the request; the session comes back here)."""
+        self.post_message(NewSession(asker=self))
+
+    @on(SessionStarted)
+    def _session_started(self, message: SessionStarted) -> None:
+        self.session_created(message.created)
 
     def session_created(self, created: SessionCreated) -> None:
         """A session this app started: remember when it ends and its profile, select it, say so."""
