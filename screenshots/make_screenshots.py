@@ -20,7 +20,8 @@ from textual.widgets import DataTable, TextArea
 
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
-from tui.app import ServiceInfo, WdsApp
+from tui.app import ServiceInfo
+from tui.app_factory import make_app
 from tui.console.cdp_panel import CdpStatusPanel
 from tui.console.history import ConsoleTarget
 from tui.console.screen import ConsoleScreen
@@ -56,7 +57,7 @@ async def main() -> None:
             session = await setup.browser.create(ttl=900, activity_ttl=300)
         client = WdsClient(base_url, KEY)
         service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(KEY), embedded=True)
-        app = WdsApp(client, service)
+        app = make_app(client, service)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: all(p.data is not None for p in app.query(Pane)))
             await pilot.pause(0.5)

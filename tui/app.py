@@ -1,8 +1,9 @@
 """The Textual application: a header, four panes, a footer.
 
 The app is built from a client and a little description of the service
-(harlequin's habit: the backend is passed in), so tests build it on an
-in-process emulator and the CLI builds it on whatever is configured.
+(harlequin's habit: the backend is passed in), by one factory
+(`tui.app_factory.make_app`), so tests build it on an in-process emulator and
+the CLI builds it on whatever is configured, the same way.
 
 It is the one place that pushes screens (panes and screens post intents, see
 `tui.navigation`) and the one sink for unexpected failures (every worker that
@@ -11,7 +12,7 @@ ends in error is notified and logged, see `tui.failures`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -25,7 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
 from tui.app_memory import AppMemory
-from tui.clock import Clock, system_clock
+from tui.clock import Clock
 from tui.commands import DashboardCommands
 from tui.connection_watch import WatchesTheConnection
 from tui.failures import report_worker_failure
@@ -50,6 +51,7 @@ from tui.panes.usage import UsagePane
 from tui.quitting import QuitsLikeATerminal, has_text_field
 from tui.read_only import RefusesChangesWhenReadOnly
 from tui.screens.help import HelpScreen
+from tui.service_info import ServiceInfo
 from tui.typeahead import KeysInTurn
 from tui.widgets.connection_banner import ConnectionBanner
 from tui.widgets.footer import Footer
@@ -59,21 +61,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from tui.contexts import ContextSwitch, SwitchTo
-    from tui.inbox.service import InboxService
     from tui.ui_state import UiState
-
-
-@dataclass(frozen=True)
-class ServiceInfo:
-    """What the header says about the service; never holds the key itself."""
-
-    host: str
-    masked_key: str
-    embedded: bool = False
-    emulator_log: Path | None = None  # the embedded emulator's log file
-    context: str | None = None  # the config file's context in use (None: the unnamed one)
-    config_path: Path | None = None  # the config file (where a key typed after a refusal may be saved)
-    read_only: bool = False  # every action that changes something is refused
 
 
 @dataclass(frozen=True)
@@ -146,22 +134,25 @@ class WdsApp(
         client: WdsClient,
         service: ServiceInfo,
         *,
-        clock: Clock = system_clock,
-        intervals: Intervals | None = None,
-        webhooks: InboxService | None = None,
-        ui_state: UiState | None = None,
-        contexts: ContextSwitch | None = None,
+        memory: AppMemory,
+        navigator: Navigator,
+        clock: Clock,
+        intervals: Intervals,
+        ui_state: UiState | None,
+        contexts: ContextSwitch | None,
+        startup_notes: Sequence[str],
     ) -> None:
+        """Built by `tui.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
         self.ui_state = ui_state  # None: nothing remembered between runs (tests)
         self.contexts = contexts  # None: one context only, nothing to switch to
-        self.startup_notes: list[str] = []  # said once the app runs (warnings of a context switched to)
+        self.startup_notes = list(startup_notes)  # said once the app runs (warnings of a context switched to)
         self.client = client
         self.service = service
         self.clock = clock
-        self.intervals = intervals or Intervals()
-        self.memory = AppMemory(webhooks)  # what lives as long as the app; screens get their part through the router
-        self.navigator = Navigator(client, self.memory, clock=clock)
+        self.intervals = intervals
+        self.memory = memory  # what lives as long as the app; screens get their part through the navigator
+        self.navigator = navigator
         self._zoomed: Pane | None = None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.

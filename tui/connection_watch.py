@@ -19,9 +19,9 @@ from tui.widgets.connection_banner import ConnectionBanner
 
 if TYPE_CHECKING:
     from tui.api.client import WdsClient
-    from tui.app import ServiceInfo
     from tui.clock import Clock
     from tui.screens.connection import ConnectionProblemScreen
+    from tui.service_info import ServiceInfo
     from tui.widgets.status_header import StatusHeader
 
 

@@ -8,6 +8,8 @@ lets through to a `TypeError`: this holds the two lists together.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pydantic import BaseModel
 
@@ -24,7 +26,7 @@ from tui.api.resources.options import BatchScrapeArgs, CrawlArgs, ScrapeOptionsA
         (CrawlArgs, CrawlRequest, "url"),
     ],
 )
-def test_the_keywords_are_the_models_fields(options: type, model: type[BaseModel], own_parameter: str | None) -> None:
+def test_the_keywords_are_the_models_fields(options: type[Any], model: type[BaseModel], own_parameter: str | None) -> None:
     fields = set(model.model_fields) - {own_parameter}
     assert set(options.__optional_keys__) == fields  # every keyword optional, none the model lacks
     assert not options.__required_keys__

@@ -32,7 +32,8 @@ import tui
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.redact import mask_key
-from tui.app import Intervals, ServiceInfo, WdsApp
+from tui.app import ServiceInfo, WdsApp
+from tui.app_factory import make_app
 from tui.clock import Clock
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
@@ -103,6 +104,15 @@ def seeded_emulator(seed: int = 11, clock: ManualClock | None = None, **kw: obje
     )
 
 
+SLOW = 3600.0
+"""Seconds between the panes' polls in a test's dashboard: tests refresh by hand."""
+
+
+def emulator_service(key: str = KEY) -> ServiceInfo:
+    """How a test's dashboard describes its service: the embedded emulator on a fixed address."""
+    return ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
+
+
 def dashboard(
     emulator: Emulator,
     transport: httpx.AsyncBaseTransport | None = None,
@@ -116,9 +126,7 @@ def dashboard(
     lives at another date passes the emulator's clock).
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
-    return WdsApp(client, service, clock=clock or frozen_clock(NOW), intervals=slow)
+    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW)
 
 
 class PaneHost(App[None]):
