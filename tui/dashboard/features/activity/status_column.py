@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from tui.contract.models import ActivityEntry
-from tui.dashboard.features.activity.rows import ActivityTable
 from tui.dashboard.features.activity.job_states import RowStatus, StatusChecker
+from tui.dashboard.features.activity.rows import ActivityTable
 
 if TYPE_CHECKING:
     from textual.timer import Timer

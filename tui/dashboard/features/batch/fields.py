@@ -21,13 +21,13 @@ from textual.widgets import Checkbox, Input, Label, Static, TextArea
 from tui.contract.limits import MAX_CONCURRENCY_MIN
 from tui.contract.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.form_issues import (
     issues_by_field,
     mark_fields,
     problem_text,
     say_problem,
 )
+from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.scrape_options import (
     OPTION_FIELDS,
     ScrapeOptionsFields,

@@ -31,8 +31,8 @@ from tui.api.errors import WdsError
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.features.batch.fields import BatchFields
 from tui.dashboard.features.batch.refusals import explain_batch
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress

@@ -55,9 +55,9 @@ from tui.dashboard.features.console.history import (
     request_for,
 )
 from tui.dashboard.features.console.output import RunList, RunOutput, stop_notice
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import short_id
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures

@@ -30,8 +30,8 @@ from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.contract.validation import validation_details
 from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form_errors import field_issues, refusal_text, top_field
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures

@@ -28,15 +28,15 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.kit.formatting import clip, clock_time, short_id
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import Change, InboxRow
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.formatting import clip, clock_time, short_id
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import LiveTable, Row, Squeeze
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 FLUSH_SECONDS = 0.1

@@ -28,9 +28,9 @@ from datetime import datetime
 from typing import Any
 
 from tui.api.errors import WebhookPayloadError, WebhookSignatureError
+from tui.api.webhooks import check_signature, parse_event, signature_of
 from tui.contract.models.webhook import WebhookEvent
 from tui.contract.webhook_signature import Secret
-from tui.api.webhooks import check_signature, parse_event, signature_of
 from tui.dashboard.kit.formatting import clip
 
 ROWS_PER_CLASS = 1000

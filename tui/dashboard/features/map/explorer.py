@@ -32,8 +32,8 @@ from tui.dashboard.features.map.fields import MapFields
 from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.features.map.refusals import explain
 from tui.dashboard.features.map.results import MapResults
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.curl import curl_command
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress

@@ -25,8 +25,8 @@ from textual.message import Message
 from textual_fastdatatable import DataTable
 from textual_fastdatatable.backend import DataTableBackend
 
-from tui.dashboard.kit.formatting import bare_url, middle_clip
 from tui.dashboard.features.map.links import LinkList
+from tui.dashboard.kit.formatting import bare_url, middle_clip
 from tui.dashboard.kit.outside_text import visible
 
 COLUMNS = ("✓", "url", "title", "description")

@@ -34,8 +34,8 @@ from tui.contract.requests import ScrapeRequest
 from tui.dashboard.features.scrape.fields import ScrapeFields
 from tui.dashboard.features.scrape.refusals import explain
 from tui.dashboard.features.scrape.result import ScrapeResultView
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.curl import curl_command
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress

@@ -21,9 +21,9 @@ from textual.widgets import Label, Markdown, Static
 
 from tui.contract.limits import ASK_BUDGET_SECONDS
 from tui.contract.models.support import FixValidation, SupportAskPartial
+from tui.dashboard.features.support.log import AskRecord
 from tui.dashboard.kit.formatting import clip
 from tui.dashboard.kit.outside_text import shown
-from tui.dashboard.features.support.log import AskRecord
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
 
 PARTS: tuple[tuple[str, str], ...] = (
