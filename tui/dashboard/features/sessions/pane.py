@@ -96,7 +96,7 @@ def short_url(url: str | None) -> str:
 
 
 def status_text(status: str) -> str:
-    marks = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
+    marks: dict[str, str] = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
     return f"{marks.get(status, '?')} {status}"
 
 
