@@ -28,7 +28,7 @@ from tui.api.client import WdsClient
 from tui.dashboard.connection.banner import ConnectionBanner
 from tui.dashboard.connection.watch import WatchesTheConnection
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.keys.keymap import takes_text
+from tui.dashboard.keys.keymap import KeepsItsKeymap, takes_text
 from tui.dashboard.keys.palette import DashboardCommands
 from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
 from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
@@ -90,7 +90,7 @@ OPENS: dict[str, type[Intent]] = {
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
     WatchesTheConnection["SwitchTo | None"], RefusesChangesWhenReadOnly, QuitsLikeATerminal["SwitchTo | None"],
-    KeysInTurn["SwitchTo | None"],
+    KeepsItsKeymap["SwitchTo | None"], KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
 
