@@ -29,6 +29,7 @@ from tui.commands import DashboardCommands
 from tui.connection_watch import WatchesTheConnection
 from tui.failures import report_worker_failure
 from tui.intents import (
+    CrawlStarted,
     Intent,
     NewSession,
     OpenBatchForm,
@@ -191,6 +192,11 @@ class WdsApp(
             return
         callback = self._session_created if isinstance(intent, NewSession) else self.navigator.when_answered(intent)
         self.push_screen(self.navigator.screen_for(intent), callback)
+
+    @on(CrawlStarted)
+    def _crawl_started(self) -> None:
+        for pane in self.screen_stack[0].query(CrawlsPane):  # the dashboard's, whichever screen is on top
+            pane.refresh_data()
 
     def _session_created(self, created: SessionCreated | None) -> None:
         if created is not None:
