@@ -41,10 +41,10 @@ from tui.app import WdsApp
 from tui.emulator.service import Emulator
 from tui.intents import OpenBatch, OpenBatchForm
 from tui.navigation import Navigator
-from tui.screens.batch_fields import INBOX_HINT
 from tui.screens.batch_form import BatchFormScreen
 from tui.screens.batch_refusals import explain_batch
 from tui.screens.batch_status import BatchStatusScreen
+from tui.screens.form_body import INBOX_HINT
 
 URLS = ["https://bigbox-supply.com/", "https://bigbox-supply.com/about", "https://example.com/blog"]
 

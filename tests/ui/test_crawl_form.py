@@ -28,7 +28,7 @@ from tests.ui.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
-from tui.intents import OpenCrawl, OpenCrawlForm
+from tui.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
 from tui.navigation import Navigator
 from tui.screens import crawl_params_fields as params
 from tui.screens.crawl_form import CrawlFormScreen
@@ -161,6 +161,23 @@ async def test_start_posts_the_crawl_and_opens_its_status_screen(emulator: Emula
         from tui.panes.crawls import CrawlsPane
 
         assert app.query_one(CrawlsPane).crawl_by_id(status.crawl_id) is not None
+
+
+async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(
+    emulator: Emulator, monkeypatch: Any
+) -> None:
+    # The form tells the app (CrawlStarted), which tells the pane: the form never looks the pane up.
+    app = dashboard(emulator)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_form(pilot)
+        from tui.panes.crawls import CrawlsPane
+
+        pane = app.screen_stack[0].query_one(CrawlsPane)
+        asked: list[bool] = []
+        monkeypatch.setattr(pane, "refresh_data", lambda: asked.append(True))
+        screen.post_message(CrawlStarted("crawl-1"))
+        await wait_until(pilot, lambda: asked == [True], "the crawls pane told to look again")
+        assert app.screen is screen
 
 
 async def test_ctrl_y_copies_the_request_as_curl_with_the_key_masked(emulator: Emulator) -> None:

@@ -15,16 +15,14 @@ from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Checkbox, Input, Label, Static, TextArea
+from textual.widgets import Checkbox, Label, Static, TextArea
 
 from tui.api.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.api.validation import validation_details
 from tui.outside_text import visible
-from tui.screens.form_body import FieldSpec, FormBody, error_line, range_text
+from tui.screens.form_body import NO_INBOX_HINT, FieldSpec, FormBody, error_line, range_text
 from tui.screens.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
-NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
-INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
 URLS = FieldSpec("urls", ("urls",))
 IGNORE_INVALID = FieldSpec("ignore-invalid", ("ignoreInvalidURLs",))
 CONCURRENCY = FieldSpec("max-concurrency", ("maxConcurrency",), "maxConcurrency",
@@ -99,19 +97,6 @@ class BatchFields(FormBody):
         if invalid:
             text += f", {invalid:,} not an http(s) URL"
         self.query_one("#urls-count", Static).update(text)
-
-    def offer_webhook(self, address: str | None, offered: str | None) -> bool:
-        """Fill the webhook with the inbox's `address` unless it was offered before (`offered`) or is typed in.
-
-        Returns whether the inbox listens (the hint then says so).
-        """
-        if address is None:
-            return False
-        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
-        webhook = self.query_one("#webhook", Input)
-        if address != offered and not webhook.value.strip():
-            webhook.value = address
-        return True
 
     @property
     def urls(self) -> list[str]:

@@ -25,6 +25,7 @@ from tui.error_words import Words
 from tui.intents import OpenBatch
 from tui.screens.batch_fields import BatchFields
 from tui.screens.batch_refusals import explain_batch
+from tui.screens.form_body import offer_webhook
 from tui.screens.launch_form import LaunchFormScreen, launch_bindings
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class BatchFormScreen(LaunchFormScreen):
         # On opening, and back from the inbox (w started it): offer its address if the field is empty.
         # Once per address: a field emptied on purpose stays empty after the help screen.
         address = self.webhooks.address if self.webhooks is not None else None
-        if self.fields.offer_webhook(address, self._offered):
+        if offer_webhook(self, address, self._offered):
             self._offered = address
 
     async def call(self, request: BatchScrapeRequest) -> BatchScrapeStarted:

@@ -35,11 +35,12 @@ from tui.api.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.api.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.api.validation import validation_details
 from tui.curl import curl_command
-from tui.failures import ForwardsWorkerFailures
 from tui.error_words import Say, Words, words_for
+from tui.failures import ForwardsWorkerFailures
 from tui.intents import CrawlStarted, OpenCrawl
 from tui.outside_text import shown
 from tui.screens import crawl_params_fields as params
+from tui.screens.form_body import NO_INBOX_HINT, offer_webhook
 from tui.screens.form_issues import field_issues, issues_by_field, mark_fields, problem_text
 from tui.screens.launch_form import readable_curl
 from tui.widgets.footer import Footer
@@ -47,8 +48,6 @@ from tui.widgets.footer import Footer
 if TYPE_CHECKING:
     from tui.inbox.service import InboxService
 
-NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
-INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
 _OFFERED = "offered-webhook"  # the draft's note of the inbox address last offered
 # Fields outside the 15 parameters, by wire name -> widget id.
 _OWN_FIELDS = {"prompt": "prompt", "webhook": "webhook"}
@@ -157,13 +156,8 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         # On opening, and back from the inbox (w started it): offer its address if the field is empty.
         # Once per address: a field emptied on purpose stays empty after the help or a reopening.
         address = self.webhooks.address if self.webhooks is not None else None
-        if address is None:
-            return
-        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
-        webhook = self.query_one("#webhook", Input)
-        if address != self.draft.get(_OFFERED) and not webhook.value.strip():
-            webhook.value = address
-        self.draft[_OFFERED] = address
+        if offer_webhook(self, address, self.draft.get(_OFFERED)):
+            self.draft[_OFFERED] = address
 
     # --- reading and checking -----------------------------------------------------
 

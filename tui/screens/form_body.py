@@ -21,6 +21,7 @@ from annotated_types import Ge, Le
 from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from tui.api.limits import LOCATION_COUNTRY_DEFAULT
@@ -92,6 +93,24 @@ def field_in(table: dict[str, str], path: str) -> str | None:
     """The field showing an issue at wire `path` (`location.languages[0]` -> languages), None for none."""
     base = path.split("[", 1)[0]
     return table.get(base) or table.get(base.split(".", 1)[0])
+
+
+NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
+INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
+
+
+def offer_webhook(form: Widget, address: str | None, offered: str | None) -> bool:
+    """Fill `#webhook` with the inbox's `address` unless it was offered before (`offered`) or is typed in.
+
+    Returns whether the inbox listens (`#webhook-hint` then says so).
+    """
+    if address is None:
+        return False
+    form.query_one("#webhook-hint", Static).update(INBOX_HINT)
+    webhook = form.query_one("#webhook", Input)
+    if address != offered and not webhook.value.strip():
+        webhook.value = address
+    return True
 
 
 def location(country: str, languages: str) -> dict[str, Any] | None:
