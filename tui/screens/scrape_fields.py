@@ -12,9 +12,7 @@ from textual.widgets import Static
 
 from tui.api.requests import ScrapeRequest
 from tui.screens.form_body import FieldSpec, FormBody
-from tui.screens.scrape_options import FOCUS, FORMATS, OPTION_SPECS, PROXIES, ScrapeOptionsFields
-
-__all__ = ["FORMATS", "PROXIES", "ScrapeFields"]
+from tui.screens.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
 URL = FieldSpec("url", ("url",), "URL", "https://example.com/page")
 URL_REQUIRED = {"path": "url", "message": "url: required, an absolute http:// or https:// URL"}
