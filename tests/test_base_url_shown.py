@@ -17,11 +17,11 @@ import pytest
 from textual.widgets import Static
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
-from tui import cli
-from tui.api.redact import mask_url
-from tui.contexts import ContextSwitch
-from tui.screens.context_picker import ContextPickerScreen
-from tui.settings import SettingsError, load_settings
+from tui.dashboard.startup import cli
+from tui.contract.redact import mask_url
+from tui.dashboard.startup.contexts import ContextSwitch
+from tui.dashboard.startup.context_picker import ContextPickerScreen
+from tui.dashboard.startup.settings import SettingsError, load_settings
 
 KEY = "wds-0123456789abcdef0123456789abcdef"
 SECRET = "s3cr3t-0123456789-ABCD"

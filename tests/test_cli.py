@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui import cli
+from tui.dashboard.startup import cli
 
 KEY = "wds-0123456789abcdef0123456789abcdef"
 
@@ -47,7 +47,7 @@ def _modules_loaded_by(argv: list[str], tmp_path: Path) -> set[str]:
     import sys
 
     script = (
-        "import json, sys\nfrom tui import cli\n"
+        "import json, sys\nfrom tui.dashboard.startup import cli\n"
         f"code = cli.main({argv!r})\n"
         "print(json.dumps(sorted(sys.modules)))"
     )
@@ -80,7 +80,7 @@ def test_an_unknown_option_is_refused_with_the_commands_usage(capsys: pytest.Cap
 def test_nothing_configured_and_no_emulator_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui import local_emulator
+    from tui.dashboard.startup import embedded_emulator as local_emulator
 
     monkeypatch.setattr(local_emulator, "missing_emulator_message", lambda: "the local emulator is not installed")
     assert cli.main([]) == 2

@@ -1,4 +1,4 @@
-"""Saving a key typed on the connection screen into the config file, keeping the rest (tui.config_edit)."""
+"""Saving a key typed on the connection screen into the config file, keeping the rest (tui.dashboard.startup.config_edit)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import stat
 import tomllib
 from pathlib import Path
 
-from tui.config_edit import save_api_key, with_api_key
+from tui.dashboard.startup.config_edit import save_api_key, with_api_key
 
 KEY = "wds-" + "12" * 16
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tui import cli
-from tui.config_path import names_no_service
-from tui.settings import load_settings
+from tui.dashboard.startup import cli
+from tui.dashboard.startup.config_path import names_no_service
+from tui.dashboard.startup.settings import load_settings
 
 KEY = "wds-0123456789abcdef0123456789abcdef"
 SERVICE_FILE = f'[service]\nbase_url = "https://file.example"\napi_key = "{KEY}"\n'
@@ -64,7 +64,7 @@ def test_no_service_named_always_means_the_settings_pick_the_embedded_emulator(
 
 
 def test_the_dashboard_gets_the_emulator_started_before_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui import local_emulator
+    from tui.dashboard.startup import embedded_emulator as local_emulator
 
     events: list[str] = []
 
@@ -86,7 +86,7 @@ def test_the_dashboard_gets_the_emulator_started_before_its_settings(monkeypatch
         events.append(f"ran {type(started).__name__}")
         return 0
 
-    monkeypatch.setattr("tui.dashboard.run_dashboard", run)
+    monkeypatch.setattr("tui.dashboard.startup.launch.run_dashboard", run)
     assert cli.main([]) == 0
     assert events == ["started", "settings", "ran FakeEmulator", "stopped"]
 
@@ -97,8 +97,8 @@ def test_a_missing_config_file_given_by_flag_starts_nothing(tmp_path: Path) -> N
 
 
 def test_nothing_is_started_early_when_a_service_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui import local_emulator
+    from tui.dashboard.startup import embedded_emulator as local_emulator
 
     monkeypatch.setattr(local_emulator.LocalEmulator, "start", staticmethod(lambda **_: pytest.fail("started")))
-    monkeypatch.setattr("tui.dashboard.run_dashboard", lambda settings, started, **_: 0 if started is None else 1)
+    monkeypatch.setattr("tui.dashboard.startup.launch.run_dashboard", lambda settings, started, **_: 0 if started is None else 1)
     assert cli.main(["--base-url", "https://api.example.com", "--api-key", KEY]) == 0

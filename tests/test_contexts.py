@@ -1,4 +1,4 @@
-"""Contexts in the config file (tui.contexts, tui.settings): chosen, listed masked, keys from a command."""
+"""Contexts in the config file (tui.dashboard.startup.contexts, tui.dashboard.startup.settings): chosen, listed masked, keys from a command."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.settings import SettingsError, load_settings
+from tui.dashboard.startup.settings import SettingsError, load_settings
 
 PROD_KEY = "wds-0123456789abcdef0123456789abcdef"
 STAGING_KEY = "wds-ffffffffffffffffffffffffffff1234"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shlex
 
-from tui.api.redact import mask_key
-from tui.curl import curl_command
+from tui.contract.redact import mask_key
+from tui.dashboard.kit.curl import curl_command
 
 KEY = "wds-0123456789abcdef0123456789abcdef"
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.processes import processes_in_group
-from tui import key_command
-from tui.key_command import KEY_MAX_BYTES, KeyCommandError, key_from_command
+from tui.dashboard.startup import key_command
+from tui.dashboard.startup.key_command import KEY_MAX_BYTES, KeyCommandError, key_from_command
 
 REPO = Path(__file__).resolve().parents[1]
 # a bounded wait for the kernel to finish what was signalled, not a speed target

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tui import local_emulator
-from tui.local_emulator import LocalEmulator
+from tui.dashboard.startup import embedded_emulator as local_emulator
+from tui.dashboard.startup.embedded_emulator import LocalEmulator
 
 pytestmark = pytest.mark.socket
 
@@ -89,7 +89,7 @@ def test_the_child_dies_with_its_parent_however_the_parent_ends(tmp_path: Path, 
         f"""
         import sys, time
         from pathlib import Path
-        from tui.local_emulator import LocalEmulator
+        from tui.dashboard.startup.embedded_emulator import LocalEmulator
         running = LocalEmulator.start(log_path=Path({str(tmp_path / 'log')!r}))
         print(running.process.pid, flush=True)
         time.sleep(60)
@@ -140,7 +140,7 @@ def test_the_log_is_where_the_readme_says(monkeypatch: pytest.MonkeyPatch, tmp_p
 def test_what_runs_before_the_child_starts_stays_light() -> None:
     """The child starts as early as it can: nothing on the way to it imports asyncio, pydantic or Textual."""
     script = (
-        "import sys\nimport tui.cli, tui.config_path, tui.local_emulator\n"
+        "import sys\nimport tui.dashboard.startup.cli, tui.dashboard.startup.config_path, tui.dashboard.startup.embedded_emulator\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('asyncio', 'pydantic', 'textual', 'httpx')))"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.api.models.map import MapLink
-from tui.map_links import LinkList, glob_literals, glob_matcher, is_glob, save_urls
+from tui.contract.models.map import MapLink
+from tui.dashboard.features.map.links import LinkList, glob_literals, glob_matcher, is_glob, save_urls
 
 LINKS = [
     MapLink("https://a.test/", "Home", "The start"),

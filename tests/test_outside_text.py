@@ -1,4 +1,4 @@
-"""The rule for text from outside (`tui.outside_text`): shown as text, every control visibly replaced."""
+"""The rule for text from outside (`tui.dashboard.kit.outside_text`): shown as text, every control visibly replaced."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from rich.text import Span, Text
 from textual.content import Content
 
-from tui.outside_text import plain, safe_cell, shown, visible
-from tui.widgets.hyperlink import link
-from tui.widgets.outside_markdown import outside_parser
+from tui.dashboard.kit.outside_text import plain, safe_cell, shown, visible
+from tui.dashboard.kit.widgets.hyperlink import link
+from tui.dashboard.kit.widgets.outside_markdown import outside_parser
 
 # What a terminal obeys: C0 controls, DEL, C1 controls. Bidi overrides and isolates reorder
 # what is shown; lone surrogates cannot even be written out.

@@ -1,6 +1,6 @@
 """Guards on the app's source: the ways text reaches a widget as markup, or unfiltered, stay closed.
 
-`tui.outside_text` is the rule; these checks keep a new view from going round
+`tui.dashboard.kit.outside_text` is the rule; these checks keep a new view from going round
 it where that can be told from the source alone, without guessing:
 
 - an f-string (where a value from outside is usually put into words) handed
@@ -70,13 +70,13 @@ def test_markup_is_parsed_only_from_literals() -> None:
 
 def test_markdown_is_shown_only_by_outside_markdown() -> None:
     offenders = [
-        f"{relative}:{call.lineno}" for relative, call in _calls("Markdown") if relative != "widgets/outside_markdown.py"
+        f"{relative}:{call.lineno}" for relative, call in _calls("Markdown") if relative != "dashboard/kit/widgets/outside_markdown.py"
     ]
-    assert offenders == [], "use tui.widgets.outside_markdown.OutsideMarkdown"
+    assert offenders == [], "use tui.dashboard.kit.widgets.outside_markdown.OutsideMarkdown"
 
 
 def test_rows_reach_a_table_only_through_live_table() -> None:
-    adders = [f"{relative}:{call.lineno}" for relative, call in _calls("add_row") if relative != "widgets/live_table.py"]
+    adders = [f"{relative}:{call.lineno}" for relative, call in _calls("add_row") if relative != "dashboard/kit/widgets/live_table.py"]
     assert adders == [], "give rows to LiveTable.sync"
     tables = sorted(
         node.name

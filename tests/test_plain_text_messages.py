@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 import tui
-from tui.advice import advice_for
+from tui.dashboard.connection.advice import advice_for
 from tui.api.errors import (
     APIConnectionError,
     AuthenticationError,
@@ -25,12 +25,12 @@ from tui.api.errors import (
     ServiceUnavailableError,
 )
 from tui.api.resources.jobs import no_retrieval
-from tui.support_log import AskFailure
+from tui.dashboard.features.support.log import AskFailure
 
 APP = Path(tui.__file__).parent
-ALLOWED = {("api/requests.py", "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+")}
+ALLOWED = {("contract/requests.py", "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+")}
 """Literals that are not text for people (a regular expression of HTTP header-name characters)."""
-MARKDOWN_SOURCES = {"screens/docs_results.py"}
+MARKDOWN_SOURCES = {"dashboard/features/support/docs_results.py"}
 """Modules that write Markdown for a Markdown widget, where a backtick is a code span, not a character."""
 
 

@@ -1,5 +1,5 @@
-"""The rules of `tui.serve_guard` for the addresses one test process cannot serve (IPv6, a public URL,
-https behind a proxy), and the textual-serve internal that `tui.serve_web` hooks.
+"""The rules of `tui.dashboard.startup.serve_guard` for the addresses one test process cannot serve (IPv6, a public URL,
+https behind a proxy), and the textual-serve internal that `tui.dashboard.startup.serve_web` hooks.
 
 The attacks themselves are tested on a real serve process in tests/test_serve_guard.py.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
-from tui.serve_address import Authority, parse_authority, parse_origin
-from tui.serve_guard import RefusalLog, ServeGuard
+from tui.dashboard.startup.serve_address import Authority, parse_authority, parse_origin
+from tui.dashboard.startup.serve_guard import RefusalLog, ServeGuard
 
 TOKEN = "t0ken-of-this-start"
 
@@ -121,9 +121,9 @@ def test_the_token_never_shows_in_the_guard_s_repr() -> None:
 
 
 async def test_textual_serve_still_builds_its_app_in_make_app() -> None:
-    """`tui.serve_web` puts the guard into the app textual-serve's private `Server._make_app` builds
+    """`tui.dashboard.startup.serve_web` puts the guard into the app textual-serve's private `Server._make_app` builds
     (STYLE.md point 15). An upgrade that moves it fails here, before anything is served unguarded."""
-    from tui.serve_web import GuardedServer
+    from tui.dashboard.startup.serve_web import GuardedServer
 
     guard = ServeGuard.for_address(public_url="http://127.0.0.1:8000", host="127.0.0.1", port=8000, token=TOKEN)
     server = GuardedServer("true", host="127.0.0.1", port=8000, title="t", public_url="http://127.0.0.1:8000",

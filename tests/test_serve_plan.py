@@ -1,4 +1,4 @@
-"""`wds-tui serve`'s checks and what each browser tab runs (tui.serve), without a server."""
+"""`wds-tui serve`'s checks and what each browser tab runs (tui.dashboard.startup.serve), without a server."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.serve import ServeRefused, is_loopback, plan_serve, service_environment
+from tui.dashboard.startup.serve import ServeRefused, is_loopback, plan_serve, service_environment
 
 
 def plan(**overrides):  # type: ignore[no-untyped-def]
@@ -79,7 +79,7 @@ def test_the_key_goes_to_the_tabs_by_environment_never_on_their_command_line(tmp
 def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import importlib.util
 
-    from tui import cli
+    from tui.dashboard.startup import cli
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "textual_serve" else real(name, *a))
@@ -93,7 +93,8 @@ def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.Mo
 def test_serve_gives_every_tab_the_context_and_read_only_it_was_given(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A tab resolves its settings itself: `serve --context staging --read-only` must not give it the current
     context, writable."""
-    from tui import cli, serve
+    from tui.dashboard.startup import cli
+    from tui.dashboard.startup import serve
 
     for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
         monkeypatch.delenv(name, raising=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.settings import SettingsError, load_settings
+from tui.dashboard.startup.settings import SettingsError, load_settings
 
 KEY = "wds-0123456789abcdef0123456789abcdef"
 

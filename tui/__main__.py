@@ -1,6 +1,6 @@
 """`python -m tui` is the same as the `wds-tui` command."""
 
-from tui.cli import main
+from tui.dashboard.startup.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -7,8 +7,8 @@ import pytest
 
 from tui.api import errors
 from tui.api.client import WdsClient
-from tui.api.models.common import JobState
-from tui.api.models.crawl import CrawlCancelled
+from tui.contract.models.common import JobState
+from tui.contract.models.crawl import CrawlCancelled
 
 from .conftest import JOB_ID, Recorder, error_body, json_response
 

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from tui.api import errors, models
+from tui.api import errors
+from tui.contract import models
 from tui.api.client import WdsClient
 
 from .conftest import JOB_ID, Recorder, json_response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tui.api import models
+from tui.contract import models
 from tui.api.client import WdsClient
 
 from .conftest import API_KEY, JOB_ID, SESSION_ID, Recorder, json_response

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tui.api import models
+from tui.contract import models
 from tui.api.client import WdsClient
 from tui.api.errors import NoRetrievalError, NotFoundError, RequestValidationError
-from tui.api.models.job_summary import JobSummary, summarize
-from tui.api.requests import ACTIVITY_ENDPOINTS
+from tui.contract.models.job_summary import JobSummary, summarize
+from tui.contract.requests import ACTIVITY_ENDPOINTS
 from tui.api.resources.jobs import RETRIEVABLE_KINDS, STATUS_KINDS, retrieval_path
 
 from .conftest import JOB_ID, Recorder, json_response

@@ -1,4 +1,4 @@
-"""A read-only client refuses, before sending, every request that changes something (tui.read_only's last layer)."""
+"""A read-only client refuses, before sending, every request that changes something (tui.dashboard.keys.read_only's last layer)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import pytest
 
 from tui.api import errors
 from tui.api.client import WdsClient
-from tui.api.requests import BrowserCreateRequest, ExecuteRequest, SupportAskRequest
+from tui.contract.requests import BrowserCreateRequest, ExecuteRequest, SupportAskRequest
 
 from .conftest import JOB_ID, SESSION_ID, Recorder, json_response
 

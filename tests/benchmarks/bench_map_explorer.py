@@ -47,8 +47,8 @@ sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 from bench_dashboard import start_emulator, stop  # noqa: E402
 
 from tui.api.client import WdsClient  # noqa: E402
-from tui.api.redact import mask_key  # noqa: E402
-from tui.app import Intervals, ServiceInfo, WdsApp  # noqa: E402
+from tui.contract.redact import mask_key  # noqa: E402
+from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp  # noqa: E402
 
 SITE = "https://bigbox-supply.com/"
 LIMIT = 100_000
@@ -90,7 +90,7 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
     service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(key))
     slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)  # the panes stay quiet
     app = WdsApp(client, service, intervals=slow)
-    gc.freeze()  # as `tui.dashboard` does before running the app: start-up's objects stay out of collections
+    gc.freeze()  # as `tui.dashboard.startup.launch` does before running the app: start-up's objects stay out of collections
     frames: list[float] = []
     real_display = app._display
 
@@ -100,8 +100,8 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
         real_display(screen, renderable)
 
     app._display = display  # type: ignore[method-assign]
-    from tui.screens.map_explorer import MapExplorerScreen
-    from tui.widgets.links_table import LinksTable
+    from tui.dashboard.features.map.explorer import MapExplorerScreen
+    from tui.dashboard.features.map.links_table import LinksTable
 
     figures: dict[str, Any] = {}
     async with app.run_test(size=(120, 40)) as pilot:

@@ -123,7 +123,7 @@ def traced_main(program: str, snapshot_dir: str, argv: list[str]) -> int:
     threading.Thread(target=dumper, daemon=True).start()
     signal.signal(signal.SIGUSR2, lambda *_: wanted.set())
     if program == "dashboard":
-        from tui.cli import main as dashboard_main
+        from tui.dashboard.startup.cli import main as dashboard_main
 
         return dashboard_main(argv)
     from tui.emulator.cli import main as emulator_main

@@ -7,10 +7,10 @@ time minus this one's is settings, composing the panes and the first round trip.
 from __future__ import annotations
 
 import tui.api.client  # noqa: F401
-import tui.app  # noqa: F401
-import tui.cli  # noqa: F401
-import tui.dashboard  # noqa: F401
-import tui.settings  # noqa: F401
+import tui.dashboard.shell.app  # noqa: F401
+import tui.dashboard.startup.cli  # noqa: F401
+import tui.dashboard.startup.launch  # noqa: F401
+import tui.dashboard.startup.settings  # noqa: F401
 from bare_app import BareApp
 
 if __name__ == "__main__":

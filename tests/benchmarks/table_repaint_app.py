@@ -10,7 +10,7 @@ import sys
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 ROWS = 100
 

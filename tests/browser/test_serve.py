@@ -18,7 +18,7 @@ from tests.browser.pages import loopback_site
 from tests.browser.served_page import REPO, served_dashboard, served_page
 from tests.processes import ServeProcess, children_of, serve_process, served_emulator
 from tui.api.client import WdsClient
-from tui.panes.activity_rows import short_id
+from tui.dashboard.features.activity.rows import short_id
 
 pytestmark = pytest.mark.browser
 

@@ -25,7 +25,7 @@ from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, UNK
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError
-from tui.api.requests import ScrapeRequest
+from tui.contract.requests import ScrapeRequest
 from tui.emulator.http.app import create_app
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
 from tui.emulator.core.clock import ManualClock

@@ -24,7 +24,7 @@ from tests.contract.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, BadRequestError, NotFoundError, PermissionDeniedError
-from tui.api.models import BatchScrapeStarted, BatchScrapeStatus, JobState
+from tui.contract.models import BatchScrapeStarted, BatchScrapeStatus, JobState
 
 PAGES = [f"{SITE}/pricing", f"{SITE}/about", f"{SITE}/legal/terms"]
 

@@ -16,7 +16,7 @@ import pytest
 from tests.contract.conftest import SITE, Service
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError
-from tui.api.models import Document, JobState
+from tui.contract.models import Document, JobState
 
 CACHED = f"{SITE}/pricing"
 NEVER_CACHED = f"{SITE}/about"

@@ -31,8 +31,8 @@ from tui.api.errors import (
     RateLimitError,
     ServiceUnavailableError,
 )
-from tui.api.models import BrowserSessionCreated, BrowserSessionDeleted, ExecuteResult, SessionStatus
-from tui.api.requests import BrowserCreateRequest, BrowserListQuery, ExecuteRequest
+from tui.contract.models import BrowserSessionCreated, BrowserSessionDeleted, ExecuteResult, SessionStatus
+from tui.contract.requests import BrowserCreateRequest, BrowserListQuery, ExecuteRequest
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome, NoBrowserBackend
 
 # --- create -------------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ from tests.contract.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, PermissionDeniedError
-from tui.api.models import ActiveCrawl, ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus, JobState
-from tui.api.requests import CrawlParamsPreviewRequest
+from tui.contract.models import ActiveCrawl, ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus, JobState
+from tui.contract.requests import CrawlParamsPreviewRequest
 
 # --- params preview -----------------------------------------------------------------------------
 

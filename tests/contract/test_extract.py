@@ -23,7 +23,7 @@ from tests.contract.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, PermissionDeniedError
-from tui.api.models import ExtractStatus, JobState
+from tui.contract.models import ExtractStatus, JobState
 
 
 def agent_job(service: Service, key: str = ALPHA_KEY, endpoint: str = "agent") -> str:

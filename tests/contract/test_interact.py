@@ -35,8 +35,8 @@ from tui.api.errors import (
     RateLimitError,
     ServiceUnavailableError,
 )
-from tui.api.models import InteractionStopped, InteractResult, SessionStatus
-from tui.api.requests import InteractRequest
+from tui.contract.models import InteractionStopped, InteractResult, SessionStatus
+from tui.contract.requests import InteractRequest
 from tui.emulator.browser.backend import ExecutionOutcome, NoBrowserBackend
 
 NAVIGATED = ExecutionOutcome("", "", 0, False, None, None)  # the first call's navigation to the job's URL

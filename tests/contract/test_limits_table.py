@@ -2,7 +2,7 @@
 
 The table below is copied by hand from the contract's tables (the endpoint
 tables and the "Limits" table). It deliberately imports neither
-`tui.api.limits` nor `tui.api.requests`: the emulator validates bodies with the
+`tui.contract.limits` nor `tui.contract.requests`: the emulator validates bodies with the
 client's request models, so a limit wrong in that shared code would pass every
 test that goes through it. Here the numbers come from the contract alone.
 

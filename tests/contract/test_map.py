@@ -10,8 +10,8 @@ import pytest
 from tests.contract.conftest import SITE, Limit, Service, assert_limit, kwargs_of, limit_params
 from tui.api.client import WdsClient
 from tui.api.errors import RequestTimeoutError
-from tui.api.models import MapLink, MapResult
-from tui.api.requests import MapRequest, is_http_url
+from tui.contract.models import MapLink, MapResult
+from tui.contract.requests import MapRequest, is_http_url
 
 
 async def test_map_happy_path_lists_the_sites_urls_with_titles(alpha: WdsClient) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from tui.api.client import WdsClient
 from tui.api.errors import RequestTimeoutError
-from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
+from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
 from tui.emulator.sites.sizes import BIGGEST_HOST
 
 BIG = f"https://{BIGGEST_HOST}"

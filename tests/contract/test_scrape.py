@@ -29,7 +29,7 @@ from tui.api.errors import (
     RequestTimeoutError,
     RequestValidationError,
 )
-from tui.api.models import ScrapeResult
+from tui.contract.models import ScrapeResult
 
 FAST_PAGE = f"{SITE}/pricing"  # loads in well under a second: even the minimum timeout is enough
 SLOW_PAGE = f"{SITE}/reports/annual-2021"  # needs about 90 s to load

@@ -23,8 +23,8 @@ from tests.contract.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, GatewayTimeoutError
-from tui.api.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial
-from tui.api.requests import DocsSearchRequest, SupportAskRequest
+from tui.contract.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial
+from tui.contract.requests import DocsSearchRequest, SupportAskRequest
 from tui.emulator.jobs.scrape_engine import FailureKind
 
 # --- docs-search --------------------------------------------------------------------------------

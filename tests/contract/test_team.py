@@ -21,8 +21,8 @@ from tests.contract.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
-from tui.api.models import ActivityEntry, ActivityPage, TokenUsageHistory
-from tui.api.requests import ActivityQuery, TokenUsageQuery
+from tui.contract.models import ActivityEntry, ActivityPage, TokenUsageHistory
+from tui.contract.requests import ActivityQuery, TokenUsageQuery
 
 # --- token usage ------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.contract.conftest import ALPHA_KEY, ALPHA_KEY_2, SITE, Service
-from tui.api.models import TokenUsageHistory
+from tui.contract.models import TokenUsageHistory
 
 
 def assert_both_names(periods: list[dict[str, Any]]) -> None:

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
-from tui.api.requests import MapRequest
+from tui.contract.requests import MapRequest
 from tui.emulator.http.big_json import encode_json
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator

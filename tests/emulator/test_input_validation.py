@@ -15,7 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from tests.emulator.conftest import ALPHA_KEY, auth
-from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
+from tui.contract.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tests.emulator.recording_backend import RecordingBackend
-from tui.api.requests import ScrapeRequest
+from tui.contract.requests import ScrapeRequest
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.api.requests import CrawlRequest, ScrapeOptions
+from tui.contract.requests import CrawlRequest, ScrapeOptions
 from tui.emulator.jobs.crawl_plan import InvalidPattern, plan_crawl
 from tui.emulator.jobs.crawl_progress import Timeline, page_interval
 from tui.emulator.jobs.scrape_engine import FailureKind, fetch_page

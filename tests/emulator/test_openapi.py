@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 from starlette.routing import Route
 
-from tui.api.requests import CrawlRequest, ScrapeRequest
+from tui.contract.requests import CrawlRequest, ScrapeRequest
 from tui.emulator.http.app import create_app
 from tui.emulator.http.openapi import OPERATIONS
 from tui.emulator.service import Emulator

@@ -71,7 +71,7 @@ async def test_a_job_whose_entry_is_still_listed_is_kept_past_its_own_expiry(emu
     async with client_for(emulator) as c:
         await scrape(c, "https://acme-outdoor.com/")
     caller_team = emulator.team_by_name("alpha")
-    from tui.api.requests import ScrapeRequest
+    from tui.contract.requests import ScrapeRequest
     from tui.emulator.core.teams import Caller
 
     # A job made in the past but listed now (the activity log moves an entry up to the team's newest time).
@@ -87,7 +87,7 @@ async def test_a_job_whose_entry_is_still_listed_is_kept_past_its_own_expiry(emu
 
 
 async def test_a_job_never_listed_is_dropped_at_its_expiry(emulator: Emulator, clock: ManualClock) -> None:
-    from tui.api.requests import ScrapeRequest
+    from tui.contract.requests import ScrapeRequest
     from tui.emulator.core.teams import Caller
 
     caller = Caller(emulator.team_by_name("alpha"), ALPHA_KEY)  # type: ignore[arg-type]

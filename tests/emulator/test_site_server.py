@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.api.requests import ScrapeRequest
+from tui.contract.requests import ScrapeRequest
 from tui.emulator.jobs.scrape_engine import fetch_page
 from tui.emulator.sites.registry import SiteRegistry
 from tui.emulator.sites.site_server import APP_SCRIPT_PATH, HELD_BACK_FROM_MS, respond, site_resolver

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth
-from tui.api.requests import MapRequest
+from tui.contract.requests import MapRequest
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.sites.registry import SiteRegistry
 from tui.emulator.sites.site import SyntheticSite

@@ -12,7 +12,7 @@ import tracemalloc
 from datetime import UTC, datetime
 
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.inbox.store import (
+from tui.dashboard.features.inbox.store import (
     BODY_BUDGET,
     ROWS_PER_CLASS,
     TEXT_LIMIT,

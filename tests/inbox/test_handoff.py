@@ -6,8 +6,8 @@ import asyncio
 import json
 from datetime import UTC, datetime
 
-from tui.inbox.handoff import SLICE, Handoff
-from tui.inbox.store import Inbox, check_delivery
+from tui.dashboard.features.inbox.handoff import SLICE, Handoff
+from tui.dashboard.features.inbox.store import Inbox, check_delivery
 
 
 def delivery(number: int):

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.inbox.listener import WebhookListener, is_loopback, parse_listen_address
-from tui.inbox.store import Inbox
+from tui.dashboard.features.inbox.listener import WebhookListener, is_loopback, parse_listen_address
+from tui.dashboard.features.inbox.store import Inbox
 
 SECRET = "whsec-inbox-test"
 
@@ -116,7 +116,7 @@ async def test_without_a_secret_nothing_is_claimed_verified() -> None:
 def test_the_inbox_keeps_at_most_its_rows() -> None:
     from datetime import UTC, datetime
 
-    from tui.inbox.store import check_delivery, quotas_for
+    from tui.dashboard.features.inbox.store import check_delivery, quotas_for
 
     inbox = Inbox(None, quotas=quotas_for(None, rows=3))
     for number in range(5):
@@ -148,8 +148,8 @@ def test_loopback() -> None:
 
 
 async def test_the_default_port_taken_means_a_free_port_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.inbox import service as service_module
-    from tui.inbox.service import InboxService
+    from tui.dashboard.features.inbox import service as service_module
+    from tui.dashboard.features.inbox.service import InboxService
 
     blocker = WebhookListener(Inbox(None))
     await blocker.start()
@@ -167,7 +167,7 @@ async def test_the_default_port_taken_means_a_free_port_said_so(monkeypatch: pyt
 
 
 async def test_a_configured_address_in_use_is_not_replaced() -> None:
-    from tui.inbox.service import InboxService
+    from tui.dashboard.features.inbox.service import InboxService
 
     blocker = WebhookListener(Inbox(None))
     await blocker.start()

@@ -22,9 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tui.inbox import listener as listener_module
-from tui.inbox.listener import WebhookListener
-from tui.inbox.store import Inbox
+from tui.dashboard.features.inbox import listener as listener_module
+from tui.dashboard.features.inbox.listener import WebhookListener
+from tui.dashboard.features.inbox.store import Inbox
 
 pytestmark = pytest.mark.socket
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,9 +129,9 @@ CHILD = textwrap.dedent(
     """
     import asyncio, json, socket
     import httpx
-    from tui.inbox import listener as listener_module
-    from tui.inbox.listener import WebhookListener
-    from tui.inbox.store import Inbox
+    from tui.dashboard.features.inbox import listener as listener_module
+    from tui.dashboard.features.inbox.listener import WebhookListener
+    from tui.dashboard.features.inbox.store import Inbox
 
     DEEP = b"[" * 200_000 + b"]" * 200_000
 

@@ -31,16 +31,16 @@ from textual.widgets import Footer, Input, TextArea
 import tui
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
-from tui.api.redact import mask_key
-from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.clock import Clock
+from tui.contract.redact import mask_key
+from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
+from tui.dashboard.kit.clock import Clock
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.intents import Intent
-from tui.navigation import Navigator
-from tui.panes.base import Pane
-from tui.widgets.live import POLL_GROUP
+from tui.dashboard.shell.intents import Intent
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.live import POLL_GROUP
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
@@ -130,7 +130,7 @@ class PaneHost(App[None]):
     sees is kept in `intents`.
     """
 
-    CSS_PATH = Path(tui.__file__).parent / "app.tcss"
+    CSS_PATH = Path(tui.__file__).parent / "dashboard" / "shell" / "app.tcss"
 
     def __init__(
         self, content: Callable[[], Widget], *, footer: bool = True, navigator: Navigator | None = None
@@ -145,7 +145,7 @@ class PaneHost(App[None]):
     def _navigate(self, intent: Intent) -> None:
         self.intents.append(intent)
         if self.navigator is not None:
-            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
 
     def compose(self) -> ComposeResult:
         yield self._content()

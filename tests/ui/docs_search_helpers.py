@@ -24,9 +24,9 @@ from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.intents import OpenDocsSearch
-from tui.navigation import Navigator
-from tui.screens.docs_search import DocsSearchScreen
+from tui.dashboard.shell.intents import OpenDocsSearch
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 SEARCH_PATH = "/v2/support/docs-search"
 

@@ -8,15 +8,15 @@ from textual.widgets import Select
 
 from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, wait_until
 from tui.api.client import WdsClient
-from tui.api.models import ActivityEntry
+from tui.contract.models import ActivityEntry
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
-from tui.intents import OpenInteract
-from tui.navigation import Navigator
-from tui.panes.activity import ActivityPane, ActivityTable, entry_row, keyed_entries
-from tui.panes.base import PaneStatus
-from tui.screens.job_detail import JobDetailScreen
-from tui.widgets.document_view import DocumentView
+from tui.dashboard.shell.intents import OpenInteract
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable, entry_row, keyed_entries
+from tui.dashboard.kit.pane import PaneStatus
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.kit.widgets.document_view import DocumentView
 
 # The emulator is the standard picture (tests/ui/conftest.py): seed 11, with seeded history.
 

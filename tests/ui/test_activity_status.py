@@ -25,13 +25,13 @@ from tests.ui.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, RateLimitError
-from tui.api.models import ActivityEntry
-from tui.api.models.job_summary import JobSummary
+from tui.contract.models import ActivityEntry
+from tui.contract.models.job_summary import JobSummary
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.intents import AskSupport
-from tui.panes.activity import ActivityPane, ActivityTable
-from tui.panes.activity_status import GONE, NO_STATUS, StatusChecker
+from tui.dashboard.shell.intents import AskSupport
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.features.activity.job_states import GONE, NO_STATUS, StatusChecker
 
 RETRIEVAL_PREFIXES = ("/v2/scrape/", "/v2/crawl/", "/v2/batch/scrape/", "/v2/extract/")
 

@@ -18,14 +18,14 @@ from tests.ui.conftest import (
     seeded_emulator,
     wait_until,
 )
-from tui.commands import DashboardCommands
-from tui.console.screen import ConsoleScreen
-from tui.panes.base import Pane
-from tui.panes.sessions import SessionsPane
-from tui.screens import connection
-from tui.screens.connection import ConnectionProblemScreen
-from tui.widgets import connection_banner
-from tui.widgets.connection_banner import ConnectionBanner
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.connection import problem_screen as connection
+from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
+from tui.dashboard.connection import banner as connection_banner
+from tui.dashboard.connection.banner import ConnectionBanner
 
 
 class Outage(httpx.AsyncBaseTransport):

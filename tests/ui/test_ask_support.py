@@ -34,11 +34,11 @@ from tests.ui.conftest import (
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.intents import AskSupport, OpenJob
-from tui.navigation import Navigator
-from tui.screens.ask_support import NOTHING_TO_ASK, AskSupportScreen
-from tui.screens.support_answer import SupportAnswerView
-from tui.support_log import AskDraft, AskSubject, SupportLog, prefilled_question
+from tui.dashboard.shell.intents import AskSupport, OpenJob
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.support.ask import NOTHING_TO_ASK, AskSupportScreen
+from tui.dashboard.features.support.answer import SupportAnswerView
+from tui.dashboard.features.support.log import AskDraft, AskSubject, SupportLog, prefilled_question
 
 ASK = "/v2/support/ask"
 MISSING_PAGE = "https://acme-outdoor.com/no-such-page-here"
@@ -270,7 +270,7 @@ async def test_a_refused_key_says_so(emulator: Emulator, front: SupportFront) ->
             await send(pilot, screen)
             view = answer_view(screen)
             assert view.summary.startswith("✗ API key refused (401)")
-            # The advice every screen gives for a refused key (tui.error_words.KEY_ADVICE).
+            # The advice every screen gives for a refused key (tui.dashboard.kit.error_words.KEY_ADVICE).
             assert "Check WDS_API_KEY" in (view.part_text("problem") or "")
     assert KEY not in str(front.asked)
 

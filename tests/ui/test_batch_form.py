@@ -37,14 +37,14 @@ from tui.api.errors import (
     InvalidResponseError,
     RateLimitError,
 )
-from tui.app import WdsApp
+from tui.dashboard.shell.app import WdsApp
 from tui.emulator.service import Emulator
-from tui.intents import OpenBatch, OpenBatchForm
-from tui.navigation import Navigator
-from tui.screens.batch_form import BatchFormScreen
-from tui.screens.batch_refusals import explain_batch
-from tui.screens.batch_status import BatchStatusScreen
-from tui.screens.form_body import INBOX_HINT
+from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.batch.form import BatchFormScreen
+from tui.dashboard.features.batch.refusals import explain_batch
+from tui.dashboard.features.batch.status import BatchStatusScreen
+from tui.dashboard.kit.form_body import INBOX_HINT
 
 URLS = ["https://bigbox-supply.com/", "https://bigbox-supply.com/about", "https://example.com/blog"]
 

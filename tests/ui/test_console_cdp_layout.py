@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static
 
 from tui.api.cdp_types import CdpEvent, ConnectionState, PagesChanged, PageTarget, StateChanged
-from tui.console.cdp_panel import CdpStatusPanel, pages_text
+from tui.dashboard.features.console.cdp_panel import CdpStatusPanel, pages_text
 
 LONG_URL = "https://shop.example.com/catalogue/bicycles/touring/frames?size=56&colour=forest-green&ref=console"
 PAGES = (

@@ -7,7 +7,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.ui.test_console import ConsoleApp, GatedBackend, backend, console, editor, emulator, session_target
 from tui.api.client import WdsClient
-from tui.console.history import ConsoleHistories
+from tui.dashboard.features.console.history import ConsoleHistories
 
 __all__ = ["backend", "emulator"]  # the fixtures of test_console, used here too
 
@@ -54,7 +54,7 @@ async def test_ctrl_a_selects_all_and_the_footer_says_so(client: WdsClient) -> N
 
 async def test_ctrl_a_selects_all_in_the_interact_prompt_too(client: WdsClient, emulator) -> None:  # noqa: ANN001
     from tests.ui.test_console import scrape_job
-    from tui.console.history import ConsoleTarget
+    from tui.dashboard.features.console.history import ConsoleTarget
 
     screen = console(client, ConsoleTarget.for_interact(scrape_job(emulator, "https://acme-outdoor.com/")))
     async with ConsoleApp(screen).run_test(size=(120, 40)) as pilot:
@@ -69,8 +69,8 @@ async def test_ctrl_r_on_an_empty_editor_offers_the_example_and_enter_inserts_it
 ) -> None:
     from textual.widgets import Select
 
-    from tui.console.example_offer import ExampleOffer
-    from tui.console.history import EXAMPLES
+    from tui.dashboard.features.console.example_offer import ExampleOffer
+    from tui.dashboard.features.console.history import EXAMPLES
 
     screen = console(client, await session_target(client))
     app = ConsoleApp(screen)
@@ -92,7 +92,7 @@ async def test_ctrl_r_on_an_empty_editor_offers_the_example_and_enter_inserts_it
 async def test_y_inserts_the_example_and_any_other_key_leaves_the_editor_empty(
     client: WdsClient, backend: GatedBackend
 ) -> None:
-    from tui.console.history import EXAMPLES
+    from tui.dashboard.features.console.history import EXAMPLES
 
     screen = console(client, await session_target(client))
     app = ConsoleApp(screen)

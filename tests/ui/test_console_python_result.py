@@ -1,4 +1,4 @@
-"""Python's value shown as the result, like node's: the console asks for it (tui.console.python_result).
+"""Python's value shown as the result, like node's: the console asks for it (tui.dashboard.features.console.python_result).
 
 The echo lines are checked by running them here, in this Python, as the
 sandbox would (top-level await allowed, a `page` in the namespace); the
@@ -21,11 +21,11 @@ from tests.ui.test_console import (
     ConsoleApp, GatedBackend, backend, console, editor, emulator, live, run_and_wait, session_target, site,
 )
 from tui.api.client import WdsClient
-from tui.api.limits import CODE_MAX
-from tui.api.models.browser import ExecuteResult
-from tui.console.history import RunOutcome
-from tui.console.output import RunOutput
-from tui.console.python_result import MARK, split_result, with_result_echo
+from tui.contract.limits import CODE_MAX
+from tui.contract.models.browser import ExecuteResult
+from tui.dashboard.features.console.history import RunOutcome
+from tui.dashboard.features.console.output import RunOutput
+from tui.dashboard.features.console.python_result import MARK, split_result, with_result_echo
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.service import Emulator
 
@@ -127,7 +127,7 @@ async def test_the_console_shows_python_s_result_and_keeps_the_typed_code(
 async def test_python_s_result_in_real_chromium(live: tuple[Emulator, WdsClient], site: str) -> None:
     from textual.widgets import Select
 
-    from tui.console.screen import ConsoleScreen
+    from tui.dashboard.features.console.screen import ConsoleScreen
 
     _, client = live
     created = await client.browser.create(ttl=600)

@@ -16,10 +16,10 @@ from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.ui.test_console_cdp_layout import EVENT, PAGES
 from tui.api.cdp_types import CdpEvent, ConnectionState, PagesChanged, StateChanged
-from tui.console.cdp_panel import CdpStatusPanel
-from tui.console.history import ConsoleTarget
-from tui.console.screen import ConsoleScreen
-from tui.panes.base import Pane
+from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
+from tui.dashboard.features.console.history import ConsoleTarget
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.kit.pane import Pane
 
 SIZES = [(120, 40), (80, 24)]
 

@@ -15,11 +15,11 @@ from textual.widgets import Input, Select
 
 from tests.ui.conftest import dashboard, settle, wait_until
 from tui.emulator.service import Emulator
-from tui.panes.activity import ActivityPane
-from tui.panes.sessions import SessionsPane
-from tui.screens.job_detail import JobDetailScreen
-from tui.screens.session_form import SessionFormScreen
-from tui.panes.activity_rows import ActivityTable
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.activity.rows import ActivityTable
 
 
 def type_ahead(app: App[object], *keys: str) -> None:
@@ -58,8 +58,8 @@ async def test_keys_typed_while_leaving_a_job_screen_reach_the_dashboard(emulato
 async def test_keys_typed_into_the_console_then_escape_and_a_digit_land_in_order(emulator: Emulator) -> None:
     from textual.widgets import TextArea
 
-    from tui.console.history import ConsoleTarget
-    from tui.console.screen import ConsoleScreen
+    from tui.dashboard.features.console.history import ConsoleTarget
+    from tui.dashboard.features.console.screen import ConsoleScreen
 
     app = dashboard(emulator)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -12,10 +12,10 @@ from tests.ui.conftest import (
     seeded_emulator,
     wait_until,
 )
-from tui.app import WdsApp
-from tui.contexts import ContextSwitch, SwitchTo
-from tui.screens.context_picker import ContextPickerScreen
-from tui.settings import SettingsError
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
+from tui.dashboard.startup.context_picker import ContextPickerScreen
+from tui.dashboard.startup.settings import SettingsError
 
 
 def app_with_contexts(load: Any) -> WdsApp:

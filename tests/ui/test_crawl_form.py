@@ -28,11 +28,11 @@ from tests.ui.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
-from tui.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
-from tui.navigation import Navigator
-from tui.screens import crawl_params_fields as params
-from tui.screens.crawl_form import CrawlFormScreen
-from tui.screens.crawl_status import CrawlStatusScreen
+from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.crawls import params_fields as params
+from tui.dashboard.features.crawls.form import CrawlFormScreen
+from tui.dashboard.features.crawls.status import CrawlStatusScreen
 
 URL = "https://northwind.dev"
 PROMPT = "only the blog, up to 50 pages, depth 2"
@@ -83,7 +83,7 @@ async def test_C_opens_the_form_with_each_parameter_labelled_with_its_type_and_l
 
 
 async def test_the_palette_offers_start_a_crawl(emulator: Emulator) -> None:
-    from tui.keymap import palette_actions
+    from tui.dashboard.keys.keymap import palette_actions
 
     app = dashboard(emulator)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -158,7 +158,7 @@ async def test_start_posts_the_crawl_and_opens_its_status_screen(emulator: Emula
         # Back on the dashboard, the crawls pane lists it.
         await pilot.press("escape")
         await settle(pilot)
-        from tui.panes.crawls import CrawlsPane
+        from tui.dashboard.features.crawls.pane import CrawlsPane
 
         assert app.query_one(CrawlsPane).crawl_by_id(status.crawl_id) is not None
 
@@ -170,7 +170,7 @@ async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(
     app = dashboard(emulator)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_form(pilot)
-        from tui.panes.crawls import CrawlsPane
+        from tui.dashboard.features.crawls.pane import CrawlsPane
 
         pane = app.screen_stack[0].query_one(CrawlsPane)
         asked: list[bool] = []

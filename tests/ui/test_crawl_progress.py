@@ -18,12 +18,12 @@ from tests.ui.conftest import BASE_URL, PaneHost, SwitchableTransport, client_ov
 from tui.api.client import WdsClient
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.navigation import Navigator
-from tui.panes.base import PaneStatus
-from tui.api.models import ActiveCrawl
-from tui.panes.crawl_tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
-from tui.panes.crawls import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
-from tui.screens.confirm import ConfirmScreen
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.kit.pane import PaneStatus
+from tui.contract.models import ActiveCrawl
+from tui.dashboard.features.crawls.tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
+from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
+from tui.dashboard.kit.confirm import ConfirmScreen
 
 STATUS_PATH = re.compile(r"^/v2/crawl/[0-9a-f-]{36}$")
 

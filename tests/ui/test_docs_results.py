@@ -12,8 +12,8 @@ from tui.api.errors import (
     ResponseNotJSONError,
     WdsError,
 )
-from tui.api.models.support import DocsSearchAnswer, Evidence
-from tui.screens.docs_results import (
+from tui.contract.models.support import DocsSearchAnswer, Evidence
+from tui.dashboard.features.support.docs_results import (
     clip_words,
     plain,
     reader_markdown,
@@ -22,8 +22,8 @@ from tui.screens.docs_results import (
     title_from_path,
     web_address,
 )
-from tui.screens.docs_search_problems import question_problem, search_problem
-from tui.widgets.hyperlink import hyperlinks_supported, link
+from tui.dashboard.features.support.docs_problems import question_problem, search_problem
+from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported, link
 
 EMULATOR_STYLE = DocsSearchAnswer(
     answer=(

@@ -21,7 +21,7 @@ from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
 )
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
-from tui.screens.docs_search import DocsSearchScreen
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 
 # --- searching as you type ------------------------------------------------------------------
@@ -280,8 +280,8 @@ async def test_closing_while_searching_asks_again_on_the_next_opening(client: Wd
 
 
 async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: Emulator, faults: DocsSearchFaults) -> None:
-    from tui.panes.sessions import SessionsPane
-    from tui.screens.session_form import SessionFormScreen
+    from tui.dashboard.features.sessions.pane import SessionsPane
+    from tui.dashboard.features.sessions.form import SessionFormScreen
 
     app = dashboard(emulator, DroppingTransport(faults))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -303,7 +303,7 @@ async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: 
 async def test_slash_opens_the_search_over_another_screen_and_esc_comes_back_to_it(
     emulator: Emulator, faults: DocsSearchFaults
 ) -> None:
-    from tui.screens.job_detail import JobDetailScreen
+    from tui.dashboard.features.activity.job_detail import JobDetailScreen
 
     app = dashboard(emulator, DroppingTransport(faults))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -19,9 +19,9 @@ from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
     transport,
 )
 from tui.api.client import WdsClient
-from tui.intents import OpenDocsSearch
-from tui.navigation import Navigator
-from tui.screens.docs_search import DocsSearchScreen
+from tui.dashboard.shell.intents import OpenDocsSearch
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 SERVICE_ANSWER = {
     "requestId": "r-1",

@@ -24,11 +24,11 @@ from tests.ui.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.emulator.service import Emulator
-from tui.intents import AskSupport, OpenFailedJobs, OpenJob
-from tui.navigation import Navigator
-from tui.panes.activity import ActivityPane, ActivityTable
-from tui.panes.activity_failed import WalkState
-from tui.screens.failed_jobs import FailedJobsScreen
+from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenJob
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.features.activity.failed_search import WalkState
+from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 
 SEEDED_FAILED = 11
 SEEDED_ENTRIES = 143

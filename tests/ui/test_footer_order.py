@@ -6,8 +6,8 @@ import pytest
 from textual.widgets._footer import FooterKey
 
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
-from tui.panes.base import Pane
-from tui.widgets.footer import Footer
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.footer import Footer
 
 
 def footer_keys(app) -> list[str]:

@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
+from textual.binding import Binding
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
-from tui.key_overrides import KeyReport, apply_key_overrides, describe_bindings
-from tui.keymap import keys_where_you_are
-from tui.panes.base import Pane
-from tui.panes.sessions import SessionsPane
-from tui.screens.session_form import SessionFormScreen
-
-applied: list[KeyReport] = []
-
-
-@pytest.fixture(autouse=True)
-def undo_overrides() -> Iterator[None]:
-    yield
-    while applied:
-        applied.pop().undo()
+from tui.dashboard.keys.overrides import (
+    KeyReport,
+    action_of,
+    binding_classes,
+    check_key_overrides,
+    describe_bindings,
+    owner_name,
+)
+from tui.dashboard.keys.keymap import keys_where_you_are
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.features.sessions.form import SessionFormScreen
 
 
 def apply(overrides: dict[str, str]) -> KeyReport:
-    report = apply_key_overrides(overrides)
-    applied.append(report)
-    return report
+    return check_key_overrides(overrides)
 
 
 async def test_a_rebound_key_works_and_the_footer_and_help_show_it() -> None:
@@ -34,6 +28,7 @@ async def test_a_rebound_key_works_and_the_footer_and_help_show_it() -> None:
     assert report.problems == [] and report.applied == ["sessions.create = n", "pane.refresh_now = f5"]
     emulator = seeded_emulator()
     app = dashboard(emulator, SwitchableTransport(emulator))
+    app.set_keymap(report.keymap)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: all(p.data is not None for p in app.query(Pane)), "the panes' data", 10)
         await pilot.press("4")
@@ -59,16 +54,24 @@ def test_clashes_and_unknown_names_are_reported_with_both_actions_and_not_applie
     assert [b.key for b in SessionsPane.BINDINGS if getattr(b, "action", "") == "create"] == ["c"]
 
 
-def test_undo_puts_the_keys_back() -> None:
-    apply({"sessions.create": "n"}).undo()
-    applied.clear()
+def test_overrides_are_a_keymap_and_leave_the_classes_bindings_as_declared() -> None:
+    report = apply({"sessions.create": "n", "pane.refresh_now": "f5,ctrl+r"})
+    assert report.keymap == {"sessions.create": "n", "pane.refresh_now": "f5,ctrl+r"}
     assert [b.key for b in SessionsPane.BINDINGS if getattr(b, "action", "") == "create"] == ["c"]
-    assert SessionsPane._merged_bindings is not None and "c" in SessionsPane._merged_bindings.key_to_bindings
+    assert [b.key for b in Pane.BINDINGS if getattr(b, "action", "") == "refresh_now"] == ["r"]
+
+
+def test_every_binding_of_ours_has_the_id_wds_tui_keys_names_it_by() -> None:
+    """`owner.action`, the owner being the class that declares it or a base it was copied from."""
+    for cls in binding_classes():
+        owners = {owner_name(each) for each in cls.__mro__}
+        for binding in Binding.make_bindings(cls.__dict__["BINDINGS"]):
+            owner, _, action = (binding.id or "").partition(".")
+            assert owner in owners and action == action_of(binding), (cls.__name__, binding)
 
 
 def test_wds_tui_keys_lists_every_name() -> None:
     listed = describe_bindings({})
-    applied.clear()
     for name in ("app.quit", "app.focus_pane.crawls", "sessions.create", "pane.refresh_now", "console.run"):
         assert any(line.startswith(name + " ") for line in listed.splitlines()), name
 
@@ -86,3 +89,14 @@ def test_wds_tui_keys_shows_the_config_files_keys_and_its_problems(tmp_path) -> 
     lines = done.stdout.splitlines()
     assert any(line.split()[:2] == ["sessions.create", "n"] for line in lines)
     assert "problem: [keys] sessions.nope: no such action (owner.action, as wds-tui keys lists them)" in lines
+
+
+def test_a_key_inherited_from_a_base_class_is_a_clash_too() -> None:
+    """The activity pane inherits r (refresh) from Pane, the sessions pane copies it: both are taken there."""
+    report = apply({"activity.interact": "r", "sessions.create": "p", "pane.refresh_now": "i"})
+    assert report.keymap == {}
+    assert report.problems == [
+        "[keys] activity.interact = 'r' not applied: r is already pane.refresh_now",
+        "[keys] sessions.create = 'p' not applied: p is already pane.toggle_pause",
+        "[keys] pane.refresh_now = 'i' not applied: i is already activity.interact",
+    ]

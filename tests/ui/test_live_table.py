@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Footer
 
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 
 class TableApp(App[None]):

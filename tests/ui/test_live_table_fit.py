@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tui.widgets.live_table import LiveTable, Squeeze, cut_cell
+from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze, cut_cell
 
 URL = "docs.acme-outdoor.com/guides/waterproofing-your-boots-after-a-season"
 ROWS = [("a", ("11:41:46", "scrape", URL)), ("b", ("11:38:16", "map", "northwind.dev/"))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tui.widgets.live_table import LiveTable, Squeeze
+from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze
 
 
 class TableApp(App[None]):

@@ -14,9 +14,9 @@ import gc
 from textual.widgets._footer import FooterKey
 
 from tests.ui.conftest import dashboard, seeded_emulator, settle
-from tui.console.history import ConsoleTarget
-from tui.console.screen import ConsoleScreen
-from tui.widgets.footer import Footer, forget_closed_watchers
+from tui.dashboard.features.console.history import ConsoleTarget
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.kit.widgets.footer import Footer
 
 REBUILDS = 20
 
@@ -76,23 +76,38 @@ async def test_the_consoles_footer_keeps_no_keys_from_earlier_rebuilds() -> None
         assert alive(FooterKey) <= baseline
 
 
-def test_forget_closed_watchers_keeps_the_open_ones() -> None:
-    class Node:
-        def __init__(self, closing: bool) -> None:
-            self._closing = closing
+async def test_textuals_own_footer_keeps_the_keys_of_every_rebuild() -> None:
+    """The leak our footer avoids, on a bare Textual app (the reproduction for an upstream report).
 
-    host = Node(False)
-    open_node, closed_node = Node(False), Node(True)
-    setattr(host, "__watchers", {"compact": [(open_node, print), (closed_node, print)]})
-    assert forget_closed_watchers(host) == 1
-    assert getattr(host, "__watchers") == {"compact": [(open_node, print)]}
+    Textual's Footer binds each key to its `compact` reactive (`data_bind`); the
+    footer's watcher list keeps every key it ever built until `compact` changes.
+    When this fails, Textual has fixed it and `tui.dashboard.kit.widgets.footer` may data_bind again.
+    """
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer as TextualFooter
+
+    class Bare(App[None]):
+        BINDINGS = [("x", "bell", "Bell")]
+
+        def compose(self) -> ComposeResult:
+            yield TextualFooter()
+
+    app = Bare()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        baseline = alive(FooterKey)
+        for _ in range(REBUILDS):
+            app.screen.refresh_bindings()
+            await pilot.pause(0.01)
+        await pilot.pause(0.1)
+        assert alive(FooterKey) >= baseline + REBUILDS // 2, "Textual's Footer no longer keeps its old keys"
 
 
 async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_change() -> None:
     """Every poll that changes a row leaves the old renders in DataTable's caches (keyed by update count)."""
     from textual.app import App, ComposeResult
 
-    from tui.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
+    from tui.dashboard.kit.widgets.live_table import CELL_CACHE, LINE_CACHE, LiveTable
 
     class TableApp(App[None]):
         def compose(self) -> ComposeResult:

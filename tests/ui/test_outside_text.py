@@ -25,17 +25,17 @@ from tests.ui.conftest import (
     seeded_emulator,
     settle,
 )
-from tui.api.redact import mask_key
-from tui.app import Intervals, ServiceInfo, WdsApp
-from tui.contexts import ContextSwitch
+from tui.contract.redact import mask_key
+from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
+from tui.dashboard.startup.contexts import ContextSwitch
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.inbox.service import InboxService
-from tui.panes.activity import ActivityPane, ActivityTable
-from tui.screens.context_picker import ContextPickerScreen
-from tui.screens.webhook_inbox import WebhookInboxScreen
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.features.inbox.service import InboxService
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.startup.context_picker import ContextPickerScreen
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 BRACKETED = "https://lumen-labs.io/a[/b]"
 ACTION = "https://lumen-labs.io/x[@click=app.quit]quit[/]"

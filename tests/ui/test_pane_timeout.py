@@ -14,8 +14,8 @@ import pytest
 from tests.api.hostile_server import HostileServer
 from tests.ui.conftest import KEY, NOW, PaneHost, frozen_clock, wait_until
 from tui.api.client import WdsClient
-from tui.panes.activity import ActivityPane
-from tui.panes.base import PaneStatus
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.kit.pane import PaneStatus
 
 pytestmark = pytest.mark.socket
 

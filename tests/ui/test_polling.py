@@ -18,8 +18,8 @@ from tests.ui.conftest import (
 )
 from tui.api.client import WdsClient
 from tui.api.polling import PollLoop
-from tui.panes.activity import ActivityPane
-from tui.panes.crawls import CrawlsPane
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.crawls.pane import CrawlsPane
 
 ACTIVE = "/v2/crawl/active"
 

@@ -12,7 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 import httpx
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tests.ui.conftest import (
     SwitchableTransport,
@@ -21,12 +24,26 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.base_client import only_reads
-from tui.app import WdsApp
-from tui.commands import DashboardCommands
-from tui.intents import OpenScrapeForm
-from tui.keymap import described_bindings, palette_actions
-from tui.panes.base import Pane
-from tui.read_only import MUTATING_ACTIONS, action_name
+from tui.dashboard.keys.keymap import described_bindings, palette_actions
+from tui.dashboard.keys.overrides import binding_classes
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.kit.mutations import declared_mutation, refusal
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.intents import OpenScrapeForm
+
+
+def action_name(action: str) -> str:
+    """The bare name of an action string: "app.quit" -> "quit", "sort('url')" -> "sort"."""
+    return action.split("(", 1)[0].rsplit(".", 1)[-1]
+
+
+MUTATING_ACTIONS = {
+    name.removeprefix("action_") for cls in binding_classes() for name in dir(cls)
+    if name.startswith("action_") and declared_mutation(cls, name.removeprefix("action_"))
+}
+"""Every action that declares it changes the service (`@mutates`), by bare name."""
 
 
 class RecordingTransport(SwitchableTransport):
@@ -56,9 +73,8 @@ async def loaded(pilot: Pilot[Any]) -> None:
 
 
 def shown_actions(app: WdsApp) -> set[str]:
-    """The actions the footer offers now, by bare name."""
-    footer = {action_name(b.binding.action) for b in app.screen.active_bindings.values()}
-    return footer
+    """The actions the footer offers now, by bare name (its keys, as drawn)."""
+    return {action_name(str(getattr(key, "action", ""))) for key in app.screen.query("FooterKey")}
 
 
 SKIPPED_KEYS = ("q", "ctrl+c", "escape", "enter")
@@ -92,6 +108,7 @@ async def test_the_header_says_read_only_and_nothing_mutating_is_offered() -> No
             pane.focus_first()
             await pilot.pause()
             offered = shown_actions(app)
+            assert offered, "the footer shows the reading keys"
             assert not offered & set(MUTATING_ACTIONS), (pane.id, offered & set(MUTATING_ACTIONS))
             names = [name for name, _, _ in DashboardCommands(app.screen)._commands()]
             assert names, "the palette still lists the reading actions"
@@ -146,4 +163,52 @@ async def test_a_mutating_key_reached_directly_is_refused_with_a_message() -> No
         toasts = [str(n.message) for n in app._notifications]
         assert any(t.startswith("Read-only: creating a browser session is turned off") for t in toasts), toasts
         assert len(app.screen_stack) == 1
+    assert mutating_requests(transport) == []
+
+
+class NotesScreen(Screen[None]):
+    """A screen whose `submit` changes nothing on the service, and does not say it does."""
+
+    BINDINGS = [Binding("ctrl+s", "submit", "Keep the notes", id="notes.submit")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.submitted = 0
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def action_submit(self) -> None:
+        self.submitted += 1
+
+
+async def test_an_action_is_refused_for_what_it_declares_not_for_its_name() -> None:
+    app, transport = read_only_dashboard()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        notes = NotesScreen()
+        await app.push_screen(notes)
+        await pilot.pause()
+        assert "submit" in shown_actions(app)
+        assert any(entry.action == "submit" for entry in palette_actions(notes))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert notes.submitted == 1
+        assert not any("Read-only" in str(n.message) for n in app._notifications)
+        app.pop_screen()
+        await pilot.pause()
+
+        declared = [(cls, name.removeprefix("action_")) for cls in binding_classes() for name in dir(cls)
+                    if name.startswith("action_") and declared_mutation(cls, name.removeprefix("action_"))]
+        assert {(cls.__name__, name) for cls, name in declared} >= {
+            ("SessionsPane", "create"), ("ScrapeFormScreen", "submit"), ("ConsoleScreen", "run"), ("WdsApp", "batch_form"),
+        }
+        for cls, name in declared:
+            app.clear_notifications()
+            await pilot.pause()
+            stand_in = app if cls is type(app) else cls.__new__(cls)  # refused before Textual looks at it
+            assert await app.run_action(name, stand_in), (cls.__name__, name)
+            await pilot.pause()
+            what = declared_mutation(cls, name)
+            assert [str(n.message) for n in app._notifications] == [refusal(str(what))], (cls.__name__, name)
     assert mutating_requests(transport) == []

@@ -25,14 +25,14 @@ from tui.api.errors import (
     RateLimitError,
     RequestTimeoutError,
 )
-from tui.api.requests import ScrapeRequest
-from tui.app import WdsApp
+from tui.contract.requests import ScrapeRequest
+from tui.dashboard.shell.app import WdsApp
 from tui.emulator.service import Emulator
-from tui.intents import OpenInteract
-from tui.screens.scrape_form import ScrapeFormScreen
-from tui.screens.scrape_refusals import explain
-from tui.screens.scrape_result import ScrapeResultView
-from tui.widgets.document_view import DocumentView
+from tui.dashboard.shell.intents import OpenInteract
+from tui.dashboard.features.scrape.form import ScrapeFormScreen
+from tui.dashboard.features.scrape.refusals import explain
+from tui.dashboard.features.scrape.result import ScrapeResultView
+from tui.dashboard.kit.widgets.document_view import DocumentView
 
 
 @pytest.fixture

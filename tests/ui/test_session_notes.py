@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tui.api.models.browser import BrowserSession
-from tui.panes.session_notes import KnownLifetime, SessionNotebook
+from tui.contract.models.browser import BrowserSession
+from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook
 
 T0 = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 

@@ -19,17 +19,17 @@ from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
-from tui.app import WdsApp
-from tui.console.history import ConsoleTarget, RunOutcome, RunSpec
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Team
 from tui.emulator.service import Emulator
-from tui.intents import OpenConsole
-from tui.panes.sessions import SessionsPane
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.session_detail import SessionDetailScreen
-from tui.screens.session_form import SessionFormScreen
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.shell.intents import OpenConsole
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.features.console.session_detail import SessionDetailScreen
+from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 

@@ -8,9 +8,9 @@ from textual.pilot import Pilot
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
 from tests.ui.test_snapshots import all_panes_loaded
-from tui.panes.activity import ActivityPane
-from tui.panes.sessions import SessionsPane
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 
 async def with_two_sessions(pilot: Pilot) -> None:

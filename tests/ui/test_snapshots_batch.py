@@ -18,9 +18,9 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.emulator.core.clock import ManualClock
-from tui.intents import OpenBatch, OpenBatchForm
-from tui.screens.batch_form import BatchFormScreen
-from tui.screens.batch_status import BatchStatusScreen
+from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
+from tui.dashboard.features.batch.form import BatchFormScreen
+from tui.dashboard.features.batch.status import BatchStatusScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -13,7 +13,7 @@ import pytest
 
 from tests.ui.conftest import dashboard, seeded_emulator
 from tests.ui.test_snapshots import all_panes_loaded
-from tui.panes.activity import ActivityPane
+from tui.dashboard.features.activity.pane import ActivityPane
 
 
 async def activity_focused(pilot) -> None:

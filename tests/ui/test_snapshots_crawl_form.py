@@ -17,7 +17,7 @@ from tests.ui.conftest import (
     settle,
     wait_until,
 )
-from tui.screens.crawl_form import CrawlFormScreen
+from tui.dashboard.features.crawls.form import CrawlFormScreen
 
 SIZES = [(120, 40), (80, 24)]
 

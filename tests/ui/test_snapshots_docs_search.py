@@ -13,8 +13,8 @@ from textual.pilot import Pilot
 
 from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.emulator.service import Emulator
-from tui.panes.base import Pane
-from tui.screens.docs_search import DocsSearchScreen
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 SIZES = [(120, 40), (80, 24)]
 QUESTION = "how long is a scrape cached"

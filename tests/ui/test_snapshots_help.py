@@ -12,14 +12,14 @@ from textual.pilot import Pilot
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.console.history import ConsoleTarget, RunOutcome, RunSpec
+from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
 from tui.emulator.core.clock import ManualClock
-from tui.panes.base import Pane
-from tui.panes.sessions import SessionsPane
-from tui.screens.help import HelpScreen
-from tui.screens.session_detail import SessionDetailScreen
-from tui.screens.session_form import SessionCreated
-from tui.api.requests import BrowserCreateRequest
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.keys.help import HelpScreen
+from tui.dashboard.features.console.session_detail import SessionDetailScreen
+from tui.dashboard.features.sessions.form import SessionCreated
+from tui.contract.requests import BrowserCreateRequest
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -20,9 +20,9 @@ from textual.pilot import Pilot
 
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.inbox.service import InboxService
-from tui.inbox.store import check_delivery
-from tui.screens.webhook_inbox import WebhookInboxScreen
+from tui.dashboard.features.inbox.service import InboxService
+from tui.dashboard.features.inbox.store import check_delivery
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.screens.scrape_form import ScrapeFormScreen
+from tui.dashboard.features.scrape.form import ScrapeFormScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -25,9 +25,9 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.emulator.service import Emulator
-from tui.screens.ask_support import AskSupportScreen
-from tui.screens.job_detail import JobDetailScreen
-from tui.support_log import AskSubject, SupportLog
+from tui.dashboard.features.support.ask import AskSupportScreen
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.features.support.log import AskSubject, SupportLog
 
 SIZES = [(120, 40), (80, 24)]
 MISSING_PAGE = "https://acme-outdoor.com/no-such-page-here"

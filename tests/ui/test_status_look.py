@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui.formatting import middle_clip
-from tui.status_look import FAILURE, RUNNING, SUCCESS, UNKNOWN, is_failure, look_of, state_text
+from tui.dashboard.kit.formatting import middle_clip
+from tui.dashboard.kit.status_look import FAILURE, RUNNING, SUCCESS, UNKNOWN, is_failure, look_of, state_text
 
 
 @pytest.mark.parametrize(

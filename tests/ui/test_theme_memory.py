@@ -1,4 +1,4 @@
-"""The theme chosen in the app is used again next time (tui.ui_state), and a bad state file never stops a start."""
+"""The theme chosen in the app is used again next time (tui.dashboard.startup.ui_state), and a bad state file never stops a start."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator
-from tui.app import WdsApp
-from tui.ui_state import UiState
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.startup.ui_state import UiState
 
 
 def app_with_state(path: Path) -> WdsApp:
@@ -54,7 +54,7 @@ async def test_a_state_file_that_cannot_be_written_is_said_once_and_the_theme_st
 
 
 def test_the_state_file_lives_in_the_users_state_directory(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from tui.ui_state import default_state_path
+    from tui.dashboard.startup.ui_state import default_state_path
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert default_state_path() == tmp_path / "state" / "wds-tui" / "ui.json"

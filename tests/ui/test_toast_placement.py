@@ -6,7 +6,7 @@ import pytest
 from textual.widgets._toast import Toast
 
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
-from tui.panes.base import Pane
+from tui.dashboard.kit.pane import Pane
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from tui.widgets.usage_projection import MIN_ELAPSED, MonthSoFar, this_month_short, this_month_text
+from tui.dashboard.features.usage.projection import MIN_ELAPSED, MonthSoFar, this_month_short, this_month_text
 
 
 def at(*args: int) -> MonthSoFar:

@@ -8,14 +8,14 @@ import httpx
 from pydantic import SecretStr
 
 from tests.ui.conftest import KEY, NOW, SwitchableTransport, client_on, frozen_clock, seeded_emulator
-from tui.api.redact import mask_key
+from tui.contract.redact import mask_key
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.app import Intervals, ServiceInfo, WdsApp
+from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.inbox.service import InboxService
-from tui.screens.webhook_inbox import WebhookInboxScreen
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.features.inbox.service import InboxService
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 SECRET = "whsec-dashboard-inbox"
 
@@ -119,7 +119,7 @@ async def test_w_on_the_inbox_does_not_stack_a_second_inbox() -> None:
 
 
 def test_counts_read_as_words() -> None:
-    from tui.screens.webhook_inbox import plural
+    from tui.dashboard.features.inbox.screen import plural
 
     assert plural(1, "delivery", "deliveries") == "1 delivery"
     assert plural(3, "delivery", "deliveries") == "3 deliveries"

@@ -15,9 +15,9 @@ import pytest
 
 from tests.ui.test_webhook_inbox import SECRET, app_with_inbox, until
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.inbox.store import Inbox, quotas_for
-from tui.screens.webhook_inbox import WebhookInboxScreen
-from tui.widgets.live_table import LiveTable
+from tui.dashboard.features.inbox.store import Inbox, quotas_for
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 pytestmark = pytest.mark.socket
 

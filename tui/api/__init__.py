@@ -6,7 +6,7 @@
         sessions = await client.browser.list(status="active")
 
 Names are loaded on first use, so `tui.api.webhooks` and `tui.api.errors` can
-be imported (by the emulator, by a webhook receiver) without loading httpx.
+be imported (by a webhook receiver) without loading httpx.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ _MODULE_OF: dict[str, str] = {
     "WdsClient": "tui.api.client",
     "DEFAULT_TIMEOUT": "tui.api.client",
     "AsyncCursorPager": "tui.api.pagination",
-    "CursorPage": "tui.api.pagination",
+    "CursorPage": "tui.contract.models.page",
     "RetryPolicy": "tui.api.retries",
     "parse_event": "tui.api.webhooks",
     "verify_signature": "tui.api.webhooks",
-    "sign": "tui.api.webhooks",
-    "SIGNATURE_HEADER": "tui.api.webhooks",
+    "sign": "tui.contract.webhook_signature",
+    "SIGNATURE_HEADER": "tui.contract.webhook_signature",
 }
 _MODELS = (
     "ActiveCrawl",
@@ -60,7 +60,7 @@ _MODELS = (
     "TokenUsagePeriod",
     "WebhookEvent",
 )
-_MODULE_OF.update(dict.fromkeys(_MODELS, "tui.api.models"))
+_MODULE_OF.update(dict.fromkeys(_MODELS, "tui.contract.models"))
 
 __all__ = sorted([*_MODULE_OF, *_errors.__all__])
 
@@ -83,7 +83,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from tui.api.client import DEFAULT_TIMEOUT, WdsClient  # noqa: F401
     from tui.api.errors import *  # noqa: F403
-    from tui.api.models import *  # noqa: F403
-    from tui.api.pagination import AsyncCursorPager, CursorPage  # noqa: F401
+    from tui.contract.models import *  # noqa: F403
+    from tui.api.pagination import AsyncCursorPager  # noqa: F401
+    from tui.contract.models.page import CursorPage  # noqa: F401
     from tui.api.retries import RetryPolicy  # noqa: F401
     from tui.api.webhooks import SIGNATURE_HEADER, parse_event, sign, verify_signature  # noqa: F401

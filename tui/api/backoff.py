@@ -31,7 +31,9 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         """Seconds to wait before retry number `attempt` (0 for the first retry)."""
-        wait = min(self.maximum, self.initial * 2 ** max(attempt, 0))
+        # The exponent stops at 64, long past any ceiling: a CDP client that has
+        # reconnected for hours would otherwise overflow (2 ** 1100 is no float).
+        wait = min(self.maximum, self.initial * 2.0 ** min(max(attempt, 0), 64))
         if self.jitter:
             wait *= 1 - self.jitter * random.random()
         return wait

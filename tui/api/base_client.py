@@ -6,7 +6,7 @@ only; `tui.api.client.WdsClient` is the facade that adds them as attributes.
 So the resources never import the client back.
 
 `BaseClient.request()` validates nothing itself (the resources build requests
-from `tui.api.requests`), returns a pydantic model, and raises only
+from `tui.contract.requests`), returns a pydantic model, and raises only
 `tui.api.errors` exceptions. Retries follow `tui.api.retries`, inside the
 call's deadline; bodies are read within the caps of `tui.api.body_reader`.
 
@@ -51,7 +51,7 @@ from tui.api.errors import (
     ReadOnlyError,
     ResponseTooLargeError,
 )
-from tui.api.redact import mask_key
+from tui.contract.redact import mask_key
 from tui.api.responses import excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
 

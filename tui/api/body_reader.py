@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
-from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
+from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
 
 MAP_LINK_MAX_BYTES = 2_048 + 512
 MAP_ANSWER_MAX_BYTES = MAP_LIMIT_MAX * MAP_LINK_MAX_BYTES

@@ -320,12 +320,12 @@ class CdpClient:
         if event.method in ("Target.targetCreated", "Target.targetInfoChanged"):
             self._upsert_targets([event.params.get("targetInfo", {})], complete=False)
         elif event.method == "Target.targetDestroyed":
-            target_id = event.params.get("targetId")
+            target_id = event.params.get("targetId", "")
             self._page_sessions.pop(target_id, None)
             if self._pages.pop(target_id, None) is not None:
                 self._emit(PagesChanged(self.pages))
         elif event.method == "Target.detachedFromTarget":
-            target_id = event.params.get("targetId")
+            target_id = event.params.get("targetId", "")
             if self._page_sessions.get(target_id) == event.params.get("sessionId"):
                 del self._page_sessions[target_id]
 

@@ -1,8 +1,8 @@
 """What the CDP client (`tui.api.cdp`) hands out: connection states, value types, updates, errors.
 
 Plain data and exceptions, apart from the client, so that widgets showing a
-browser's state and the emulator's live view can name them without the
-websocket machinery, and so the client module stays one job: the connection.
+browser's state can name them without the websocket machinery, and so the
+client module stays one job: the connection.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ client as attributes, one module per resource (after anthropic-sdk-python):
 This module is the facade only: the wire (connection pool, retries, errors)
 is `tui.api.base_client.BaseClient`, which the resources depend on, so they
 never import this module back. Every method validates its arguments with the
-request models of `tui.api.requests` before anything is sent, returns a
+request models of `tui.contract.requests` before anything is sent, returns a
 pydantic model, and raises only `tui.api.errors` exceptions.
 """
 

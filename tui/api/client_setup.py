@@ -1,6 +1,6 @@
 """What a client is made from: its base URL and key checked, its timeout, its connection pool.
 
-Shared by `BaseClient` and the settings (`tui.settings`), so a value the
+Shared by `BaseClient` and the settings (`tui.dashboard.startup.settings`), so a value the
 settings accept is never refused when the client is built.
 """
 
@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import SecretStr
 
-from tui.api.loopback import is_loopback
-from tui.api.redact import mask_url
+from tui.contract.loopback import is_loopback
+from tui.contract.redact import mask_url
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 # Idle connections are kept this long. A dashboard polls every 5-60 s; with
@@ -30,7 +30,7 @@ def check_base_url(base_url: str) -> str:
     refused: httpx would send them as basic auth, and a URL is printed freely
     (`wds-tui config`, `check`, error messages), which a key must never be.
     No message quotes what stands before the `@`, nor a query or fragment
-    (`?key=...`): they are masked as a key is (`tui.api.redact.mask_url`).
+    (`?key=...`): they are masked as a key is (`tui.contract.redact.mask_url`).
     """
     text = base_url.strip()
     shown = mask_url(text)

@@ -19,8 +19,8 @@ errors with a subclass per status meaning) and on harlequin's `exception.py`
         │   └── ResponseTooLargeError     longer than the cap of its call
         └── APIStatusError            a non-2xx answer; one subclass per meaning
 
-This module imports neither httpx nor the client, so the emulator and webhook
-receivers can use it on their own. No message built here ever contains the API
+This module imports neither httpx nor the client, so webhook receivers can
+use it on their own. No message built here ever contains the API
 key: the client masks it before a message is made (see `client.py`).
 """
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # only for annotations: errors.py stays importable without ht
 
     import httpx
 
-    from tui.api.models.support import SupportAskPartial
+    from tui.contract.models.support import SupportAskPartial
 
 __all__ = [
     "APIConnectionError",

@@ -1,8 +1,9 @@
-"""Cursor pages and an async iterator over all of them.
+"""An async iterator over all the pages of a cursor-paged list.
 
 After anthropic-sdk-python's `pagination.py`: a page is a model that knows
-whether more follows (`has_more`) and how to ask for it (`cursor`); an
-`AsyncCursorPager` walks every page for you:
+whether more follows (`has_more`) and how to ask for it (`cursor`)
+(`tui.contract.models.page.CursorPage`); an `AsyncCursorPager` walks every
+page for you:
 
     async for entry in client.team.iter_activity(endpoint="crawl"):
         ...
@@ -13,41 +14,12 @@ whether more follows (`has_more`) and how to ask for it (`cursor`); an
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Generic, TypeVar
-
-from pydantic import model_validator
+from typing import Generic, TypeVar
 
 from tui.api.errors import InvalidResponseError
-from tui.api.models.common import WdsModel
+from tui.contract.models.page import CursorPage
 
 ItemT = TypeVar("ItemT")
-
-
-class CursorPage(WdsModel, Generic[ItemT]):
-    """One page of a cursor-paged list: `data`, `cursor` and `has_more`."""
-
-    success: bool = True
-    data: list[ItemT]  # "Response: ... `data` array": always sent, so its absence is an error
-    cursor: str | None = None
-    has_more: bool = False
-
-    @model_validator(mode="before")
-    @classmethod
-    def _has_more_from_cursor(cls, value: Any) -> Any:
-        # Some deployments omit has_more; a cursor is then the only sign of more.
-        if isinstance(value, dict) and "has_more" not in value and "hasMore" not in value:
-            value = {**value, "has_more": bool(value.get("cursor"))}
-        return value
-
-    @property
-    def entries(self) -> list[ItemT]:
-        """The items of this page (the wire calls them `data`)."""
-        return self.data
-
-    @property
-    def next_cursor(self) -> str | None:
-        """The cursor to ask for the next page with, or None on the last page."""
-        return self.cursor if self.has_more and self.cursor else None
 
 
 PageFetcher = Callable[[str | None], Awaitable[CursorPage[ItemT]]]

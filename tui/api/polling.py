@@ -1,7 +1,7 @@
 """The one poll loop: fetch, hand the answer over (saying if it is the same as last time), sleep, again.
 
 Every live view polls with it: the dashboard's panes and screens (through
-`tui.widgets.live`, which hosts it in a Textual worker and adds staleness,
+`tui.dashboard.kit.widgets.live`, which hosts it in a Textual worker and adds staleness,
 pause and visibility) and the CDP client's page tracking. Pure asyncio, so the
 API layer can use it without Textual.
 

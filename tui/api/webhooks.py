@@ -8,27 +8,25 @@ deduplicate on it.
 
     event = parse_event(await request.body(), request.headers, secret=SECRET)
 
-This module needs neither httpx nor the client: the emulator signs its
-deliveries with `sign()`.
+This module needs neither httpx nor the client. Signing itself
+(`SIGNATURE_HEADER`, `sign()`) is the contract's
+(`tui.contract.webhook_signature`): the emulator signs its deliveries with it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import re
 from collections.abc import Mapping
 
-from pydantic import SecretStr, ValidationError
+from pydantic import ValidationError
 
 from tui.api.errors import WebhookPayloadError, WebhookSignatureError
-from tui.api.models.webhook import CrawlStartedEvent, WebhookEvent
+from tui.contract.models.webhook import CrawlStartedEvent, WebhookEvent
+from tui.contract.webhook_signature import SIGNATURE_HEADER, Secret, sign
 
-SIGNATURE_HEADER = "X-Service-Signature"
 _SIGNATURE = re.compile(r"sha256=([0-9a-fA-F]{64})")
-
-Secret = str | bytes | SecretStr
 
 __all__ = [
     "SIGNATURE_HEADER",
@@ -40,20 +38,6 @@ __all__ = [
     "signature_of",
     "verify_signature",
 ]
-
-
-def _secret_bytes(secret: Secret) -> bytes:
-    value = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
-    raw = value.encode() if isinstance(value, str) else value
-    if not raw:
-        raise ValueError("the webhook secret is empty")
-    return raw
-
-
-def sign(raw_body: bytes, secret: Secret) -> str:
-    """The `X-Service-Signature` value for `raw_body`: `sha256=<hex>`."""
-    digest = hmac.new(_secret_bytes(secret), raw_body, hashlib.sha256).hexdigest()
-    return f"sha256={digest}"
 
 
 def check_signature(raw_body: bytes, header: str | None, secret: Secret) -> None:

@@ -1,6 +1,6 @@
 """`python -m tui.emulator.child`: the embedded emulator, run as the dashboard's child process.
 
-Started by `tui.local_emulator` (read it for the why). It serves a live
+Started by `tui.dashboard.startup.embedded_emulator` (read it for the why). It serves a live
 emulator with one team ("local") on the listening socket the dashboard hands
 over, takes its key from the environment, and ends when the dashboard does:
 SIGTERM from the kernel when the parent dies (Linux), or end of file on stdin.
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stop_at_end_of_stdin()
     sock = socket.socket(fileno=args.fd)
 
-    # As in the dashboard (tui.cli.main): no cyclic collection while the long-lived
+    # As in the dashboard (tui.dashboard.startup.cli.main): no cyclic collection while the long-lived
     # state is built, then that state is kept out of later collections.
     gc.disable()
     from tui.emulator.browser.chromium import browser_backend_from_environment

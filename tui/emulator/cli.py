@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tui.api.redact import mask_key
+from tui.contract.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock

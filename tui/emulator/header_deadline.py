@@ -85,6 +85,7 @@ class HeaderDeadlineProtocol(H11Protocol):
         """This protocol with a header deadline of `seconds` and the default cap."""
         return cls.configured(header_timeout=seconds)
 
+    # Narrower than asyncio.Protocol's BaseTransport, as uvicorn's own override is: a stream gets a Transport.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else None

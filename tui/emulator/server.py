@@ -29,7 +29,7 @@ from types import TracebackType
 
 import uvicorn
 
-from tui.api.loopback import is_loopback
+from tui.contract.loopback import is_loopback
 from tui.emulator.header_deadline import (
     HEADER_MAX_BYTES,
     HEADER_TIMEOUT_SECONDS,

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ValidationError
 
 from tui.api.errors import RequestValidationError
-from tui.api.validation import validation_details
+from tui.contract.validation import validation_details
 
 if TYPE_CHECKING:
     from tui.api.base_client import BaseClient

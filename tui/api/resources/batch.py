@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.api.models.batch import BatchScrapeStarted, BatchScrapeStatus
-from tui.api.requests import BatchScrapeRequest
+from tui.contract.models.batch import BatchScrapeStarted, BatchScrapeStatus
+from tui.contract.requests import BatchScrapeRequest
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.api.limits import EXECUTE_TIMEOUT_DEFAULT
-from tui.api.models.browser import BrowserSessionCreated, BrowserSessionDeleted, BrowserSessionList, ExecuteResult
-from tui.api.requests import (
+from tui.contract.limits import EXECUTE_TIMEOUT_DEFAULT
+from tui.contract.models.browser import BrowserSessionCreated, BrowserSessionDeleted, BrowserSessionList, ExecuteResult
+from tui.contract.requests import (
     BrowserCreateRequest,
     BrowserListQuery,
     BrowserProfile,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.api.models.crawl import ActiveCrawlList, CrawlCancelled, CrawlParamsPreview, CrawlStarted, CrawlStatus
-from tui.api.requests import CrawlParamsPreviewRequest, CrawlRequest
+from tui.contract.models.crawl import ActiveCrawlList, CrawlCancelled, CrawlParamsPreview, CrawlStarted, CrawlStatus
+from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 
 PREVIEW_READ_TIMEOUT = 60.0

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias, overload
 
 from tui.api.errors import NoRetrievalError
-from tui.api.models.batch import BatchScrapeStatus
-from tui.api.models.crawl import CrawlStatus
-from tui.api.models.extract import ExtractStatus
-from tui.api.models.job_summary import JobSummary, summarize
-from tui.api.models.scrape import ScrapeResult
+from tui.contract.models.batch import BatchScrapeStatus
+from tui.contract.models.crawl import CrawlStatus
+from tui.contract.models.extract import ExtractStatus
+from tui.contract.models.job_summary import JobSummary, summarize
+from tui.contract.models.scrape import ScrapeResult
 from tui.api.resources._base import Resource
 from tui.api.resources.batch import BatchResource
 from tui.api.resources.crawl import CrawlResource

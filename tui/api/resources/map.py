@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import map_answer_max_bytes
-from tui.api.models.map import MapResult
-from tui.api.requests import Location, MapRequest, SitemapMode
+from tui.contract.models.map import MapResult
+from tui.contract.requests import Location, MapRequest, SitemapMode
 from tui.api.resources._base import READ_MARGIN, Resource, build_request
 
 MAP_READ_TIMEOUT = 60.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.api.limits import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
-from tui.api.models.scrape import InteractionStopped, InteractResult, ScrapeResult
-from tui.api.requests import InteractRequest, Language, ScrapeRequest
+from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
+from tui.contract.models.scrape import InteractionStopped, InteractResult, ScrapeResult
+from tui.contract.requests import InteractRequest, Language, ScrapeRequest
 from tui.api.resources._base import READ_MARGIN, Resource, build_request, job_id_segment
 
 

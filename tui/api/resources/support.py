@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.api.limits import ASK_BUDGET_SECONDS
-from tui.api.models.support import DocsSearchAnswer, SupportAnswer, SupportAskPartial
-from tui.api.requests import DocsSearchRequest, SupportAskRequest
+from tui.contract.limits import ASK_BUDGET_SECONDS
+from tui.contract.models.support import DocsSearchAnswer, SupportAnswer, SupportAskPartial
+from tui.contract.requests import DocsSearchRequest, SupportAskRequest
 from tui.api.resources._base import READ_MARGIN, Resource, build_request
 
 

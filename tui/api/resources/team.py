@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tui.api.limits import ACTIVITY_LIMIT_MAX
-from tui.api.models.team import ActivityEntry, ActivityPage, TokenUsageHistory
+from tui.contract.limits import ACTIVITY_LIMIT_MAX
+from tui.contract.models.team import ActivityEntry, ActivityPage, TokenUsageHistory
 from tui.api.pagination import AsyncCursorPager
-from tui.api.requests import ActivityEndpoint, ActivityQuery, TokenUsageQuery
+from tui.contract.requests import ActivityEndpoint, ActivityQuery, TokenUsageQuery
 from tui.api.resources._base import Resource, build_request
 
 

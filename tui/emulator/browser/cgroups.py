@@ -123,9 +123,9 @@ def detect() -> CgroupSupport | None:
         return CgroupSupport(1, v1)
     for root, point, fstype, _ in mounts:
         if fstype == "cgroup2" and "" in own:
-            parent = _delegate_v2(_join(root, point, own[""]))
-            if parent is not None:
-                return parent
+            support = _delegate_v2(_join(root, point, own[""]))
+            if support is not None:
+                return support
     return None
 
 
@@ -177,6 +177,7 @@ class Cgroup:
         # The quota caps the group at `cpus` cores; the weight gives it, under contention, the share of
         # that many busy processes (a new group weighs as one process, however many it runs).
         quota = max(1000, int(cpus * _CPU_PERIOD_US))
+        writes: dict[str, list[tuple[str, int | str]]]
         if self.support.version == 1:
             writes = {"memory": [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)],
                       "pids": [("pids.max", tasks)],

@@ -50,7 +50,7 @@ from tui.emulator.browser.backend import (
 )
 from tui.emulator.browser.cdp_gateway import CdpGateway
 from tui.emulator.browser.chromium_process import CHROMIUM_FLAGS, RunningBrowser, start_browser, stop, watch_exit
-from tui.emulator.browser.execute import CodeRunner
+from tui.emulator.browser.execute import OUTPUT_LIMIT_BYTES, CodeRunner
 from tui.emulator.browser.limits import Kind, SandboxLimits
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
@@ -140,9 +140,9 @@ class ChromiumBackend:
     @property
     def runner(self) -> CodeRunner:
         if self._runner is None:
-            kwargs = {} if self._output_limit is None else {"output_limit": self._output_limit}
-            self._runner = CodeRunner(self.root, prewarm=self.prewarm, sandbox=self.sandbox, gateway=self._gateway,
-                                      **kwargs)
+            output_limit = OUTPUT_LIMIT_BYTES if self._output_limit is None else self._output_limit
+            self._runner = CodeRunner(self.root, output_limit=output_limit, prewarm=self.prewarm,
+                                      sandbox=self.sandbox, gateway=self._gateway)
         return self._runner
 
     def running_pids(self) -> list[int]:
@@ -255,14 +255,14 @@ class ChromiumBackend:
         except BaseException:
             confinement.release()  # a no-op when start_browser released it already
             raise
+        mux = running.mux
+        assert mux is not None  # start_browser returns only once the browser answered on its pipe
         try:
-            running.handle.ws_endpoint = await self._gateway.add(session_id, running.mux)
-            running.handle.open_cdp = running.mux.connect
+            running.handle.ws_endpoint = await self._gateway.add(session_id, mux)
+            running.handle.open_cdp = mux.connect
             running.watcher = asyncio.create_task(watch_exit(running))
             if self._site_resolver is not None:
-                running.interceptor = await SiteInterceptor.start(
-                    running.mux.connect, self._site_resolver, label=session_id
-                )
+                running.interceptor = await SiteInterceptor.start(mux.connect, self._site_resolver, label=session_id)
         except BaseException as exc:
             self._gateway.remove(session_id)
             await stop(running, grace=0.5)
@@ -280,10 +280,12 @@ class ChromiumBackend:
                 await asyncio.wait_for(ws.recv(), 2)
 
 
-def browser_backend_from_environment(**kwargs: object) -> BrowserBackend:
+def browser_backend_from_environment(
+    *, hidden_paths: tuple[Path, ...] = (), limits: SandboxLimits | None = None, prewarm: bool = True
+) -> BrowserBackend:
     """A `ChromiumBackend` when a browser is found, else a `NoBrowserBackend` saying how to install one."""
     try:
         binary = find_chromium()
     except BrowserUnavailable as exc:
         return NoBrowserBackend(str(exc))
-    return ChromiumBackend(binary, **kwargs)  # type: ignore[arg-type]
+    return ChromiumBackend(binary, hidden_paths=hidden_paths, limits=limits, prewarm=prewarm)

@@ -209,6 +209,8 @@ class CodeRunner:
         return _Run(language, run_dir, control, confinement, Pipe.open())
 
     async def _spawn(self, run: _Run, env: dict[str, str], *, spare: bool) -> None:
+        write_fd = run.result.write_fd
+        assert write_fd is not None  # a run is spawned once, and its pipe's write end closed only after
         try:
             run.proc = await asyncio.create_subprocess_exec(
                 *run.confinement.command,
@@ -217,7 +219,7 @@ class CodeRunner:
                 stdin=asyncio.subprocess.PIPE if spare else asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                **run.confinement.spawn_options(fds={RESULT_FD: run.result.write_fd}),
+                **run.confinement.spawn_options(fds={RESULT_FD: write_fd}),
             )
         finally:
             run.confinement.started()

@@ -106,7 +106,7 @@ class SandboxLimits:
         for field, (name, low, kind) in _COUNTS.items():
             if env.get(name, "").strip():
                 values[field] = _parse_count(env[name], name, low, kind)
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values)  # type: ignore[arg-type]  # each value was parsed to its own field's kind above
 
     def memory(self, kind: Kind) -> int:
         return self.browser_memory if kind is Kind.BROWSER else self.run_memory

@@ -115,7 +115,7 @@ def warn_not_isolated() -> None:
 
 def dashboard_config_dir() -> Path:
     """The dashboard's config dir (its config may hold the service's API key); the same
-    place as `tui.config_path`, which the emulator does not import."""
+    place as `tui.dashboard.startup.config_path`, which the emulator does not import."""
     from platformdirs import user_config_dir
 
     return Path(user_config_dir("wds-tui"))
@@ -291,7 +291,8 @@ class Sandbox:
         if uid is True:
             uid = self.uids.take() if self.uids is not None and self.isolated else None
         assert uid is not True and uid is not False
-        release = (lambda: self.uids.release(uid)) if uid is not None and self.uids is not None else None
+        uids = self.uids  # a local, so that the lambda keeps the narrowing to a pool
+        release = (lambda: uids.release(uid)) if uid is not None and uids is not None else None
         cgroup = None
         try:
             if self.cgroups is not None:

@@ -16,11 +16,12 @@ Decisions where the contract is silent or ambiguous:
 from __future__ import annotations
 
 import asyncio
+import builtins  # `list` below is a method of the manager: annotations name the type through builtins
 import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from tui.api.limits import ACTIVITY_TTL_DEFAULT, ACTIVITY_WINDOW_HOURS, TTL_DEFAULT_CANDIDATES
+from tui.contract.limits import ACTIVITY_TTL_DEFAULT, ACTIVITY_WINDOW_HOURS, TTL_DEFAULT_CANDIDATES
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import (
     BrowserBackend,
@@ -250,7 +251,7 @@ class BrowserSessionManager:
 
     # --- expiry ----------------------------------------------------------------------
 
-    def expire_due(self) -> list[BrowserSession]:
+    def expire_due(self) -> builtins.list[BrowserSession]:
         """Mark every session past its ttl/activityTtl destroyed (as of its expiry instant).
 
         Closing their browsers needs the event loop: it is scheduled when a loop runs,
@@ -268,7 +269,7 @@ class BrowserSessionManager:
         await self._close_all([s for s in self._sessions.values() if not s.active and s.handle is not None])
         return len(expired)
 
-    def _mark_expired(self) -> list[BrowserSession]:
+    def _mark_expired(self) -> builtins.list[BrowserSession]:
         now = self._clock.now()
         expired = []
         for session in self._sessions.values():
@@ -335,7 +336,7 @@ class BrowserSessionManager:
             if self._savers.get(key) == session.id:
                 del self._savers[key]
 
-    async def _close_all(self, sessions: list[BrowserSession]) -> None:
+    async def _close_all(self, sessions: builtins.list[BrowserSession]) -> None:
         for session in sessions:
             await self._close_browser(session)
 

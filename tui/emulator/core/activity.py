@@ -25,11 +25,12 @@ import uuid
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-from tui.api.limits import ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX, ACTIVITY_WINDOW_HOURS
-from tui.api.requests import ACTIVITY_ENDPOINTS
+from tui.contract.limits import ACTIVITY_LIMIT_DEFAULT, ACTIVITY_LIMIT_MAX, ACTIVITY_WINDOW_HOURS
+from tui.contract.requests import ACTIVITY_ENDPOINTS
 from tui.emulator.core.clock import Clock, isoformat_z
 from tui.emulator.core.errors import InvalidRequest
 
@@ -73,7 +74,7 @@ class ActivityPage:
     has_more: bool
 
     # Lets callers write `entries, cursor, has_more = log.page(...)`.
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.entries, self.next_cursor, self.has_more))
 
 

@@ -16,8 +16,8 @@ from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tui.api.limits import TOKENS_PER_CREDIT
-from tui.api.redact import mask_key
+from tui.contract.limits import TOKENS_PER_CREDIT
+from tui.contract.redact import mask_key
 from tui.emulator.core.clock import Clock, isoformat_z
 
 

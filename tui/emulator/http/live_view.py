@@ -23,9 +23,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tui.api.cdp import CdpClient, CdpError
 from tui.emulator.browser.access import Access
 from tui.emulator.browser.backend import BrowserHandle
+from tui.emulator.browser.cdp_call import CdpCall, CdpCallError
 from tui.emulator.http.cdp_proxy import CdpSessions, authorized_handle
 
 REFRESH_MS = 1000
@@ -90,7 +90,7 @@ def _forbidden() -> Response:
     return Response("Invalid or expired live view link.", status_code=403, media_type="text/plain")
 
 
-async def _first_page_session(cdp: CdpClient) -> str | None:
+async def _first_page_session(cdp: CdpCall) -> str | None:
     """Attach to the page executed code gets as `page`.
 
     Chromium lists the most recently opened page first, and Playwright's
@@ -107,7 +107,7 @@ async def _first_page_session(cdp: CdpClient) -> str | None:
 
 async def capture_screenshot(handle: BrowserHandle) -> bytes | None:
     """A PNG of the page executed code sees, or None when the session has no page."""
-    async with CdpClient(handle.ws_endpoint, reconnect=False, track_pages=False) as cdp:
+    async with CdpCall(handle.ws_endpoint) as cdp:
         page_session = await _first_page_session(cdp)
         if page_session is None:
             return None
@@ -167,7 +167,7 @@ def live_view_routes(sessions: CdpSessions, prefix: str = "/live") -> list[BaseR
             return _forbidden()
         try:
             png = await capture_screenshot(handle)
-        except CdpError as exc:
+        except CdpCallError as exc:
             return Response(f"Screenshot failed: {exc}", status_code=502, media_type="text/plain")
         if png is None:
             return Response("The session has no open page.", status_code=404, media_type="text/plain")
@@ -184,13 +184,13 @@ def live_view_routes(sessions: CdpSessions, prefix: str = "/live") -> list[BaseR
             return JSONResponse({"error": "Send {type: click|wheel|text|key, ...}."}, status_code=400)
         sessions.touch(session_id)
         try:
-            async with CdpClient(handle.ws_endpoint, reconnect=False, track_pages=False) as cdp:
+            async with CdpCall(handle.ws_endpoint) as cdp:
                 page_session = await _first_page_session(cdp)
                 if page_session is None:
                     return JSONResponse({"error": "The session has no open page."}, status_code=404)
                 for method, params in commands:
                     await cdp.send(method, params, session_id=page_session)
-        except CdpError as exc:
+        except CdpCallError as exc:
             return JSONResponse({"error": f"Input failed: {exc}"}, status_code=502)
         return JSONResponse({"ok": True})
 

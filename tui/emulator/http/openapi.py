@@ -1,7 +1,7 @@
 """`GET /openapi.json`: the emulator's contract as an OpenAPI 3.1 document.
 
 The request bodies and queries are the JSON schemas of the very models the
-routes validate with (`tui.api.requests`, shared with the client), so the
+routes validate with (`tui.contract.requests`, shared with the client), so the
 document cannot promise a limit the emulator does not enforce. The list of
 operations below is the one hand-kept part; a test compares it with the app's
 routes, so an endpoint added without it fails the suite. The fuzz test
@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.api.requests import (
+from tui.contract.requests import (
     ActivityQuery,
     BatchScrapeRequest,
     BrowserCreateRequest,

@@ -1,7 +1,7 @@
 """Request parsing and response helpers shared by every route.
 
 Routes never touch raw bodies or query strings: they call `parse_body` /
-`parse_query` with a request model from `tui.api.requests`, so the client and
+`parse_query` with a request model from `tui.contract.requests`, so the client and
 the emulator enforce the same constraints, and every violation becomes the
 service's 400 body with one `details` entry per problem.
 """
@@ -16,9 +16,9 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from tui.api.json_safety import json_problem
-from tui.api.limits import JSON_DEPTH_MAX
-from tui.api.validation import validation_details as shared_validation_details
+from tui.contract.json_safety import json_problem
+from tui.contract.limits import JSON_DEPTH_MAX
+from tui.contract.validation import validation_details as shared_validation_details
 from tui.emulator.core.teams import Caller
 from tui.emulator.http.errors import ApiError, bad_request, invalid_json
 
@@ -108,7 +108,7 @@ def parse_query(request: Request, model_cls: type[ModelT]) -> ModelT:
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
     """Pydantic errors as the service's `details`: `[{"path": ["profile", "name"], "message": "..."}]`.
 
-    Wire names and union handling come from `tui.api.validation`, which the client
+    Wire names and union handling come from `tui.contract.validation`, which the client
     shares, so both sides word a violation the same way; the service's `path` is a list.
     """
     details = []

@@ -23,8 +23,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.api.limits import EXECUTE_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
-from tui.api.requests import BrowserCreateRequest, BrowserListQuery, ExecuteRequest, InteractRequest
+from tui.contract.limits import EXECUTE_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
+from tui.contract.requests import BrowserCreateRequest, BrowserListQuery, ExecuteRequest, InteractRequest
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.browser.sessions import SESSION_DESTROYED, SESSION_NOT_FOUND, BrowserSessionManager
 from tui.emulator.core.billing import Billing

@@ -21,12 +21,14 @@ HTTP to it. Decisions where the contract is silent (see also observed-behaviour.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tui.api.requests import (
+from tui.contract.requests import (
     BatchScrapeRequest,
     CrawlParamsPreviewRequest,
     CrawlRequest,
@@ -160,7 +162,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         # Decoding, validating and sorting 100,000 URLs take about a second of CPU: off the loop.
         body, urls = await off_loop(read_batch, await request.body())
         job = store.create_batch(caller(request), body, urls=urls)
-        payload = {"id": job.id, "url": base_url(request) + job.status_path}
+        payload: dict[str, Any] = {"id": job.id, "url": base_url(request) + job.status_path}
         if body.ignore_invalid_urls is not False:
             payload["invalidURLs"] = job.invalid_urls
         return ok(payload)

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.api.requests import DocsSearchRequest, SupportAskRequest
+from tui.contract.requests import DocsSearchRequest, SupportAskRequest
 from tui.emulator.http.parsing import caller, parse_body
 from tui.emulator.support.desk import SupportDesk
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tui.api.requests import BatchScrapeRequest, is_http_url
+from tui.contract.requests import BatchScrapeRequest, is_http_url
 from tui.emulator.core.errors import InvalidRequest, LimitReached
 from tui.emulator.jobs.batch_run import PackedUrls
 from tui.emulator.jobs.model import Job

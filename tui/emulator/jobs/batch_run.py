@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from tui.api.requests import BatchScrapeRequest
+from tui.contract.requests import BatchScrapeRequest
 from tui.emulator.jobs.crawl_progress import Timeline
 from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.scrape_cache import CacheEntry

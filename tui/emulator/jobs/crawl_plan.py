@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from typing import Any
 
-from tui.api.requests import CrawlRequest, ScrapeOptions
+from tui.contract.requests import CrawlRequest, ScrapeOptions
 from tui.emulator.core.safe_regex import PATTERNS_MAX, UnsafePattern, compile_user_pattern
 from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, FetchResult, fetch_page
 from tui.emulator.sites.site import SiteSource, base_domain, path_depth, same_host, split_url

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
-from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeOptions, ScrapeRequest, WebhookConfig
+from tui.contract.requests import BatchScrapeRequest, CrawlRequest, ScrapeOptions, ScrapeRequest, WebhookConfig
 from tui.emulator.core.clock import isoformat_z
 from tui.emulator.jobs.batch_run import BatchRun, document_window
 from tui.emulator.jobs.crawl_plan import CrawlError, CrawlPlan

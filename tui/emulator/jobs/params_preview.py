@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tui.api.limits import CRAWL_DELAY_MAX, JSON_INT_MAX
+from tui.contract.limits import CRAWL_DELAY_MAX, JSON_INT_MAX
 from tui.emulator.core.safe_regex import linear
 
 _NUMBER_WORDS = {

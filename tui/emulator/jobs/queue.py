@@ -10,6 +10,7 @@ team's workers (`TEAM_CONCURRENCY`) scrape them, the rest wait.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,13 +19,13 @@ from tui.emulator.jobs.crawl_progress import TEAM_CONCURRENCY
 from tui.emulator.jobs.model import BatchJob, CrawlJob, Job, ScrapeJob
 
 
-def pages_waiting(jobs: list[Job], now: datetime) -> int:
+def pages_waiting(jobs: Sequence[Job], now: datetime) -> int:
     """Pages of the team's running crawls and batches not scraped yet at `now`."""
     return sum(job.total - job.completed(now) for job in jobs
                if isinstance(job, CrawlJob | BatchJob) and job.status(now) == "scraping")
 
 
-def seconds_until_done(jobs: list[Job], now: datetime, pages: int) -> int:
+def seconds_until_done(jobs: Sequence[Job], now: datetime, pages: int) -> int:
     """Whole seconds from `now` until `pages` more of the team's waiting pages have been scraped.
 
     Each job goes at its own pace (its timeline), so the answer is found by halving

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tui.api.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
-from tui.api.requests import FormatObject, ScrapeOptions
+from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
+from tui.contract.requests import FormatObject, ScrapeOptions
 from tui.emulator.sites.site import Page, SiteSource, split_url
 from tui.emulator.sites.content import render_html, render_markdown, render_raw_html
 
@@ -135,13 +135,13 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
     page = site.fetch(url)
     needed_ms = page.load_ms + opts.wait_ms
     if needed_ms > opts.timeout_ms:
-        failure = Failure(
+        timed_out = Failure(
             FailureKind.TIMEOUT,
             f"Scrape timed out after {opts.timeout_ms} ms: the page needed about {needed_ms} ms to load.",
             url,
             {"load_ms": page.load_ms, "wait_ms": opts.wait_ms, "timeout_ms": opts.timeout_ms},
         )
-        return FetchResult(url, failure, 0, opts.timeout_ms)
+        return FetchResult(url, timed_out, 0, opts.timeout_ms)
 
     credits = BASE_CREDITS
     proxy_used = "basic"

@@ -19,7 +19,7 @@ import random
 from datetime import datetime
 from typing import Any
 
-from tui.api.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
+from tui.contract.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
 from tui.emulator.core.teams import Caller, Team
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.sites.site import SiteSource, split_url

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.api.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest
+from tui.contract.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest
 from tui.emulator.core.billing import Billing
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tui.api.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
-from tui.api.requests import ScrapeOptions
+from tui.contract.limits import LOCKDOWN_HIT_CREDITS, LOCKDOWN_MISS_CREDITS
+from tui.contract.requests import ScrapeOptions
 from tui.emulator.core.clock import isoformat_z
 from tui.emulator.jobs.scrape_cache import CacheEntry, ScrapeCache
 from tui.emulator.jobs.scrape_engine import (
@@ -138,7 +138,7 @@ class TeamCacheScraper:
         if entry is not None:
             return self._hit(url, opts, entry, BASE_CREDITS)
         result = fetched if fetched is not None else fetch_page(self.sites, url, options)
-        if result.has_document and result.failure is None and opts.store_in_cache:
+        if result.write_document is not None and result.failure is None and opts.store_in_cache:
             # A batch or crawl stores lazily: its documents are written when first read.
             self.cache.put(team_id, url, result.write_document, now)
         return CachedScrape(result, "miss")

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
-from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.contract.webhook_signature import SIGNATURE_HEADER, sign
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Team, TeamDirectory

@@ -98,8 +98,8 @@ class SyntheticSite:
 
     def lookup(self, url: str) -> Page | None:
         """The page at `url`, or None when this site has no such path."""
-        host, path, query = split_url(url)
-        host = self._canonical_host(host)
+        asked, path, query = split_url(url)
+        host = self._canonical_host(asked)
         if host is None:
             return None
         found = self._pages.get((host, path, query))

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from tui.api.limits import MAP_LIMIT_DEFAULT, MAP_SEARCH_MAX
-from tui.api.requests import MapRequest
+from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_SEARCH_MAX
+from tui.contract.requests import MapRequest
 from tui.emulator.sites.map_search import rank
 from tui.emulator.sites.site import SiteSource, SyntheticSite, split_url
 from tui.emulator.core.errors import InvalidRequest

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from tui.api.limits import BATCH_TIMEOUT_MAX
-from tui.api.requests import CrawlRequest, MapRequest, ScrapeOptions, SupportAskRequest
+from tui.contract.limits import BATCH_TIMEOUT_MAX
+from tui.contract.requests import CrawlRequest, MapRequest, ScrapeOptions, SupportAskRequest
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import Team
 from tui.emulator.jobs.crawl_plan import plan_crawl

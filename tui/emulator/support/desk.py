@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tui.api.limits import ASK_BUDGET_SECONDS
-from tui.api.requests import DocsSearchRequest, SupportAskRequest
+from tui.contract.limits import ASK_BUDGET_SECONDS
+from tui.contract.requests import DocsSearchRequest, SupportAskRequest
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Team

@@ -50,7 +50,8 @@ def split_page(path: str, markdown: str) -> list[Passage]:
     lines = markdown.splitlines()
     title = next((line[2:].strip() for line in lines if line.startswith("# ")), path)
     passages: list[Passage] = []
-    heading, anchor, body = title, "", []
+    heading, anchor = title, ""
+    body: list[str] = []
 
     def flush() -> None:
         text = "\n".join(body).strip()

@@ -1,0 +1,1 @@
+"""The wire contract the client and the emulator share: request and response models, limits, and neutral helpers."""

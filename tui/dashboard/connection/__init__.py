@@ -1,0 +1,1 @@
+"""The connection: its watch, the banner, the problem screen and the advice in words."""

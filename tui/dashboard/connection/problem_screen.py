@@ -1,0 +1,199 @@
+"""A full screen for a service that cannot be used: why, what to do, and retrying.
+
+It keeps trying in the background (the live-data loop of `tui.dashboard.kit.widgets.live`:
+the next try only after the last one ended, so a slow answer is never cut
+short) and gets out of the way by itself as soon as the service answers again,
+so a restarted server or a fixed VPN needs no keystroke.
+
+A refused key (401) is not hammered: the tries wait longer each time, up to a
+minute, and the screen offers to type another key for this run (masked, never
+echoed); a key the service accepts replaces the refused one at once, and may
+be saved to the config file (mode 0600) after a confirmation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, Static
+
+from tui.dashboard.connection.advice import advice_for
+from tui.api.client import WdsClient
+from tui.api.errors import AuthenticationError, WdsError
+from tui.contract.redact import mask_key
+from tui.dashboard.kit.clock import system_clock
+from tui.dashboard.startup.config_edit import save_api_key
+from tui.dashboard.shell.intents import Confirm
+from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.live import LiveData
+
+RETRY_SECONDS = 5.0
+REFUSED_KEY_LONGEST_WAIT = 60.0
+
+
+class ConnectionProblemScreen(Screen[None], LiveData[object]):
+    """Shown while the service is unreachable or refuses the key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry_now", "Retry now", id="connection_problem.retry_now"),
+        Binding("q", "app.quit", "Quit", id="connection_problem.quit"),
+    ]
+
+    DEFAULT_CSS = """
+    ConnectionProblemScreen { align: center middle; }
+    ConnectionProblemScreen #problem {
+        width: 80%; max-width: 90; height: auto;
+        border: heavy $error; padding: 1 2; background: $surface;
+    }
+    ConnectionProblemScreen #problem-title { text-style: bold; color: $error; }
+    ConnectionProblemScreen #problem-retry { color: $text-muted; margin-top: 1; }
+    ConnectionProblemScreen #new-key-box { height: auto; margin-top: 1; }
+    ConnectionProblemScreen #new-key-note { color: $text-muted; height: auto; }
+    """
+
+    def __init__(
+        self, client: WdsClient, host: str, error: WdsError, *, embedded_log: Path | None = None,
+        config_path: Path | None = None, context: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.host = host
+        self.embedded_log = embedded_log  # the service is the embedded emulator: its log
+        self.config_path = config_path  # where a key typed here may be saved (None: nowhere)
+        self.context = context
+        self.error = error
+        self.attempts = 0
+        self.interval = RETRY_SECONDS
+        self.clock = system_clock
+
+    def compose(self) -> ComposeResult:
+        with Center(), Vertical(id="problem"):
+            # The cause is the service's words (or the network's): text, never markup.
+            yield Static(shown(self.error.title), id="problem-title")
+            yield Static(shown(self.error.message or "", lines=True), id="problem-cause")
+            yield Static(shown(advice_for(self.error, self.host, self.embedded_log), lines=True), id="problem-advice")
+            yield Static("", id="problem-retry")
+            with Vertical(id="new-key-box"):
+                yield Input(placeholder="another API key for this run (not shown)", password=True, id="new-key")
+                if self.config_path is not None:
+                    yield Checkbox(f"also save it to {self.config_path} (readable by you only)", id="save-key",
+                                   compact=True)
+                yield Static("", id="new-key-note", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_key_box()
+        self._show_retry_state()
+        self.start_polling(at_once=False)
+
+    @property
+    def key_refused(self) -> bool:
+        return isinstance(self.error, AuthenticationError)
+
+    def _show_key_box(self) -> None:
+        self.query_one("#new-key-box").display = self.key_refused
+
+    def _show_retry_state(self) -> None:
+        attempts = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''} so far"
+        if self.key_refused:
+            text = (f"Trying the key again in {self.interval:g} s, then less and less often (at most every "
+                    f"{REFUSED_KEY_LONGEST_WAIT:g} s; {attempts}). Type another key below and press Enter to use it now.")
+        else:
+            text = (f"Retrying every {RETRY_SECONDS:g} s in the background ({attempts}); "
+                    "this screen closes by itself when the service answers.")
+        self.query_one("#problem-retry", Static).update(text)
+
+    def action_retry_now(self) -> None:
+        self.refresh_data()
+
+    # --- live data: one cheap call per try --------------------------------------------
+
+    async def fetch(self) -> object:
+        self.attempts += 1
+        # One try, no retries (this screen is the retry loop), with the client's key of the moment.
+        return await self.client.with_options(max_retries=0).crawl.active()
+
+    def show(self, data: object) -> bool:
+        """The service answers: the dashboard can go back to work."""
+        self.stop_polling()
+        # The panes live on the screen below this one; they fetch at once instead of at their next tick.
+        panes = list(self.app.screen_stack[0].query("Pane"))
+        self.dismiss()
+        for pane in panes:
+            pane.refresh_data()  # type: ignore[attr-defined]
+        return True
+
+    show_again = show
+
+    def fetch_failed(self, error: WdsError) -> None:
+        if type(error) is not type(self.error) or error.message != self.error.message:
+            self.error = error
+            self.query_one("#problem-title", Static).update(shown(error.title))
+            self.query_one("#problem-cause", Static).update(shown(error.message or "", lines=True))
+            advice = advice_for(error, self.host, self.embedded_log)
+            self.query_one("#problem-advice", Static).update(shown(advice, lines=True))
+            self._show_key_box()
+        # A refused key is not hammered: each try waits twice as long, up to a minute.
+        self.interval = min(self.interval * 2, REFUSED_KEY_LONGEST_WAIT) if self.key_refused else RETRY_SECONDS
+        self._show_retry_state()
+
+    # --- another key, typed here --------------------------------------------------------
+
+    @on(Input.Submitted, "#new-key")
+    def _key_typed(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self._try_key(event.value)
+
+    @work(exclusive=True, exit_on_error=False, group="try-key")
+    async def _try_key(self, key: str) -> None:
+        note = self.query_one("#new-key-note", Static)
+        probe = self.client.with_options(max_retries=0)
+        try:
+            probe.replace_api_key(key)
+        except ValueError as exc:
+            note.update(f"That cannot be a key: {exc}.")
+            return
+        note.update("Trying that key…")
+        try:
+            await probe.crawl.active()
+        except AuthenticationError:
+            note.update("The service refused that key too. Check it and try again.")
+            return
+        except WdsError as exc:
+            note.update(shown(f"Could not try that key: {exc.title}: {exc.message}", lines=True))
+            return
+        self.client.replace_api_key(key)
+        self.post_message(self.KeyReplaced(mask_key(key)))
+        save = self.config_path is not None and self.query_one("#save-key", Checkbox).value
+        path, context = self.config_path, self.context
+        self.show(None)
+        if save and path is not None:
+            self.app.post_message(Confirm(
+                f"Save the key ending {mask_key(key)} to {path} (readable by you only)? "
+                "It replaces the api_key written there for this context.",
+                "Save", lambda: _save_key(self.app, path, context, key),
+            ))
+
+    @dataclass(eq=False)
+    class KeyReplaced(Message):
+        """The client now sends another key (masked here, for the header)."""
+
+        masked_key: str
+
+
+def _save_key(app: App[object], path: Path, context: str | None, key: str) -> None:
+    try:
+        save_api_key(path, context, key)
+    except OSError as exc:
+        app.notify(f"The key could not be saved to {path}: {exc.strerror or exc}", severity="error")
+        return
+    app.notify(f"Key saved to {path} (mode 0600).")

@@ -1,0 +1,90 @@
+"""The app's view of the connection, fed by the panes: the header's state, a banner, a problem screen.
+
+The first answer decides which: until the dashboard has had one, an
+unreachable service or a refused key is a full screen (what to check, a
+field for another key); once it has, a lost link is a one-line banner over
+the kept data (`tui.dashboard.connection.banner`), the panes hold still and the
+banner alone tries again. A refused key is always the full screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tui.api.errors import APIConnectionError, AuthenticationError
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.connection.banner import ConnectionBanner
+
+if TYPE_CHECKING:
+    from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
+
+
+class WatchesTheConnection:
+    """Mixed into the App class, before it; the app sets `banner`, `header`, `service`, `client`."""
+
+    _connected_once = False  # after a first answer, a lost link is a banner, not a full screen
+    _problem_screen: ConnectionProblemScreen | None = None
+
+    def on_pane_refreshed(self: Any, message: Pane.Refreshed) -> None:
+        header = self.header
+        header.connection = "connected"
+        if message.changed:
+            header.last_refresh = self.clock()
+        self._connected_once = True
+        if self.banner.showing:
+            self._back_online()
+        if not self.screen_stack or not message.pane.is_attached:  # a late answer while the app shuts down
+            return
+        if self.screen.focused is None and message.pane.screen is self.screen:
+            # Nothing could take the focus before data arrived; keys should work at once.
+            message.pane.focus_first()
+
+    def on_pane_fetch_failed(self: Any, message: Pane.FetchFailed) -> None:
+        header = self.header
+        error = message.error
+        if isinstance(error, AuthenticationError):
+            header.connection = "unauthorised"
+        else:
+            header.connection = "failing"
+        # Lost after a first answer: the panes keep their data under a banner, which alone retries.
+        if isinstance(error, APIConnectionError) and self._connected_once:
+            if not self.banner.showing:  # panes failing in the same moment are one loss, not several attempts
+                for pane in self.query(Pane):
+                    pane.held = True
+                self.banner.embedded_log = self.service.emulator_log
+                self.banner.lost(error)
+            return
+        # A refused key, or no answer yet at all, is not a pane's problem: say so full-screen,
+        # once, however many panes fail at the same moment.
+        if isinstance(error, AuthenticationError | APIConnectionError) and self._problem_screen is None:
+            from tui.dashboard.connection.problem_screen import (
+                ConnectionProblemScreen,  # imported on first use: start-up time
+            )
+
+            self._problem_screen = ConnectionProblemScreen(
+                self.client, self.service.host, error, embedded_log=self.service.emulator_log,
+                config_path=None if self.service.embedded else self.service.config_path, context=self.service.context,
+            )
+            self.push_screen(self._problem_screen, callback=self._problem_solved)
+
+    def _problem_solved(self: Any, _: None) -> None:
+        self._problem_screen = None
+
+    def on_connection_problem_screen_key_replaced(self: Any, message: ConnectionProblemScreen.KeyReplaced) -> None:
+        """A key typed on the problem screen replaced the refused one: the header shows it, masked."""
+        self.header.masked_key = message.masked_key
+        self.header.refresh()
+
+    def on_connection_banner_restored(self: Any, _: ConnectionBanner.Restored | None = None) -> None:
+        self._back_online()
+
+    def _back_online(self: Any) -> None:
+        """The service answers again: hide the banner, and every pane fetches at once."""
+        self.header.connection = "connected"
+        self.banner.restored()
+        for pane in self.query(Pane):
+            pane.held = False
+            pane.refresh_data()
+
+    def action_retry_connection(self: Any) -> None:
+        self.banner.retry_now()

@@ -1,0 +1,193 @@
+"""The failed-only view: the last 24 hours searched for failed jobs, a screenful at a time.
+
+Opened from the activity pane (e), on the kind it is filtered on. The search
+(`tui.dashboard.features.activity.failed_search.FailedJobsWalk`) shares the pane's status checker,
+so what it learns fills the pane's status column too, and what the pane knew
+costs nothing here. Esc stops a search in progress and keeps what it found; Esc
+again goes back to the pane as it was. Enter opens a found job; a asks the
+support agent about it; m looks further for the next screenful.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import DataTable, Label, Static
+from textual.worker import Worker
+
+from tui.api.client import WdsClient
+from tui.api.errors import WdsError
+from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState
+from tui.dashboard.features.activity.job_states import StatusChecker
+from tui.dashboard.features.activity.rows import ActivityTable, table_row
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.outside_text import shown, visible
+from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.shell.intents import AskSupport, OpenJob
+
+MIN_SCREENFUL = 5
+
+
+class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
+    """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "stop_search", "Stop search", id="failed_jobs.stop_search"),
+        Binding("escape", "close", "Back", id="failed_jobs.close"),
+        Binding("m", "more", "Find more", id="failed_jobs.more"),
+        Binding("a", "ask_support", "Ask support", id="failed_jobs.ask_support"),
+    ]
+
+    DEFAULT_CSS = """
+    FailedJobsScreen { layout: vertical; }
+    FailedJobsScreen .failed-title { height: 1; padding: 0 1; text-style: bold; background: $panel; width: 100%; }
+    FailedJobsScreen #failed-progress { height: auto; padding: 0 1; color: $text-muted; }
+    FailedJobsScreen #failed-progress.-error { color: $error; }
+    FailedJobsScreen #failed-table { height: 1fr; }
+    FailedJobsScreen #failed-empty { padding: 1 1; color: $text-muted; }
+    FailedJobsScreen #failed-detail { height: auto; max-height: 5; padding: 0 1; border-top: solid $panel; }
+    """
+
+    walking: reactive[bool] = reactive(False, bindings=True, init=False)
+    """Whether the search is going on (Esc stops it, else closes; m finds more once it is done)."""
+
+    def __init__(
+        self,
+        client: WdsClient,
+        statuses: StatusChecker,
+        *,
+        endpoint: str | None = None,
+        clock: Clock = system_clock,
+    ) -> None:
+        super().__init__()
+        self.clock = clock
+        self.endpoint = endpoint
+        self.walk = FailedJobsWalk(client.team, statuses, endpoint=endpoint)
+        self._worker: Worker[None] | None = None
+        self._found: dict[str, Found] = {}
+
+    def compose(self) -> ComposeResult:
+        kinds = f"{self.endpoint} only" if self.endpoint else "all kinds"
+        yield Label(f"Failed jobs · last 24 hours · {kinds}", classes="failed-title", markup=False)
+        yield Static("starting…", id="failed-progress", markup=False)
+        yield ActivityTable(id="failed-table")
+        empty = Static("No failed job found.", id="failed-empty")
+        empty.display = False
+        yield empty
+        yield Static("", id="failed-detail", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ActivityTable).focus()
+        self.call_after_refresh(self.action_more)  # once laid out: a screenful is the table's height
+
+    # --- the search -------------------------------------------------------------------
+
+    def _screenful(self) -> int:
+        table = self.query_one(ActivityTable)
+        return max(MIN_SCREENFUL, table.scrollable_content_region.height - table.header_height)
+
+    def action_more(self) -> None:
+        """Look further back for the next screenful of failed jobs."""
+        if self.walking or self.walk.state.finished:
+            return
+        self._worker = self.run_worker(
+            self._search(), name="failed-search", group="failed-search", exclusive=True, exit_on_error=False
+        )
+        self.walking = True
+
+    @on(Worker.StateChanged)
+    def _search_ended(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._worker:
+            self.walking = not event.worker.is_finished
+
+    async def _search(self) -> None:
+        progress = self.query_one("#failed-progress", Static)
+        progress.remove_class("-error")
+        try:
+            await self.walk.run(self._screenful(), self._show)
+        except WdsError as exc:
+            progress.add_class("-error")
+            self._show(self.walk.state, f"stopped: {exc.title}: {exc.message}", searching=False)
+            return
+        self._show(self.walk.state, searching=False)
+
+    def action_stop_search(self) -> None:
+        """Stop the search; what it found stays."""
+        if self._worker is not None and self.walking:
+            self._worker.cancel()
+            self._show(self.walk.state, "stopped (m to go on)", searching=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    # --- what is shown --------------------------------------------------------------------
+
+    def _show(self, state: WalkState, note: str | None = None, *, searching: bool = True) -> None:
+        now = self.clock()
+        text = state.progress_text(now)
+        if note:
+            text += f" · {note}"
+        elif not state.finished and not searching:
+            text += " · m: find more"
+        self.query_one("#failed-progress", Static).update(shown(text))  # a note may quote the service
+        self._found = {f"{found.entry.id}/{found.entry.endpoint}/{index}": found for index, found in enumerate(state.found)}
+        rows = [(key, table_row(found.entry, now, found.status)) for key, found in self._found.items()]
+        table = self.query_one(ActivityTable)
+        table.sync(rows)
+        self.query_one("#failed-empty", Static).display = state.finished and not rows
+
+    def selected(self) -> Found | None:
+        """The found job under the cursor."""
+        key = self.query_one(ActivityTable).selected_key()
+        return self._found.get(key) if key is not None else None
+
+    @on(DataTable.RowSelected, "#failed-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        found = self._found.get(str(event.row_key.value))
+        if found is not None:
+            self.post_message(OpenJob(found.entry.endpoint, found.entry.id, found.entry.target))
+
+    @on(DataTable.RowHighlighted, "#failed-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # The cause, under the table: the row has room for the state only.
+        found = self._found.get(str(event.row_key.value))
+        detail = self.query_one("#failed-detail", Static)
+        if found is None:
+            detail.update("")
+            return
+        entry = found.entry
+        cause = found.status.error or "no error message given"
+        detail.update(shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}",
+                            lines=True))
+
+    @on(ActivityTable.ViewportMoved)
+    def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
+        event.stop()  # every row here already has its state
+
+    @mutates("asking support")
+    def action_ask_support(self) -> None:
+        """Ask the support agent about the highlighted failed job."""
+        found = self.selected()
+        if found is not None:
+            entry, status = found.entry, found.status
+            self.post_message(AskSupport(entry.id, entry.endpoint, status.state, status.error, entry.target))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_search":
+            return self.walking
+        if action == "close":
+            return not self.walking
+        if action == "more":
+            return not self.walking and not self.walk.state.finished
+        if action == "ask_support":
+            return True if self._found else None
+        return True

@@ -1,0 +1,1 @@
+"""The batch scrape form, its fields and refusals, and the batch status screen."""

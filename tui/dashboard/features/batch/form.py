@@ -1,0 +1,98 @@
+"""Start a batch scrape (`POST /v2/batch/scrape`): URLs and options checked against the contract, then followed.
+
+The URLs come pasted, or from the map explorer's selection (`urls`); the
+fields are `tui.dashboard.features.batch.fields`. The launch form
+(`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets Esc abandon the
+request and copies it as curl; a refusal is worded by
+`tui.dashboard.features.batch.refusals`. A started batch closes the form and opens its
+status screen (`OpenBatch`), which lists the URLs the service refused as
+invalid beside the accepted ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import BindingType
+from textual.widgets import TextArea
+
+from tui.api.client import WdsClient
+from tui.api.errors import WdsError
+from tui.contract.models.batch import BatchScrapeStarted
+from tui.contract.requests import BatchScrapeRequest
+from tui.dashboard.features.batch.fields import BatchFields
+from tui.dashboard.features.batch.refusals import explain_batch
+from tui.dashboard.kit.error_words import Words
+from tui.dashboard.kit.form_body import offer_webhook
+from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
+from tui.dashboard.shell.intents import OpenBatch
+
+if TYPE_CHECKING:
+    from tui.dashboard.kit.webhook_address import WebhookAddress
+
+TITLE = "Batch scrape · POST /v2/batch/scrape"
+
+
+class BatchFormScreen(LaunchFormScreen):
+    """The batch scrape form; a started batch opens in its status screen.
+
+    `webhooks` is the dashboard's webhook inbox: its address, when it listens, is offered as the webhook.
+    """
+
+    NAME = "batch"
+    GROUP = "batch-start"
+    HEADING = TITLE
+    PATH = "/v2/batch/scrape"
+    NOTHING_DONE = "No batch was started; the form says why and keeps what you typed."
+    CANCELLED = ("Cancelled: no answer will be shown, but the service may have started the batch "
+                 "(look at the activity pane). The form is as you left it; ctrl+s sends again.")
+    FIRST = "#urls"
+    ENTER_SENDS = False
+    READABLE_CURL = True  # every URL in the body
+
+    BINDINGS: ClassVar[list[BindingType]] = launch_bindings("batch_form", "Start batch", "Cancel")
+
+    def __init__(
+        self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
+    ) -> None:
+        super().__init__(client)
+        self.webhooks = webhooks
+        self.urls = tuple(urls)
+        self._offered: str | None = None  # the inbox address last offered as the webhook
+
+    def make_fields(self) -> BatchFields:
+        return BatchFields(self.urls, id="batch-form")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        urls = self.query_one("#urls", TextArea)
+        urls.move_cursor(urls.document.end)  # prefilled: go on typing after the last URL
+
+    def on_screen_resume(self) -> None:
+        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
+        # Once per address: a field emptied on purpose stays empty after the help screen.
+        address = self.webhooks.address if self.webhooks is not None else None
+        if offer_webhook(self, address, self._offered):
+            self._offered = address
+
+    async def call(self, request: BatchScrapeRequest) -> BatchScrapeStarted:
+        return await self.client.batch.create(request=request)
+
+    def refusal(self, error: WdsError, request: BatchScrapeRequest) -> Words:
+        return explain_batch(error)
+
+    def progress(self, request: BatchScrapeRequest, elapsed: int) -> str:
+        count = len(request.urls)
+        return f"Starting a batch of {count:,} URL{'' if count == 1 else 's'} … {elapsed} s · Esc cancels"
+
+    async def answered(self, answer: BatchScrapeStarted, request: BatchScrapeRequest) -> None:
+        invalid = tuple(answer.invalid_urls or ())
+        accepted = len(request.urls) - len(invalid)
+        note = f"{accepted:,} URL{'' if accepted == 1 else 's'} accepted"
+        if invalid:
+            note += f", {len(invalid):,} refused as invalid (listed on the status screen)"
+        app = self.app
+        self.dismiss(None)
+        app.notify(note, title=f"Batch {answer.id[:8]} started")
+        app.post_message(OpenBatch(answer.id, invalid))

@@ -1,0 +1,6 @@
+"""The webhook inbox: a local listener for the service's webhooks, and what it received.
+
+`listener.py` accepts deliveries over HTTP (loopback by default); `store.py`
+keeps them, checks their signatures and folds a delivery's retries into one
+row. Neither imports Textual: the inbox screen (`screen.py`) reads the store.
+"""

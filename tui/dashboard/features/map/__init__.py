@@ -1,0 +1,1 @@
+"""The map explorer: the form, its fields and refusals, the results, the links table and saving."""

@@ -1,0 +1,1 @@
+"""The scrape form, its fields and refusals, and the scrape result screen."""

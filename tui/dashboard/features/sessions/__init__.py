@@ -1,0 +1,1 @@
+"""The browser sessions pane, its notes and the new-session form."""

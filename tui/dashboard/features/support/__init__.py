@@ -1,0 +1,1 @@
+"""Support: ask the support agent, its answer and log, and the docs search."""

@@ -1,0 +1,1 @@
+"""The usage pane and its bars, chart, projection and series."""

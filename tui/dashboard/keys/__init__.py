@@ -1,0 +1,1 @@
+"""Keys: the keymap, key overrides, the command palette, the help screen, typeahead, quitting and read-only mode."""

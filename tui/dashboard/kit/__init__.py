@@ -1,0 +1,1 @@
+"""Shared widgets, screens and helpers that know no feature."""

@@ -1,0 +1,58 @@
+"""Links a terminal can open (OSC 8 hyperlinks), or plain text where it cannot.
+
+Textual writes a span styled with `link` as an OSC 8 hyperlink: the text
+shows as usual and a terminal that knows OSC 8 lets you open it (usually
+ctrl+click or cmd+click). Terminals that do not know it mostly ignore the
+sequence, but a few print it as garbage: the Linux console, `dumb` and old
+VT-style terminals. Those get plain text.
+
+`WDS_HYPERLINKS=0` turns links off on any terminal (e.g. an old tmux that
+mangles them), `WDS_HYPERLINKS=1` turns them on whatever `TERM` says. The
+decision is made once, where screens are built (`tui.dashboard.shell.navigation`), and handed
+to the widgets: nothing here reads the environment by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from urllib.parse import quote
+
+from textual.content import Content
+from textual.style import Style
+
+from tui.dashboard.kit.outside_text import visible
+
+HYPERLINKS_ENV = "WDS_HYPERLINKS"
+# What a URL may hold as it is (RFC 3986's reserved and unreserved characters, and % of escapes).
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
+_OFF = frozenset({"0", "no", "off", "false"})
+_ON = frozenset({"1", "yes", "on", "true"})
+# TERM values of terminals that print OSC 8 instead of ignoring it.
+_PLAIN_TERMS = frozenset({"dumb", "linux", "cons25", "ansi"})
+_PLAIN_TERM_PREFIXES = ("vt", "cons")
+
+
+def hyperlinks_supported(environ: Mapping[str, str]) -> bool:
+    """Whether links should be written as OSC 8 hyperlinks on this terminal (see the module docstring)."""
+    choice = environ.get(HYPERLINKS_ENV, "").strip().lower()
+    if choice in _OFF:
+        return False
+    if choice in _ON:
+        return True
+    term = environ.get("TERM", "").strip().lower()
+    if not term:  # no terminal description: only Windows Terminal is known to be fine without one
+        return bool(environ.get("WT_SESSION"))
+    return term not in _PLAIN_TERMS and not term.startswith(_PLAIN_TERM_PREFIXES)
+
+
+def link(text: str, url: str | None, *, enabled: bool) -> Content:
+    """`text` as a hyperlink to `url` (underlined), or plain text when links are off or there is no URL.
+
+    Both usually come from outside. The text is shown as text; the URL goes to the
+    terminal inside an OSC 8 sequence, as it is, so a URL holding a control character
+    (an ESC would end the sequence and start one of its own) is no link at all, and
+    anything else not printable ASCII (spaces, non-ASCII letters) is percent-encoded.
+    """
+    if url is None or not enabled or visible(url) != url:
+        return Content(visible(text))
+    return Content.assemble((visible(text), Style(link=quote(url, safe=_URL_SAFE), underline=True)))

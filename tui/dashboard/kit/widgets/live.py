@@ -1,0 +1,177 @@
+"""Live data on screen: the one poll loop (`tui.api.polling.PollLoop`) hosted in a Textual worker.
+
+Mixed into every pane and every screen that follows an endpoint. It polls in
+one long-lived exclusive async worker: fetch, show, sleep the interval, again,
+and only while a person can see the view and it is not paused. Anything that
+must fetch at once (r, unpause, another page or filter) restarts the worker:
+the exclusive worker cancels a fetch in flight, so an answer to an older
+question can never overwrite a newer one. One worker per view rather than one
+per fetch: an idle dashboard then costs a request and a sleep per poll, not a
+new worker, task, timer and state-change messages each time. An answer equal
+to the last one goes to `show_again`, which by default redraws nothing.
+
+When a fetch fails, the last good data stays on screen, marked "stale since
+HH:MM:SS" with the reason (`stale_text`). An exception that is not a `WdsError`
+is a bug of ours: it is logged and shown the same way, and polling goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from tui.api.errors import WdsError
+from tui.api.polling import PollLoop
+from tui.dashboard.kit.clock import Clock
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+
+if TYPE_CHECKING:
+    from textual.worker import Worker
+
+T = TypeVar("T")
+POLL_GROUP = "live-poll"
+"""The worker group of the polling loops (they run for as long as their view)."""
+log = logging.getLogger(__name__)
+
+
+def bug_error(error: BaseException) -> WdsError:
+    """An unexpected exception, worded for the place a service error would be shown."""
+    return WdsError(f"{type(error).__name__}: {error} (a bug in wds-tui; please report it)")
+
+
+class LiveData(ForwardsWorkerFailures, Generic[T]):
+    """Polling, staleness and pause for a Textual widget or screen (see the module doc).
+
+    The host class implements `fetch` and `show` (and may override
+    `show_again`, `fetch_failed`, `show_status`, `can_be_seen`); it calls
+    `refresh_data()` to fetch now (e.g. on mount), or `start_polling(at_once=False)`
+    to wait an interval first, and `stop_polling()` when there is nothing more to follow.
+    """
+
+    interval: float  # seconds between polls; set by the host
+    clock: Clock  # "now", for the stale mark; set by the host
+    data: T | None = None
+    last_success: datetime | None = None
+    stale_since: datetime | None = None
+    failure: str | None = None
+    paused: bool = False
+    _fetch_due: bool = False
+    _poll_loop: PollLoop[T] | None = None
+
+    # --- to implement ---------------------------------------------------------
+
+    async def fetch(self) -> T:
+        """Call the service; raise a WdsError on failure."""
+        raise NotImplementedError
+
+    def show(self, data: T) -> bool:
+        """Put fresh data on screen; return True if anything visible changed."""
+        raise NotImplementedError
+
+    def show_again(self, data: T) -> bool:
+        """The same answer as last time (most polls): by default nothing to redraw.
+
+        A view whose picture also depends on something else (the clock, where
+        the reader asked to go) overrides this.
+        """
+        return False
+
+    def fetched(self, changed: bool, recovering: bool) -> None:
+        """Called after each answer was shown; `recovering`: the first good one (ever, or since a failure)."""
+
+    def show_status(self) -> None:
+        """Redraw whatever says paused or stale (the view's status line)."""
+
+    # --- timing -----------------------------------------------------------------
+
+    @property
+    def can_be_seen(self) -> bool:
+        """Fetch only while the view is on the active screen and displayed."""
+        node: Any = self
+        return node.screen.is_active and node.display and node.region.area > 0
+
+    @property
+    def fetching(self) -> bool:
+        """Whether a fetch asked for by `refresh_data` has not been shown yet."""
+        return self._fetch_due
+
+    @property
+    def poll_loop(self) -> PollLoop[T]:
+        """This view's loop: one for its lifetime, so "same answer as last time" survives restarts."""
+        if self._poll_loop is None:
+            self._poll_loop = PollLoop(
+                self.fetch,
+                deliver=self._deliver,
+                fail=self._fail,
+                interval=lambda: self.interval,
+                due=lambda: not self.paused and self.can_be_seen,  # no request while nobody watches
+            )
+        return self._poll_loop
+
+    def refresh_data(self) -> None:
+        """Fetch now (even when paused or not laid out yet), then go on polling every `interval` seconds."""
+        self._fetch_due = True
+        self.start_polling(at_once=True)
+
+    def start_polling(self, *, at_once: bool) -> Worker[None]:
+        """(Re)start the loop in this view's one polling worker, cancelling a fetch in flight."""
+        loop = self.poll_loop
+        loop.resume()
+        node: Any = self
+        return node.run_worker(
+            loop.run(at_once=at_once),
+            name="polling",
+            group=POLL_GROUP,
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def stop_polling(self) -> None:
+        """Nothing more to follow (a finished job): the loop ends after the step it is in."""
+        self.poll_loop.stop()
+
+    def toggle_pause(self) -> None:
+        """Stop polling while paused; fetch at once on resuming."""
+        self.paused = not self.paused
+        if not self.paused:
+            self.refresh_data()
+
+    # --- answers and failures -----------------------------------------------------
+
+    def _deliver(self, data: T, same: bool) -> None:
+        recovering = self.last_success is None or self.stale_since is not None
+        self.data = data  # before show(): views read it while drawing
+        changed = self.show_again(data) if same else self.show(data)
+        self.last_success = self.clock()
+        if self.stale_since is not None or self.failure is not None:
+            self.stale_since = self.failure = None
+            self.show_status()
+        # Not in a `finally`: a fetch cancelled by a newer refresh_data is still due.
+        self._fetch_due = False
+        if changed or recovering:  # a poll that brings nothing new has nothing to say
+            self.fetched(changed, recovering)
+
+    def _fail(self, error: Exception) -> None:
+        if not isinstance(error, WdsError):
+            log.error("%s failed to refresh", type(self).__name__, exc_info=error)
+            error = bug_error(error)
+        self._fetch_due = False
+        self.fetch_failed(error)
+
+    def fetch_failed(self, error: WdsError) -> None:
+        """A fetch failed: keep the data, mark it stale with the reason (override to do more)."""
+        self.mark_stale(error)
+
+    def mark_stale(self, error: WdsError) -> None:
+        """Keep what is shown, saying since when it is stale and why."""
+        if self.stale_since is None:
+            self.stale_since = self.last_success or self.clock()
+        self.failure = f"{error.title}: {error.message}" if error.message else error.title
+        self.show_status()
+
+    def stale_text(self) -> str | None:
+        """`⚠ stale since HH:MM:SS: reason` (local time), or None while the data is fresh."""
+        if self.stale_since is None:
+            return None
+        return f"⚠ stale since {self.stale_since.astimezone():%H:%M:%S}: {self.failure}"

@@ -1,0 +1,1 @@
+"""The app shell: the app, the navigation table, intent messages and the failure sink."""

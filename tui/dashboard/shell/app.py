@@ -1,0 +1,369 @@
+"""The Textual application: a header, four panes, a footer.
+
+The app is built from a client and a little description of the service
+(harlequin's habit: the backend is passed in), so tests build it on an
+in-process emulator and the CLI builds it on whatever is configured.
+
+It is the one place that pushes screens (panes and screens post intents, see
+`tui.dashboard.shell.navigation`) and the one sink for unexpected failures (every worker that
+ends in error is notified and logged, see `tui.dashboard.shell.failures`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Grid
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from tui.api.client import WdsClient
+from tui.dashboard.connection.banner import ConnectionBanner
+from tui.dashboard.connection.watch import WatchesTheConnection
+from tui.dashboard.keys.help import HelpScreen
+from tui.dashboard.keys.keymap import KeepsItsKeymap, takes_text
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
+from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
+from tui.dashboard.keys.typeahead import KeysInTurn
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.mutations import mutates
+from tui.dashboard.kit.outside_text import PlainNotifications
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.status_header import StatusHeader
+from tui.dashboard.shell.failures import report_worker_failure
+from tui.dashboard.shell.intents import (
+    CrawlStarted,
+    Intent,
+    OpenBatchForm,
+    OpenCrawlForm,
+    OpenDocsSearch,
+    OpenHelp,
+    OpenMapExplorer,
+    OpenScrapeForm,
+    OpenWebhookInbox,
+)
+from tui.dashboard.shell.navigation import PANES, Navigator
+
+if TYPE_CHECKING:
+    from textual.theme import Theme
+
+    from tui.dashboard.shell.navigation import InboxService
+    from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
+    from tui.dashboard.startup.ui_state import UiState
+
+
+@dataclass(frozen=True)
+class ServiceInfo:
+    """What the header says about the service; never holds the key itself."""
+
+    host: str
+    masked_key: str
+    embedded: bool = False
+    emulator_log: Path | None = None  # the embedded emulator's log file
+    context: str | None = None  # the config file's context in use (None: the unnamed one)
+    config_path: Path | None = None  # the config file (where a key typed after a refusal may be saved)
+    read_only: bool = False  # every action that changes something is refused
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Seconds between polls, per pane."""
+
+    crawls: float = 5.0
+    activity: float = 10.0
+    usage: float = 60.0
+    sessions: float = 5.0
+
+    @classmethod
+    def every(cls, seconds: float) -> Intervals:
+        """The same interval for every pane (`--refresh`)."""
+        return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
+
+
+OPENS: dict[str, str] = {
+    "docs_search": "DocsSearchScreen",
+    "webhook_inbox": "WebhookInboxScreen",
+    "crawl_form": "CrawlFormScreen",
+    "scrape_form": "ScrapeFormScreen",
+    "map_explorer": "MapExplorerScreen",
+    "batch_form": "BatchFormScreen",
+}
+"""The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
+
+
+class WdsApp(
+    PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
+    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeepsItsKeymap["SwitchTo | None"],
+    KeysInTurn["SwitchTo | None"],
+):
+    """The dashboard."""
+
+    TITLE = "wds-tui"
+    CSS_PATH = Path(__file__).parent / "app.tcss"
+    COMMANDS = App.COMMANDS | {DashboardCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        # Priority: before a text field's own ctrl+c (copy), which action_interrupt still does for a selection.
+        Binding(
+            "ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True,
+            id="app.interrupt",
+        ),
+        # Priority: handled as the key arrives, so a key typed right after ("2z")
+        # already reaches the pane chosen (a plain binding would run only after the
+        # next key had been handed to the old focus). check_action lets digits
+        # through to text fields.
+        Binding("1", "focus_pane('crawls')", "Go to crawls", show=False, priority=True, id="app.focus_pane.crawls"),
+        Binding(
+            "2", "focus_pane('activity')", "Go to activity", show=False, priority=True,
+            id="app.focus_pane.activity",
+        ),
+        Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True, id="app.focus_pane.usage"),
+        Binding(
+            "4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True,
+            id="app.focus_pane.sessions",
+        ),
+        Binding("escape", "minimize", "Restore the panes", show=False, id="app.minimize"),
+        # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
+        Binding("r", "retry_connection", "Retry the connection now", show=False, id="app.retry_connection"),
+        # Priority, as the digits: so that they work on forms and dialogs too; check_action
+        # lets "?" through to text fields (f1 is never text).
+        Binding("question_mark", "help('?')", "Help: the keys that work here", priority=True, id="app.help.?"),
+        Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True, id="app.help.f1"),
+        # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
+        Binding("/", "docs_search", "Search docs", show=False, id="app.docs_search"),
+        Binding("w", "webhook_inbox", "Webhook inbox", show=False, id="app.webhook_inbox"),
+        Binding("C", "crawl_form", "Start a crawl", show=False, id="app.crawl_form"),
+        Binding("S", "scrape_form", "Scrape a URL", show=False, id="app.scrape_form"),
+        Binding("M", "map_explorer", "Map a site", show=False, id="app.map_explorer"),
+        Binding("B", "batch_form", "Batch scrape", show=False, id="app.batch_form"),
+        Binding("T", "switch_context", "Switch context", show=False, id="app.switch_context"),
+    ]
+
+    def __init__(
+        self,
+        client: WdsClient,
+        service: ServiceInfo,
+        *,
+        clock: Clock = system_clock,
+        intervals: Intervals | None = None,
+        webhooks: InboxService | None = None,
+        ui_state: UiState | None = None,
+        contexts: ContextSwitch | None = None,
+    ) -> None:
+        super().__init__()
+        self.ui_state = ui_state  # None: nothing remembered between runs (tests)
+        self.contexts = contexts  # None: one context only, nothing to switch to
+        self.startup_notes: list[str] = []  # said once the app runs (warnings of a context switched to)
+        self.client = client
+        self.service = service
+        self.clock = clock
+        self.intervals = intervals or Intervals()
+        self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
+        self._zoomed: Pane | None = None
+        self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
+        # Kept by reference: messages about it arrive while another screen is on top.
+        self.header = StatusHeader(
+            service=service.host, masked_key=service.masked_key, embedded=service.embedded,
+            context=service.context, read_only=service.read_only,
+        )
+
+    def compose(self) -> ComposeResult:
+        yield self.header
+        yield self.banner
+        with Grid(id="panes"):
+            for pane_id, pane_class in PANES:
+                yield pane_class(self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id)
+        yield Footer()
+
+    # --- navigation: panes and screens ask, the app pushes -------------------------
+
+    @on(Intent)
+    def _navigate(self, intent: Intent) -> None:
+        if self.refuses(intent):
+            return
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
+
+    @on(CrawlStarted)
+    def _crawl_started(self) -> None:
+        self.navigator.crawl_started(self.screen_stack[0])  # the dashboard's panes, whichever screen is on top
+
+    # --- the one sink for unexpected failures ---------------------------------------
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Any worker that ended in error (forwarded here by its view): say so and log it."""
+        if event.state is WorkerState.ERROR:
+            report_worker_failure(self, event.worker)
+
+    # --- zoom: one pane fills the screen ------------------------------------------
+
+    @property
+    def zoomed(self) -> Pane | None:
+        """The pane filling the screen, if one does."""
+        return self._zoomed
+
+    @on(Pane.ZoomToggled)
+    def _zoom_toggled(self, message: Pane.ZoomToggled) -> None:
+        self.zoom(None if message.pane is self._zoomed else message.pane)
+
+    def zoom(self, pane: Pane | None) -> None:
+        """Let `pane` fill the screen above the footer, or (None) give every pane its place back.
+
+        Not Textual's `Screen.maximize`: that sets a class on the screen, so Textual
+        restyles every widget on it, and a restyled DataTable drops every row it has
+        rendered; a zoom took ~130 ms at 120x40. Here only inline styles change
+        (which widgets show, how many cells the pane spans), and the zoomed pane is
+        restyled alone.
+        """
+        if pane is self._zoomed:
+            return
+        grid = self.query_one("#panes", Grid)
+        if self._zoomed is not None:
+            self._zoomed.styles.column_span = None  # None: back to the stylesheet's one cell
+            self._zoomed.styles.row_span = None
+            self._zoomed.show_zoomed(False)
+        self._zoomed = pane
+        self.header.display = pane is None
+        for each in grid.query_children(Pane):
+            each.display = pane is None or each is pane
+        if pane is not None:
+            # Spanning the grid rather than resizing it: a new grid size would make Textual
+            # redraw every widget in every pane, the ones coming back unchanged too.
+            pane.styles.column_span = grid.styles.grid_size_columns
+            pane.styles.row_span = grid.styles.grid_size_rows
+            pane.show_zoomed(True)
+            if not pane.has_focus_within:  # zoomed from the palette: keys go to what is shown
+                pane.focus_first()
+
+    # --- actions ----------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.action_state_on(self.screen, action, parameters)
+
+    def action_state_on(self, screen: Screen[object], action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Whether an app action can run for a person on `screen`.
+
+        `check_action` asks about the screen on top; the palette and the help ask
+        about the screen under them (`tui.dashboard.keys.keymap`).
+        """
+        if action == "focus_pane":
+            # Only where the panes are, and never instead of typing a digit.
+            return screen is self.screen_stack[0] and not takes_text(screen.focused)
+        if action == "help":
+            # Not over the help itself: its own ? and f1 close it.
+            typed = parameters == ("?",) and takes_text(screen.focused)
+            return not typed and not isinstance(screen, HelpScreen)
+        if action == "switch_context":
+            return (self.contexts is not None and len(self.contexts.names) > 1
+                    and screen is self.screen_stack[0] and not takes_text(screen.focused))
+        if action == "retry_connection":
+            return screen is self.screen_stack[0] and self.banner.showing
+        if action == "quit":
+            # q is typing in a text field, and never quits from a screen that has one: it would lose what was typed.
+            return screen is self.screen_stack[0] or not has_text_field(screen)
+        if action == "minimize":
+            return self._zoomed is not None or screen.maximized is not None
+        if action in OPENS:
+            # Never instead of typing, nor a second copy of the screen already on top.
+            return not takes_text(screen.focused) and type(screen).__name__ != OPENS[action]
+        return True
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" panel lists keys without their owners; the help screen (?) replaces it.
+        return (command for command in super().get_system_commands(screen) if command.title != "Keys")
+
+    def action_help(self, key: str = "f1") -> None:
+        """Show the keys that work on the current screen (`key`: which key asked, see check_action)."""
+        self.post_message(OpenHelp())
+
+    def action_switch_context(self) -> None:
+        """Offer the config file's contexts; the dashboard starts again on the one chosen."""
+        if self.contexts is None:
+            return
+        from tui.dashboard.startup.context_picker import ContextPickerScreen
+
+        self.push_screen(ContextPickerScreen(self.contexts), self._context_chosen)
+
+    def _context_chosen(self, switch: SwitchTo | None) -> None:
+        if switch is not None:
+            self.exit(result=switch)  # run_dashboard starts the dashboard again on it: nothing of this one stays
+
+    def action_focus_pane(self, pane_id: str) -> None:
+        self.query_one(f"#{pane_id}", Pane).focus_first()
+
+    def action_docs_search(self) -> None:
+        """Open the docs search screen (with the last question and results of this run)."""
+        self.post_message(OpenDocsSearch())
+
+    def action_minimize(self) -> None:
+        if self._zoomed is not None:
+            self.zoom(None)
+        elif self.screen.maximized is not None:  # Textual's own "Maximize" command, on a table
+            self.screen.minimize()
+
+    async def on_mount(self) -> None:
+        self._remember_theme()
+        for note in self.startup_notes:
+            self.notify(note, severity="warning", timeout=10)
+        webhooks = self.navigator.webhooks
+        if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
+            self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
+
+    def _remember_theme(self) -> None:
+        """Use the theme chosen last time, and save each new choice (palette: "Change theme")."""
+        if self.ui_state is None:
+            return
+        saved = self.ui_state.theme()
+        if saved is not None and saved in self.available_themes:
+            self.theme = saved
+        self.theme_changed_signal.subscribe(self, self._save_theme)
+
+    def _save_theme(self, theme: Theme) -> None:
+        if self.ui_state is None:
+            return
+        try:
+            self.ui_state.save_theme(theme.name)
+        except OSError as exc:
+            self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
+
+    async def _listen_for_webhooks(self) -> None:
+        webhooks = self.navigator.webhooks
+        address = await webhooks.start()
+        if address is None:
+            self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
+
+    def action_webhook_inbox(self) -> None:
+        """Open the webhook inbox (its listener starts if it is not running)."""
+        self.post_message(OpenWebhookInbox())
+
+    @mutates("starting a crawl")
+    def action_crawl_form(self) -> None:
+        """Open the form that starts a crawl."""
+        self.post_message(OpenCrawlForm())
+
+    @mutates("scraping a URL")
+    def action_scrape_form(self) -> None:
+        """Open the form that scrapes one URL (the result opens in the document view)."""
+        self.post_message(OpenScrapeForm())
+
+    @mutates("mapping a site")
+    def action_map_explorer(self) -> None:
+        """Open the map explorer (map a site, filter and select its links)."""
+        self.post_message(OpenMapExplorer())
+
+    @mutates("starting a batch scrape")
+    def action_batch_form(self) -> None:
+        """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
+        self.post_message(OpenBatchForm())
+
+    async def on_unmount(self) -> None:
+        await self.navigator.webhooks.close()
+        await self.client.aclose()

@@ -1,1 +1,0 @@
-"""Small self-contained widgets shared by panes and screens."""
