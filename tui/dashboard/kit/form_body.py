@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from annotated_types import Ge, Le
 from pydantic import ValidationError
@@ -40,7 +40,7 @@ def bounds(model: type[WireModel], wire: str) -> tuple[float | None, float | Non
     metadata = model_field(model, wire).metadata
     low = next((item.ge for item in metadata if isinstance(item, Ge)), None)
     high = next((item.le for item in metadata if isinstance(item, Le)), None)
-    return low, high
+    return cast("tuple[float | None, float | None]", (low, high))  # the contract's bounds are numbers
 
 
 def range_text(model: type[WireModel], wire: str, number: Callable[[Any], str] = "{:g}".format) -> str:
