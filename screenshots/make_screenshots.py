@@ -20,10 +20,12 @@ from textual.widgets import DataTable, TextArea
 
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
-from tui.dashboard.shell.app import ServiceInfo, WdsApp
+from tui.dashboard.shell.app import ServiceInfo
+from tui.dashboard.startup.app_factory import make_app
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.shell.app import ServiceInfo, WdsApp
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import running
 from tui.emulator.service import Emulator
@@ -56,7 +58,7 @@ async def main() -> None:
             session = await setup.browser.create(ttl=900, activity_ttl=300)
         client = WdsClient(base_url, KEY)
         service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(KEY), embedded=True)
-        app = WdsApp(client, service)
+        app = make_app(client, service)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: all(p.data is not None for p in app.query(Pane)))
             await pilot.pause(0.5)

@@ -17,10 +17,10 @@ import pytest
 from textual.widgets import Static
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
-from tui.dashboard.startup import cli
 from tui.contract.redact import mask_url
-from tui.dashboard.startup.contexts import ContextSwitch
+from tui.dashboard.startup import cli
 from tui.dashboard.startup.context_picker import ContextPickerScreen
+from tui.dashboard.startup.contexts import ContextSwitch
 from tui.dashboard.startup.settings import SettingsError, load_settings
 
 KEY = "wds-0123456789abcdef0123456789abcdef"

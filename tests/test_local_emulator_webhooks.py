@@ -13,8 +13,8 @@ import pytest
 
 from tests.emulator.webhook_receiver import ThreadedReceiver
 from tui.api.webhooks import verify_signature
-from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.dashboard.startup.embedded_emulator import LocalEmulator
+from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 
 pytestmark = pytest.mark.socket
 SECRET = "whsec-embedded-9c1f"

@@ -13,7 +13,6 @@ import ast
 from pathlib import Path
 
 import tui
-from tui.dashboard.connection.advice import advice_for
 from tui.api.errors import (
     APIConnectionError,
     AuthenticationError,
@@ -25,6 +24,7 @@ from tui.api.errors import (
     ServiceUnavailableError,
 )
 from tui.api.resources.jobs import no_retrieval
+from tui.dashboard.connection.advice import advice_for
 from tui.dashboard.features.support.log import AskFailure
 
 APP = Path(tui.__file__).parent

@@ -93,8 +93,7 @@ def test_serve_without_textual_serve_says_what_to_install(monkeypatch: pytest.Mo
 def test_serve_gives_every_tab_the_context_and_read_only_it_was_given(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A tab resolves its settings itself: `serve --context staging --read-only` must not give it the current
     context, writable."""
-    from tui.dashboard.startup import cli
-    from tui.dashboard.startup import serve
+    from tui.dashboard.startup import cli, serve
 
     for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
         monkeypatch.delenv(name, raising=False)

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from tui.api import errors
-from tui.contract import models
 from tui.api.client import WdsClient
+from tui.contract import models
 
 from .conftest import JOB_ID, Recorder, json_response
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tui.contract import models
 from tui.api.client import WdsClient
+from tui.contract import models
 
 from .conftest import API_KEY, JOB_ID, SESSION_ID, Recorder, json_response
 

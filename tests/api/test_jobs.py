@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tui.contract import models
 from tui.api.client import WdsClient
 from tui.api.errors import NoRetrievalError, NotFoundError, RequestValidationError
+from tui.api.resources.jobs import RETRIEVABLE_KINDS, STATUS_KINDS, retrieval_path
+from tui.contract import models
 from tui.contract.models.job_summary import JobSummary, summarize
 from tui.contract.requests import ACTIVITY_ENDPOINTS
-from tui.api.resources.jobs import RETRIEVABLE_KINDS, STATUS_KINDS, retrieval_path
 
 from .conftest import JOB_ID, Recorder, json_response
 

@@ -37,10 +37,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.processes import processes_mentioning  # noqa: E402
-from tui.emulator.http.app import create_app  # noqa: E402
 from tui.emulator.browser import process  # noqa: E402
 from tui.emulator.browser.chromium import ChromiumBackend  # noqa: E402
 from tui.emulator.browser.execute import find_node_runtime  # noqa: E402
+from tui.emulator.http.app import create_app  # noqa: E402
 from tui.emulator.service import Emulator  # noqa: E402
 
 KEY = "wds-" + "be" * 16

@@ -48,7 +48,10 @@ from bench_dashboard import start_emulator, stop  # noqa: E402
 
 from tui.api.client import WdsClient  # noqa: E402
 from tui.contract.redact import mask_key  # noqa: E402
-from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp  # noqa: E402
+from tui.dashboard.shell.app import (  # noqa: E402
+    ServiceInfo,  # noqa: E402
+    )
+from tui.dashboard.startup.app_factory import make_app  # noqa: E402
 
 SITE = "https://bigbox-supply.com/"
 LIMIT = 100_000
@@ -88,8 +91,7 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
     http = httpx.AsyncClient(transport=transport, base_url=base_url, timeout=120)
     client = WdsClient(base_url, key, http_client=http, max_retries=0)
     service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(key))
-    slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)  # the panes stay quiet
-    app = WdsApp(client, service, intervals=slow)
+    app = make_app(client, service, refresh=3600)  # the panes stay quiet
     gc.freeze()  # as `tui.dashboard.startup.launch` does before running the app: start-up's objects stay out of collections
     frames: list[float] = []
     real_display = app._display

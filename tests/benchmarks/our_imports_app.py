@@ -6,12 +6,13 @@ time minus this one's is settings, composing the panes and the first round trip.
 
 from __future__ import annotations
 
+from bare_app import BareApp
+
 import tui.api.client  # noqa: F401
 import tui.dashboard.shell.app  # noqa: F401
 import tui.dashboard.startup.cli  # noqa: F401
 import tui.dashboard.startup.launch  # noqa: F401
 import tui.dashboard.startup.settings  # noqa: F401
-from bare_app import BareApp
 
 if __name__ == "__main__":
     BareApp().run()

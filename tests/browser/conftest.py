@@ -17,13 +17,12 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
+from tests.browser.pages import ORIGIN, PagesBackend
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
-from tui.emulator.http.cdp_proxy import cdp_proxy_route
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.locate import find_chromium
-from tests.browser.pages import ORIGIN, PagesBackend
-
+from tui.emulator.http.cdp_proxy import cdp_proxy_route
 
 Serve = Callable[[Starlette], Awaitable[str]]
 """The `serve` fixture's type: `await serve(app)` runs the app on a loopback port and returns `host:port`."""

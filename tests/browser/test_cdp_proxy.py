@@ -11,8 +11,8 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.browser.conftest import FakeSessions, Serve, proxied_session
-from tui.emulator.http.cdp_proxy import SESSION_DESTROYED_CODE
 from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.http.cdp_proxy import SESSION_DESTROYED_CODE
 
 pytestmark = pytest.mark.browser
 

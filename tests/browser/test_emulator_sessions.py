@@ -15,10 +15,10 @@ from websockets.exceptions import InvalidStatus
 
 from tests.browser.conftest import Serve
 from tui.api.cdp import CdpClient, ConnectionState
-from tui.emulator.http.app import create_app
 from tui.emulator.browser import process
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.browser

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.emulator.browser.backend import ProfileBusy, ProfileSpec
 from tests.browser.pages import PagesBackend
+from tui.emulator.browser.backend import ProfileBusy, ProfileSpec
 from tui.emulator.browser.chromium import ChromiumBackend
 
 pytestmark = pytest.mark.browser

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from tests.browser.conftest import Serve
-from tui.emulator.http.app import create_app
 from tui.emulator.browser.chromium import ChromiumBackend
+from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
 pytestmark = pytest.mark.browser

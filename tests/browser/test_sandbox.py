@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.pages import ORIGIN, PagesBackend
 from tests.processes import processes_mentioning
-from tui.emulator.browser import cgroups
+from tui.emulator.browser import cgroups, sandbox_paths
 from tui.emulator.browser import sandbox as sandbox_module
-from tui.emulator.browser import sandbox_paths
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.limits import Kind
-from tests.browser.pages import ORIGIN, PagesBackend
 from tui.emulator.browser.sandbox import NOT_ISOLATED_WARNING, BwrapFeatures, Sandbox, find_bwrap
 from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start_time
 

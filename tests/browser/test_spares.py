@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tui.emulator.browser import process
-from tui.emulator.browser.backend import BrowserHandle
 from tests.browser.pages import PagesBackend
 from tests.processes import emulator_with_banner, processes_mentioning
+from tui.emulator.browser import process
+from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.execute import SPARE_MARKER
 

@@ -26,10 +26,10 @@ from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError
 from tui.contract.requests import ScrapeRequest
-from tui.emulator.http.app import create_app
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller, Team
+from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
 __all__ = [

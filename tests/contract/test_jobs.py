@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from tests.contract.conftest import ALPHA_KEY, BETA_KEY, UNKNOWN_ID
-from tui.contract import models
 from tui.api.errors import NoRetrievalError, NotFoundError, PermissionDeniedError
 from tui.api.resources.jobs import RETRIEVABLE_KINDS
+from tui.contract import models
 
 MODEL_OF = {
     "scrape": models.ScrapeResult,

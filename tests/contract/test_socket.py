@@ -22,8 +22,8 @@ from tests.contract.conftest import ALPHA_KEY, BETA_KEY, SITE, UNKNOWN_KEY, WEBH
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, BadRequestError, RateLimitError, WebhookError
-from tui.contract.models import CrawlStartedEvent, SessionStatus
 from tui.api.webhooks import SIGNATURE_HEADER, parse_event, verify_signature
+from tui.contract.models import CrawlStartedEvent, SessionStatus
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.server import base_url_of, bind_socket, running
 from tui.emulator.service import Emulator

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from tests.emulator.recording_backend import RecordingBackend
-from tui.emulator.http.app import create_app
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
 
 ALPHA_KEY = "wds-" + "a1" * 16

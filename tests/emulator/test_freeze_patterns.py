@@ -10,8 +10,8 @@ import pytest
 from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.core.safe_regex import PATTERN_MAX_CHARS, PATTERNS_MAX, UnsafePattern, compile_user_pattern
+from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 

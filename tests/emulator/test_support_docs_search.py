@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth
-from tui.emulator.support.docs_search import corpus, search_docs, split_page
 from tui.emulator.core.text_search import BM25Index, stem, tokenize
+from tui.emulator.support.docs_search import corpus, search_docs, split_page
 
 # -- BM25 ------------------------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ import httpx
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
-from tui.emulator.service import Emulator
 from tui.emulator.core.usage import UsageLedger, month_end, month_start
+from tui.emulator.service import Emulator
 
 
 def test_month_bounds_are_first_and_last_instants() -> None:

@@ -32,15 +32,16 @@ import tui
 from tests.emulator.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
-from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
 from tui.dashboard.kit.clock import Clock
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.live import POLL_GROUP
+from tui.dashboard.shell.app import ServiceInfo, WdsApp
+from tui.dashboard.shell.intents import Intent
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import Intent
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.kit.widgets.live import POLL_GROUP
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
@@ -103,6 +104,15 @@ def seeded_emulator(seed: int = 11, clock: ManualClock | None = None, **kw: obje
     )
 
 
+SLOW = 3600.0
+"""Seconds between the panes' polls in a test's dashboard: tests refresh by hand."""
+
+
+def emulator_service(key: str = KEY) -> ServiceInfo:
+    """How a test's dashboard describes its service: the embedded emulator on a fixed address."""
+    return ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
+
+
 def dashboard(
     emulator: Emulator,
     transport: httpx.AsyncBaseTransport | None = None,
@@ -116,9 +126,7 @@ def dashboard(
     lives at another date passes the emulator's clock).
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
-    return WdsApp(client, service, clock=clock or frozen_clock(NOW), intervals=slow)
+    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW)
 
 
 class PaneHost(App[None]):
@@ -145,7 +153,7 @@ class PaneHost(App[None]):
     def _navigate(self, intent: Intent) -> None:
         self.intents.append(intent)
         if self.navigator is not None:
-            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
+            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
     def compose(self) -> ComposeResult:
         yield self._content()

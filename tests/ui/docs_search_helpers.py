@@ -21,12 +21,12 @@ from textual.widgets import Static
 
 from tests.ui.conftest import BASE_URL, PaneHost, client_over, seeded_emulator, wait_until
 from tui.api.client import WdsClient
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
+from tui.dashboard.shell.intents import OpenDocsSearch
+from tui.dashboard.shell.navigation import Navigator
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenDocsSearch
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 SEARCH_PATH = "/v2/support/docs-search"
 

@@ -9,14 +9,14 @@ from textual.widgets import Select
 from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.contract.models import ActivityEntry
-from tui.emulator.core.teams import Caller
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenInteract
-from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable, entry_row, keyed_entries
 from tui.dashboard.kit.pane import PaneStatus
-from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.kit.widgets.document_view import DocumentView
+from tui.dashboard.shell.intents import OpenInteract
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 
 # The emulator is the standard picture (tests/ui/conftest.py): seed 11, with seeded history.
 

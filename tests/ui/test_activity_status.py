@@ -27,11 +27,11 @@ from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, RateLimitError
 from tui.contract.models import ActivityEntry
 from tui.contract.models.job_summary import JobSummary
+from tui.dashboard.features.activity.job_states import GONE, NO_STATUS, StatusChecker
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.shell.intents import AskSupport
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import AskSupport
-from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
-from tui.dashboard.features.activity.job_states import GONE, NO_STATUS, StatusChecker
 
 RETRIEVAL_PREFIXES = ("/v2/scrape/", "/v2/crawl/", "/v2/batch/scrape/", "/v2/extract/")
 

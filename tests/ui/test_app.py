@@ -18,14 +18,14 @@ from tests.ui.conftest import (
     seeded_emulator,
     wait_until,
 )
-from tui.dashboard.keys.palette import DashboardCommands
-from tui.dashboard.features.console.screen import ConsoleScreen
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.connection import problem_screen as connection
-from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
 from tui.dashboard.connection import banner as connection_banner
+from tui.dashboard.connection import problem_screen as connection
 from tui.dashboard.connection.banner import ConnectionBanner
+from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.keys.palette import DashboardCommands
+from tui.dashboard.kit.pane import Pane
 
 
 class Outage(httpx.AsyncBaseTransport):
@@ -228,3 +228,16 @@ async def test_a_pane_zoomed_from_the_palette_takes_the_keys() -> None:
         await pilot.pause()
         # Not the hidden activity pane: its keys would act on rows nobody can see.
         assert usage.has_focus_within
+
+
+async def test_a_screen_opened_by_its_key_is_not_offered_again_over_itself() -> None:
+    from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await all_loaded(pilot)
+        assert app.check_action("webhook_inbox", ()) is True
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen), "the inbox")
+        assert app.check_action("webhook_inbox", ()) is False  # w again would stack a second inbox
+        assert app.check_action("docs_search", ()) is True  # another screen still opens over it

@@ -32,13 +32,13 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.client import WdsClient
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator
+from tui.dashboard.features.support.answer import SupportAnswerView
+from tui.dashboard.features.support.ask import NOTHING_TO_ASK, AskSupportScreen
+from tui.dashboard.features.support.log import AskDraft, AskSubject, SupportLog, prefilled_question
 from tui.dashboard.shell.intents import AskSupport, OpenJob
 from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.support.ask import NOTHING_TO_ASK, AskSupportScreen
-from tui.dashboard.features.support.answer import SupportAnswerView
-from tui.dashboard.features.support.log import AskDraft, AskSubject, SupportLog, prefilled_question
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 ASK = "/v2/support/ask"
 MISSING_PAGE = "https://acme-outdoor.com/no-such-page-here"
@@ -352,7 +352,7 @@ async def test_questions_and_drafts_outlive_the_screen_and_two_answers_compare(
         await pilot.press("down", "enter")
         assert answer_view(screen, "compare").record is first
         assert answer_view(screen).record is screen.current  # side by side at 120 columns
-        assert len(navigator.support_log) == 2
+        assert len(navigator.memory.support_log) == 2
 
 
 async def test_at_80_columns_the_list_replaces_the_question(client: WdsClient) -> None:

@@ -37,14 +37,15 @@ from tui.api.errors import (
     InvalidResponseError,
     RateLimitError,
 )
-from tui.dashboard.shell.app import WdsApp
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
-from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.refusals import explain_batch
 from tui.dashboard.features.batch.status import BatchStatusScreen
 from tui.dashboard.kit.form_body import INBOX_HINT
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.service import Emulator
 
 URLS = ["https://bigbox-supply.com/", "https://bigbox-supply.com/about", "https://example.com/blog"]
 
@@ -69,7 +70,7 @@ def text_of(screen: Any, selector: str) -> str:
 
 def host(transport: httpx.AsyncBaseTransport, webhooks: Any = None) -> PaneHost:
     """An empty host that opens the screens asked for, as the dashboard does."""
-    navigator = Navigator(client_on(transport), clock=frozen_clock(NOW), crawl_poll_seconds=0.05, webhooks=webhooks)
+    navigator = Navigator(client_on(transport), AppMemory(webhooks), clock=frozen_clock(NOW), crawl_poll_seconds=0.05)
     return PaneHost(lambda: Static(""), navigator=navigator)
 
 

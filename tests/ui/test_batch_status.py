@@ -17,14 +17,14 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.client import WdsClient
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import AskSupport, OpenDocument
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.batch.whole_status import next_page
 from tui.dashboard.features.batch.status import BatchStatusScreen, url_rows
+from tui.dashboard.features.batch.whole_status import next_page
 from tui.dashboard.kit.document import DocumentScreen
 from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.intents import AskSupport, OpenDocument
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 URLS = [f"https://bigbox-supply.com/{path}" for path in ("", "about", "contact", "blog", "products")]
 

@@ -19,16 +19,16 @@ from textual.widgets import Static
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
-from tui.dashboard.shell.app import WdsApp
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import AskSupport, Intent, OpenJob
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.crawls.pane import CrawlsPane
+from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.features.activity.job_detail import JobDetailScreen
-from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.intents import AskSupport, Intent, OpenJob
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 
 @pytest.fixture

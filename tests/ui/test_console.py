@@ -33,18 +33,24 @@ from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
 from tui.api.client import WdsClient
 from tui.contract.requests import ScrapeRequest
+from tui.dashboard.features.console.cdp_panel import (
+    CdpStatusPanel,
+    about_browser_ui,
+    latency_moved,
+    latency_text,
+    summarize_params,
+)
+from tui.dashboard.features.console.highlighting import highlighting_available
 from tui.dashboard.features.console.history import ConsoleHistories, ConsoleTarget, RunHistory, RunSpec
+from tui.dashboard.features.console.output import RunOutput
+from tui.dashboard.features.console.screen import ConsoleScreen
+from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.shell.intents import Intent
+from tui.dashboard.shell.navigation import Navigator
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable, ExecutionOutcome
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import Intent
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.kit.confirm import ConfirmScreen
-from tui.dashboard.features.console.highlighting import highlighting_available
-from tui.dashboard.features.console.screen import ConsoleScreen
-from tui.dashboard.features.console.cdp_panel import CdpStatusPanel, about_browser_ui, latency_moved, latency_text, summarize_params
-from tui.dashboard.features.console.output import RunOutput
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 NODE_CODE = "console.log('hello')\n6 * 7"
@@ -74,7 +80,7 @@ class ConsoleApp(App[None]):
 
     @on(Intent)
     def _navigate(self, intent: Intent) -> None:
-        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
 
 # --- helpers ---------------------------------------------------------------------------

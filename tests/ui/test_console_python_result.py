@@ -11,14 +11,23 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
-import io
 import inspect
+import io
 from typing import Any
 
 import pytest
 
 from tests.ui.test_console import (
-    ConsoleApp, GatedBackend, backend, console, editor, emulator, live, run_and_wait, session_target, site,
+    ConsoleApp,
+    GatedBackend,
+    backend,
+    console,
+    editor,
+    emulator,
+    live,
+    run_and_wait,
+    session_target,
+    site,
 )
 from tui.api.client import WdsClient
 from tui.contract.limits import CODE_MAX

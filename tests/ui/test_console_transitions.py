@@ -14,12 +14,12 @@ from textual.keys import _character_to_key
 from textual.widgets import Input, Select
 
 from tests.ui.conftest import dashboard, settle, wait_until
-from tui.emulator.service import Emulator
-from tui.dashboard.features.activity.pane import ActivityPane
-from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
-from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.activity.rows import ActivityTable
+from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.emulator.service import Emulator
 
 
 def type_ahead(app: App[object], *keys: str) -> None:
@@ -65,7 +65,7 @@ async def test_keys_typed_into_the_console_then_escape_and_a_digit_land_in_order
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         target = ConsoleTarget("session", "3f1c0b9e-0000-4000-8000-000000000001", None, "console")
-        history = app.navigator.console_histories.for_target(target)
+        history = app.memory.console_histories.for_target(target)
         console = ConsoleScreen(app.client, target, history=history)
         app.push_screen(console)
         await wait_until(pilot, lambda: isinstance(app.focused, TextArea), "the editor's focus")

@@ -13,8 +13,8 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.dashboard.shell.app import WdsApp
-from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
 from tui.dashboard.startup.context_picker import ContextPickerScreen
+from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
 from tui.dashboard.startup.settings import SettingsError
 
 

@@ -27,12 +27,13 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.client import WdsClient
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
-from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form import CrawlFormScreen
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.service import Emulator
 
 URL = "https://northwind.dev"
 PROMPT = "only the blog, up to 50 pages, depth 2"
@@ -226,7 +227,7 @@ def lost(request: httpx.Request) -> httpx.Response:
 
 
 def form_host(client: WdsClient, address: str | None = None) -> PaneHost:
-    navigator = Navigator(client, webhooks=SimpleNamespace(address=address))  # type: ignore[arg-type]
+    navigator = Navigator(client, AppMemory(webhooks=SimpleNamespace(address=address)))  # type: ignore[arg-type]
     return PaneHost(lambda: Static("dashboard"), navigator=navigator)
 
 

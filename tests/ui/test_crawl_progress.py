@@ -16,14 +16,14 @@ from textual.widgets import Static
 
 from tests.ui.conftest import BASE_URL, PaneHost, SwitchableTransport, client_over, seeded_emulator, settle, wait_until
 from tui.api.client import WdsClient
+from tui.contract.models import ActiveCrawl
+from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
+from tui.dashboard.features.crawls.tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
+from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.kit.pane import PaneStatus
+from tui.dashboard.shell.navigation import Navigator
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.kit.pane import PaneStatus
-from tui.contract.models import ActiveCrawl
-from tui.dashboard.features.crawls.tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
-from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
-from tui.dashboard.kit.confirm import ConfirmScreen
 
 STATUS_PATH = re.compile(r"^/v2/crawl/[0-9a-f-]{36}$")
 

@@ -12,16 +12,16 @@ from textual.widgets._progress_bar import PercentageStatus
 from tests.ui.conftest import NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import AskSupport, OpenDocument
-from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
-from tui.dashboard.kit.job_follow import crawl_error
 from tui.dashboard.kit.document import DocumentScreen
+from tui.dashboard.kit.job_follow import crawl_error
 from tui.dashboard.kit.widgets.document_view import DocumentView
 from tui.dashboard.kit.widgets.json_tree import JsonTree
 from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.intents import AskSupport, OpenDocument
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 
 @pytest.fixture

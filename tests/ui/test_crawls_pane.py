@@ -10,13 +10,13 @@ from textual.widgets import Label, ProgressBar, Static
 from tests.ui.conftest import LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.contract.models import ActiveCrawl
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.kit.pane import PaneStatus
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable, options_summary
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.dashboard.kit.pane import PaneStatus
 from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.service import Emulator
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from tui.api.errors import (
     WdsError,
 )
 from tui.contract.models.support import DocsSearchAnswer, Evidence
+from tui.dashboard.features.support.docs_problems import question_problem, search_problem
 from tui.dashboard.features.support.docs_results import (
     clip_words,
     plain,
@@ -22,7 +23,6 @@ from tui.dashboard.features.support.docs_results import (
     title_from_path,
     web_address,
 )
-from tui.dashboard.features.support.docs_problems import question_problem, search_problem
 from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported, link
 
 EMULATOR_STYLE = DocsSearchAnswer(

@@ -20,9 +20,8 @@ from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
     transport,
 )
 from tui.api.client import WdsClient
-from tui.emulator.service import Emulator
 from tui.dashboard.features.support.docs_search import DocsSearchScreen
-
+from tui.emulator.service import Emulator
 
 # --- searching as you type ------------------------------------------------------------------
 
@@ -280,8 +279,8 @@ async def test_closing_while_searching_asks_again_on_the_next_opening(client: Wd
 
 
 async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: Emulator, faults: DocsSearchFaults) -> None:
-    from tui.dashboard.features.sessions.pane import SessionsPane
     from tui.dashboard.features.sessions.form import SessionFormScreen
+    from tui.dashboard.features.sessions.pane import SessionsPane
 
     app = dashboard(emulator, DroppingTransport(faults))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -19,9 +19,9 @@ from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
     transport,
 )
 from tui.api.client import WdsClient
+from tui.dashboard.features.support.docs_search import DocsSearchScreen
 from tui.dashboard.shell.intents import OpenDocsSearch
 from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.support.docs_search import DocsSearchScreen
 
 SERVICE_ANSWER = {
     "requestId": "r-1",
@@ -87,7 +87,7 @@ async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(clien
         screen = await open_search(pilot, "webhook retries")
         await searched(pilot, screen, "webhook retries")
         navigator = pilot.app.navigator
-        assert navigator is not None and navigator.docs_search_memory.answered == "webhook retries"
+        assert navigator is not None and navigator.memory.docs_search.answered == "webhook retries"
         assert faults.asked == ["webhook retries"]
 
 

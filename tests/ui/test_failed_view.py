@@ -23,12 +23,12 @@ from tests.ui.conftest import (
     wait_until,
 )
 from tui.api.client import WdsClient
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenJob
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
 from tui.dashboard.features.activity.failed_search import WalkState
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenJob
+from tui.dashboard.shell.navigation import Navigator
+from tui.emulator.service import Emulator
 
 SEEDED_FAILED = 11
 SEEDED_ENTRIES = 143

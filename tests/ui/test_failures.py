@@ -17,17 +17,17 @@ from textual.widgets import Input, Static
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
 from tui.api.cdp import CdpClient
-from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
-from tui.emulator.service import Emulator
 from tui.dashboard.features.crawls.pane import CrawlsPane
+from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.kit.confirm import ConfirmScreen
-from tui.dashboard.features.crawls.status import CrawlStatusScreen
-from tui.dashboard.features.activity.job_detail import JobDetailScreen
-from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.shell.app import WdsApp
+from tui.emulator.service import Emulator
 
 BUG = "boom: a bug planted by the test"
 

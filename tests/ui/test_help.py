@@ -8,11 +8,11 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, TextArea
 
 from tests.ui.conftest import dashboard, open_pane, seeded_emulator, settle, wait_until
-from tui.dashboard.keys.keymap import takes_text
 from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.keys.keymap import takes_text
 
 
 def listed(help_screen: HelpScreen) -> dict[str, list[tuple[str, str, bool | None]]]:

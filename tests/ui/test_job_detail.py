@@ -9,16 +9,16 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown, Static
 
 from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
-from tui.dashboard.shell.intents import AskSupport
 from tui.api.client import WdsClient
-from tui.emulator.core.clock import ManualClock
-from tui.emulator.core.teams import Caller
-from tui.emulator.service import Emulator
 from tui.api.resources.jobs import RETRIEVALS
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.kit.status_look import FAILURE
 from tui.dashboard.kit.widgets.document_view import DocumentView, verdict
 from tui.dashboard.kit.widgets.json_tree import STRING_PREVIEW, JsonTree
+from tui.dashboard.shell.intents import AskSupport
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
+from tui.emulator.service import Emulator
 
 NO_RETRIEVAL = ("search", "llmstxt", "deep_research", "map", "browser", "interact")
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.keys.keymap import keys_where_you_are
 from tui.dashboard.keys.overrides import (
     KeyReport,
     action_of,
@@ -13,10 +16,7 @@ from tui.dashboard.keys.overrides import (
     describe_bindings,
     owner_name,
 )
-from tui.dashboard.keys.keymap import keys_where_you_are
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.features.sessions.form import SessionFormScreen
 
 
 def apply(overrides: dict[str, str]) -> KeyReport:

@@ -18,12 +18,12 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
-from tui.dashboard.shell.app import WdsApp
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenBatchForm
-from tui.dashboard.kit.confirm import ConfirmScreen
 from tui.dashboard.features.map.explorer import MapExplorerScreen
 from tui.dashboard.features.map.save import SaveUrlsScreen
+from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.intents import OpenBatchForm
+from tui.emulator.service import Emulator
 
 SITE = "https://harbour-books.com"
 

@@ -18,24 +18,26 @@ from tests.ui.conftest import (
     BASE_URL,
     KEY,
     NOW,
+    SLOW,
     SwitchableTransport,
     client_on,
     dashboard,
+    emulator_service,
     frozen_clock,
     seeded_emulator,
     settle,
 )
-from tui.contract.redact import mask_key
-from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
+from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.features.inbox.service import InboxService
+from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.startup.app_factory import make_app
+from tui.dashboard.startup.context_picker import ContextPickerScreen
 from tui.dashboard.startup.contexts import ContextSwitch
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-from tui.dashboard.features.inbox.service import InboxService
-from tui.dashboard.features.activity.pane import ActivityPane, ActivityTable
-from tui.dashboard.startup.context_picker import ContextPickerScreen
-from tui.dashboard.features.inbox.screen import WebhookInboxScreen
-from tui.dashboard.kit.widgets.live_table import LiveTable
 
 BRACKETED = "https://lumen-labs.io/a[/b]"
 ACTION = "https://lumen-labs.io/x[@click=app.quit]quit[/]"
@@ -76,10 +78,8 @@ async def test_a_bracketed_target_in_activity_is_shown_as_typed_and_is_no_action
 def app_with_inbox() -> tuple[WdsApp, InboxService]:
     emulator = seeded_emulator(clock=ManualClock(NOW))
     webhooks = InboxService("127.0.0.1:0", SecretStr("whsec-outside-text"))
-    slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(KEY), embedded=True)
     client = client_on(SwitchableTransport(emulator))
-    return WdsApp(client, service, clock=frozen_clock(NOW), intervals=slow, webhooks=webhooks), webhooks
+    return make_app(client, emulator_service(), clock=frozen_clock(NOW), refresh=SLOW, webhooks=webhooks), webhooks
 
 
 async def test_an_unsigned_webhook_with_markup_in_its_type_is_shown_in_the_inbox() -> None:

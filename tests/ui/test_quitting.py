@@ -11,9 +11,9 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input
 
 from tests.ui.conftest import SwitchableTransport, dashboard, wait_until
+from tui.dashboard.features.scrape.form import ScrapeFormScreen
 from tui.dashboard.shell.app import WdsApp
 from tui.emulator.service import Emulator
-from tui.dashboard.features.scrape.form import ScrapeFormScreen
 
 
 @pytest.fixture

@@ -26,13 +26,13 @@ from tui.api.errors import (
     RequestTimeoutError,
 )
 from tui.contract.requests import ScrapeRequest
-from tui.dashboard.shell.app import WdsApp
-from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenInteract
 from tui.dashboard.features.scrape.form import ScrapeFormScreen
 from tui.dashboard.features.scrape.refusals import explain
 from tui.dashboard.features.scrape.result import ScrapeResultView
 from tui.dashboard.kit.widgets.document_view import DocumentView
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.intents import OpenInteract
+from tui.emulator.service import Emulator
 
 
 @pytest.fixture

@@ -19,17 +19,17 @@ from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
-from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
+from tui.dashboard.features.console.session_detail import SessionDetailScreen
+from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.shell.intents import OpenConsole
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Team
 from tui.emulator.service import Emulator
-from tui.dashboard.shell.intents import OpenConsole
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.kit.confirm import ConfirmScreen
-from tui.dashboard.features.console.session_detail import SessionDetailScreen
-from tui.dashboard.features.sessions.form import SessionFormScreen
-from tui.dashboard.kit.widgets.live_table import LiveTable
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 
@@ -343,7 +343,7 @@ async def test_enter_on_an_ended_session_shows_what_is_known_of_it(
         await settle(pilot)
         [session] = team_sessions(emulator)
         # A run in its console during this dashboard's run.
-        history = app.navigator.console_histories.for_target(ConsoleTarget.for_session(pane.selected_session()))
+        history = app.memory.console_histories.for_target(ConsoleTarget.for_session(pane.selected_session()))
         run = history.start(RunSpec("code", "await page.title()", "node", None), clock.now())
         run.finish(RunOutcome(success=True, stdout="Example Domain\n", exit_code=0), 0.25)
 

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-
 from textual.widgets import Input, TextArea
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.dashboard.features.console.history import ConsoleTarget
-from tui.dashboard.features.activity.pane import ActivityPane
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
-from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.console.history import ConsoleTarget
+from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.features.sessions.form import SessionFormScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.kit.pane import Pane
 
 SIZES = [(120, 40), (80, 24)]
 MAIN_SIZES = [*SIZES, (100, 30), (200, 50)]

@@ -10,9 +10,9 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
+from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 
 SIZES = [(120, 40), (80, 24)]
 

@@ -17,10 +17,10 @@ from tests.ui.conftest import (
     seeded_emulator,
     wait_until,
 )
-from tui.emulator.core.clock import ManualClock
-from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
+from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
+from tui.emulator.core.clock import ManualClock
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

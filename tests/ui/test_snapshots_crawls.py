@@ -12,12 +12,12 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, settle, wait_until
-from tui.emulator.core.clock import ManualClock
-from tui.dashboard.kit.pane import Pane
 from tui.dashboard.features.crawls.pane import CrawlsPane
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.dashboard.kit.document import DocumentScreen
+from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.emulator.core.clock import ManualClock
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

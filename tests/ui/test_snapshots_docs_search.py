@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
-from tui.emulator.service import Emulator
-from tui.dashboard.kit.pane import Pane
 from tui.dashboard.features.support.docs_search import DocsSearchScreen
+from tui.dashboard.kit.pane import Pane
+from tui.emulator.service import Emulator
 
 SIZES = [(120, 40), (80, 24)]
 QUESTION = "how long is a scrape cached"

@@ -13,13 +13,13 @@ from textual.pilot import Pilot
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tui.dashboard.features.activity.pane import ActivityPane
+from tui.dashboard.features.crawls.pane import CrawlsPane
+from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.kit.pane import Pane
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.dashboard.features.activity.pane import ActivityPane
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.crawls.pane import CrawlsPane
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.features.crawls.status import CrawlStatusScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

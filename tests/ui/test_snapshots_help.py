@@ -12,14 +12,14 @@ from textual.pilot import Pilot
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tui.contract.requests import BrowserCreateRequest
 from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
-from tui.emulator.core.clock import ManualClock
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.sessions.pane import SessionsPane
-from tui.dashboard.keys.help import HelpScreen
 from tui.dashboard.features.console.session_detail import SessionDetailScreen
 from tui.dashboard.features.sessions.form import SessionCreated
-from tui.contract.requests import BrowserCreateRequest
+from tui.dashboard.features.sessions.pane import SessionsPane
+from tui.dashboard.keys.help import HelpScreen
+from tui.dashboard.kit.pane import Pane
+from tui.emulator.core.clock import ManualClock
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -64,7 +64,7 @@ def test_an_ended_session_with_its_console_runs(snap_compare, size) -> None:
         pane = app.query_one(SessionsPane)
         pane.session_created(SessionCreated(created, request))  # as the form hands it over
         await wait_until(pilot, lambda: pane.selected_session() is not None, "the session")
-        history = app.navigator.console_histories.for_target(ConsoleTarget.for_session(created))
+        history = app.memory.console_histories.for_target(ConsoleTarget.for_session(created))
         first = history.start(RunSpec("code", "await page.goto('https://northwind.dev/')\nawait page.title()", "node", 30), clock.now())
         first.finish(RunOutcome(success=True, stdout="Northwind Dev\n", exit_code=0), 1.4)
         clock.advance(20)

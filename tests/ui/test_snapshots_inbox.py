@@ -20,9 +20,9 @@ from textual.pilot import Pilot
 
 from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import check_delivery
-from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 
 SIZES = [(120, 40), (80, 24)]
 size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -65,7 +65,7 @@ def filled_inbox() -> PictureInbox:
 @size_ids
 def test_webhook_inbox(snap_compare, size) -> None:
     app = dashboard(seeded_emulator())
-    app.navigator._webhooks = filled_inbox()  # the picture's inbox instead of a listening one
+    app.memory.webhooks = filled_inbox()  # the picture's inbox instead of a listening one
 
     async def run(pilot: Pilot) -> None:
         await pilot.press("w")

@@ -24,10 +24,10 @@ from tests.ui.conftest import (
     seeded_emulator,
     wait_until,
 )
-from tui.emulator.service import Emulator
-from tui.dashboard.features.support.ask import AskSupportScreen
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.features.support.ask import AskSupportScreen
 from tui.dashboard.features.support.log import AskSubject, SupportLog
+from tui.emulator.service import Emulator
 
 SIZES = [(120, 40), (80, 24)]
 MISSING_PAGE = "https://acme-outdoor.com/no-such-page-here"

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui.dashboard.kit.widgets.table_fit import Drop, Shorten, Squeeze, first_word, plan_fit, without_colour, without_seconds
+from tui.dashboard.kit.widgets.table_fit import (
+    Drop,
+    Shorten,
+    Squeeze,
+    first_word,
+    plan_fit,
+    without_colour,
+    without_seconds,
+)
 
 COLUMNS = ("time", "kind", "status", "id", "target")
 URL = "northwind.dev/blog/6-notes-on-tyre-pressure"

@@ -14,15 +14,15 @@ import pytest
 from textual.message import Message
 
 from tests.ui.conftest import dashboard, open_pane, settle
+from tui.dashboard.features.usage.bars import UsageBars
+from tui.dashboard.features.usage.chart import UsageChart
+from tui.dashboard.features.usage.pane import UsagePane, credits_text
+from tui.dashboard.features.usage.series import human
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.app import WdsApp
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.usage.pane import UsagePane, credits_text
-from tui.dashboard.kit.widgets.live_table import LiveTable
-from tui.dashboard.features.usage.bars import UsageBars
-from tui.dashboard.features.usage.chart import UsageChart
-from tui.dashboard.features.usage.series import human
 
 KEY = "wds-" + "a1" * 16
 KEY_2 = "wds-" + "b2" * 16

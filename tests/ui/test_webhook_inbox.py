@@ -7,15 +7,23 @@ import json
 import httpx
 from pydantic import SecretStr
 
-from tests.ui.conftest import KEY, NOW, SwitchableTransport, client_on, frozen_clock, seeded_emulator
-from tui.contract.redact import mask_key
+from tests.ui.conftest import (
+    NOW,
+    SLOW,
+    SwitchableTransport,
+    client_on,
+    emulator_service,
+    frozen_clock,
+    seeded_emulator,
+)
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
+from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.features.inbox.service import InboxService
+from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.shell.app import WdsApp
+from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.dashboard.features.inbox.service import InboxService
-from tui.dashboard.features.inbox.screen import WebhookInboxScreen
-from tui.dashboard.kit.widgets.live_table import LiveTable
 
 SECRET = "whsec-dashboard-inbox"
 
@@ -25,10 +33,9 @@ def app_with_inbox(
 ) -> tuple[WdsApp, InboxService, Emulator]:
     emulator = seeded_emulator(clock=ManualClock(NOW), webhook_secret=SECRET)
     webhooks = InboxService(listen, SecretStr(secret) if secret else None)
-    slow = Intervals(crawls=3600, activity=3600, usage=3600, sessions=3600)
-    service = ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(KEY), embedded=True)
-    app = WdsApp(
-        client_on(SwitchableTransport(emulator)), service, clock=frozen_clock(NOW), intervals=slow, webhooks=webhooks
+    app = make_app(
+        client_on(SwitchableTransport(emulator)), emulator_service(), clock=frozen_clock(NOW), refresh=SLOW,
+        webhooks=webhooks,
     )
     return app, webhooks, emulator
 

@@ -15,8 +15,8 @@ import pytest
 
 from tests.ui.test_webhook_inbox import SECRET, app_with_inbox, until
 from tui.api.webhooks import SIGNATURE_HEADER, sign
-from tui.dashboard.features.inbox.store import Inbox, quotas_for
 from tui.dashboard.features.inbox.screen import WebhookInboxScreen
+from tui.dashboard.features.inbox.store import Inbox, quotas_for
 from tui.dashboard.kit.widgets.live_table import LiveTable
 
 pytestmark = pytest.mark.socket
@@ -29,7 +29,7 @@ def body(webhook_id: str, **extra: object) -> bytes:
 
 async def open_inbox(pilot, app) -> tuple[WebhookInboxScreen, LiveTable]:  # type: ignore[no-untyped-def]
     await pilot.press("w")
-    await until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen) and app.navigator.webhooks.address)
+    await until(pilot, lambda: isinstance(app.screen, WebhookInboxScreen) and app.memory.webhooks.address)
     screen = app.screen
     return screen, screen.query_one("#inbox-table", LiveTable)
 

@@ -83,8 +83,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from tui.api.client import DEFAULT_TIMEOUT, WdsClient  # noqa: F401
     from tui.api.errors import *  # noqa: F403
-    from tui.contract.models import *  # noqa: F403
     from tui.api.pagination import AsyncCursorPager  # noqa: F401
-    from tui.contract.models.page import CursorPage  # noqa: F401
     from tui.api.retries import RetryPolicy  # noqa: F401
     from tui.api.webhooks import SIGNATURE_HEADER, parse_event, sign, verify_signature  # noqa: F401
+    from tui.contract.models import *  # noqa: F403
+    from tui.contract.models.page import CursorPage  # noqa: F401

@@ -51,9 +51,9 @@ from tui.api.errors import (
     ReadOnlyError,
     ResponseTooLargeError,
 )
-from tui.contract.redact import mask_key
 from tui.api.responses import excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
+from tui.contract.redact import mask_key
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[Any]]

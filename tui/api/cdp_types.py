@@ -15,6 +15,7 @@ from typing import Any
 
 from tui.api.errors import WdsError
 
+
 class ConnectionState(StrEnum):
     CONNECTING = "connecting"
     CONNECTED = "connected"

@@ -66,10 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # state is built, then that state is kept out of later collections.
     gc.disable()
     from tui.emulator.browser.chromium import browser_backend_from_environment
+    from tui.emulator.jobs.webhooks import SECRET_VARIABLE
     from tui.emulator.server import serve
     from tui.emulator.service import Emulator
-
-    from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 
     # Inherited from the dashboard: its webhook inbox verifies with the same secret.
     webhook_secret = take_from_environment(SECRET_VARIABLE)

@@ -19,6 +19,7 @@ from tui.contract.redact import mask_key
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
+from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.key_sources import (
     KEYS_VARIABLE,
     KeySpecError,
@@ -26,7 +27,6 @@ from tui.emulator.key_sources import (
     take_from_environment,
     take_specs_from_environment,
 )
-from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Unpack
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
+from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
+from tui.api.resources.options import BatchScrapeArgs
 from tui.contract.models.batch import BatchScrapeStarted, BatchScrapeStatus
 from tui.contract.requests import BatchScrapeRequest
-from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 
 
 class BatchResource(Resource):
     """Start a batch scrape of many URLs and follow it."""
 
     async def create(
-        self, urls: Sequence[str] | None = None, *, request: BatchScrapeRequest | None = None, **options: Any
+        self,
+        urls: Sequence[str] | None = None,
+        *,
+        request: BatchScrapeRequest | None = None,
+        **options: Unpack[BatchScrapeArgs],
     ) -> BatchScrapeStarted:
         """Start scraping `urls` (`POST /v2/batch/scrape`).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
+from tui.api.resources._base import READ_MARGIN, Resource, build_request, session_id_segment
 from tui.contract.limits import EXECUTE_TIMEOUT_DEFAULT
 from tui.contract.models.browser import BrowserSessionCreated, BrowserSessionDeleted, BrowserSessionList, ExecuteResult
 from tui.contract.requests import (
@@ -15,7 +16,6 @@ from tui.contract.requests import (
     ExecuteRequest,
     Language,
 )
-from tui.api.resources._base import READ_MARGIN, Resource, build_request, session_id_segment
 
 
 class BrowserResource(Resource):

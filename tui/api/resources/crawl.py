@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
+from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
+from tui.api.resources.options import CrawlArgs
 from tui.contract.models.crawl import ActiveCrawlList, CrawlCancelled, CrawlParamsPreview, CrawlStarted, CrawlStatus
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
-from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 
 PREVIEW_READ_TIMEOUT = 60.0
 """The preview asks an LLM; give it longer than an ordinary call."""
@@ -34,7 +35,7 @@ class CrawlResource(Resource):
         return await self._client.request("GET", "/v2/crawl/active", ActiveCrawlList)
 
     async def start(
-        self, url: str | None = None, *, request: CrawlRequest | None = None, **options: Any
+        self, url: str | None = None, *, request: CrawlRequest | None = None, **options: Unpack[CrawlArgs]
     ) -> CrawlStarted:
         """Start crawling the site at `url` (`POST /v2/crawl`).
 

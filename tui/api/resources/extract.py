@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
-from tui.contract.models.extract import ExtractStatus
 from tui.api.resources._base import Resource, job_id_segment
+from tui.contract.models.extract import ExtractStatus
 
 
 class ExtractResource(Resource):

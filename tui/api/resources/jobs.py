@@ -29,16 +29,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias, overload
 
 from tui.api.errors import NoRetrievalError
-from tui.contract.models.batch import BatchScrapeStatus
-from tui.contract.models.crawl import CrawlStatus
-from tui.contract.models.extract import ExtractStatus
-from tui.contract.models.job_summary import JobSummary, summarize
-from tui.contract.models.scrape import ScrapeResult
 from tui.api.resources._base import Resource
 from tui.api.resources.batch import BatchResource
 from tui.api.resources.crawl import CrawlResource
 from tui.api.resources.extract import ExtractResource
 from tui.api.resources.scrape import ScrapeResource
+from tui.contract.models.batch import BatchScrapeStatus
+from tui.contract.models.crawl import CrawlStatus
+from tui.contract.models.extract import ExtractStatus
+from tui.contract.models.job_summary import JobSummary, summarize
+from tui.contract.models.scrape import ScrapeResult
 
 if TYPE_CHECKING:
     from tui.api.base_client import BaseClient

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tui.api.body_reader import map_answer_max_bytes
+from tui.api.resources._base import READ_MARGIN, Resource, build_request
 from tui.contract.models.map import MapResult
 from tui.contract.requests import Location, MapRequest, SitemapMode
-from tui.api.resources._base import READ_MARGIN, Resource, build_request
 
 MAP_READ_TIMEOUT = 60.0
 """Read timeout when the call sets none: mapping a big site takes a while."""

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
+from tui.api.resources._base import READ_MARGIN, Resource, build_request, job_id_segment
+from tui.api.resources.options import ScrapeOptionsArgs
 from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, INTERACT_TIMEOUT_DEFAULT
 from tui.contract.models.scrape import InteractionStopped, InteractResult, ScrapeResult
 from tui.contract.requests import InteractRequest, Language, ScrapeRequest
-from tui.api.resources._base import READ_MARGIN, Resource, build_request, job_id_segment
 
 
 def scrape_read_timeout(timeout_ms: int | None, wait_for_ms: int | None = None) -> float:
@@ -20,7 +21,7 @@ class ScrapeResource(Resource):
     """Scrape one page, fetch a scrape job, and drive the browser it left behind."""
 
     async def create(
-        self, url: str | None = None, *, request: ScrapeRequest | None = None, **options: Any
+        self, url: str | None = None, *, request: ScrapeRequest | None = None, **options: Unpack[ScrapeOptionsArgs]
     ) -> ScrapeResult:
         """Scrape `url` now (`POST /v2/scrape`).
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.api.resources._base import READ_MARGIN, Resource, build_request
 from tui.contract.limits import ASK_BUDGET_SECONDS
 from tui.contract.models.support import DocsSearchAnswer, SupportAnswer, SupportAskPartial
 from tui.contract.requests import DocsSearchRequest, SupportAskRequest
-from tui.api.resources._base import READ_MARGIN, Resource, build_request
 
 
 class SupportResource(Resource):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from tui.api.pagination import AsyncCursorPager
+from tui.api.resources._base import Resource, build_request
 from tui.contract.limits import ACTIVITY_LIMIT_MAX
 from tui.contract.models.team import ActivityEntry, ActivityPage, TokenUsageHistory
-from tui.api.pagination import AsyncCursorPager
 from tui.contract.requests import ActivityEndpoint, ActivityQuery, TokenUsageQuery
-from tui.api.resources._base import Resource, build_request
 
 
 class TeamResource(Resource):

@@ -25,16 +25,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Static
 
-from tui.dashboard.connection.advice import advice_for
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, WdsError
 from tui.contract.redact import mask_key
+from tui.dashboard.connection.advice import advice_for
 from tui.dashboard.kit.clock import system_clock
-from tui.dashboard.startup.config_edit import save_api_key
-from tui.dashboard.shell.intents import Confirm
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live import LiveData
+from tui.dashboard.shell.intents import Confirm
+from tui.dashboard.startup.config_edit import save_api_key
 
 RETRY_SECONDS = 5.0
 REFUSED_KEY_LONGEST_WAIT = 60.0

@@ -9,23 +9,35 @@ banner alone tries again. A refused key is always the full screen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from textual.app import App, ReturnType
 
 from tui.api.errors import APIConnectionError, AuthenticationError
-from tui.dashboard.kit.pane import Pane
 from tui.dashboard.connection.banner import ConnectionBanner
+from tui.dashboard.kit.pane import Pane
 
 if TYPE_CHECKING:
+    from tui.api.client import WdsClient
     from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
+    from tui.dashboard.kit.clock import Clock
+    from tui.dashboard.kit.widgets.status_header import StatusHeader
+    from tui.dashboard.shell.service_info import ServiceInfo
 
 
-class WatchesTheConnection:
-    """Mixed into the App class, before it; the app sets `banner`, `header`, `service`, `client`."""
+class WatchesTheConnection(App[ReturnType]):
+    """An app that watches its connection (mix in before `App`); the app sets the parts declared here."""
+
+    header: StatusHeader
+    banner: ConnectionBanner
+    service: ServiceInfo
+    client: WdsClient
+    clock: Clock
 
     _connected_once = False  # after a first answer, a lost link is a banner, not a full screen
     _problem_screen: ConnectionProblemScreen | None = None
 
-    def on_pane_refreshed(self: Any, message: Pane.Refreshed) -> None:
+    def on_pane_refreshed(self, message: Pane.Refreshed) -> None:
         header = self.header
         header.connection = "connected"
         if message.changed:
@@ -39,7 +51,7 @@ class WatchesTheConnection:
             # Nothing could take the focus before data arrived; keys should work at once.
             message.pane.focus_first()
 
-    def on_pane_fetch_failed(self: Any, message: Pane.FetchFailed) -> None:
+    def on_pane_fetch_failed(self, message: Pane.FetchFailed) -> None:
         header = self.header
         error = message.error
         if isinstance(error, AuthenticationError):
@@ -67,18 +79,18 @@ class WatchesTheConnection:
             )
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 
-    def _problem_solved(self: Any, _: None) -> None:
+    def _problem_solved(self, _: None) -> None:
         self._problem_screen = None
 
-    def on_connection_problem_screen_key_replaced(self: Any, message: ConnectionProblemScreen.KeyReplaced) -> None:
+    def on_connection_problem_screen_key_replaced(self, message: ConnectionProblemScreen.KeyReplaced) -> None:
         """A key typed on the problem screen replaced the refused one: the header shows it, masked."""
         self.header.masked_key = message.masked_key
         self.header.refresh()
 
-    def on_connection_banner_restored(self: Any, _: ConnectionBanner.Restored | None = None) -> None:
+    def on_connection_banner_restored(self, _: ConnectionBanner.Restored | None = None) -> None:
         self._back_online()
 
-    def _back_online(self: Any) -> None:
+    def _back_online(self) -> None:
         """The service answers again: hide the banner, and every pane fetches at once."""
         self.header.connection = "connected"
         self.banner.restored()
@@ -86,5 +98,5 @@ class WatchesTheConnection:
             pane.held = False
             pane.refresh_data()
 
-    def action_retry_connection(self: Any) -> None:
+    def action_retry_connection(self) -> None:
         self.banner.retry_now()

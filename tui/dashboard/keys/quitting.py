@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
 
+from textual.app import App, ReturnType
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
@@ -65,12 +65,12 @@ def has_text_field(screen: Screen[object]) -> bool:
     return any(not getattr(area, "read_only", True) and area.region.area > 0 for area in screen.query("TextArea"))
 
 
-class QuitsLikeATerminal:
-    """The app's ctrl+c (`action_interrupt`); mixed into the App class, before it."""
+class QuitsLikeATerminal(App[ReturnType]):
+    """An app whose ctrl+c (`action_interrupt`) quits as a terminal tool's does (mix in before `App`)."""
 
     _interrupted_at: float | None = None  # the last ctrl+c that asked before quitting
 
-    def action_interrupt(self: Any) -> None:
+    def action_interrupt(self) -> None:
         """ctrl+c: copy a text field's selection; else quit, asking again while a request is on its way."""
         selection = selected_text(self.screen.focused)
         if selection:

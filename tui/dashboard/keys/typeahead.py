@@ -20,6 +20,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
 from textual.app import App, ReturnType
@@ -66,7 +67,7 @@ class TypeAhead:
     The app asks `holds(key)` before handling a key and calls `after(key, fresh=...)` once it has.
     """
 
-    def __init__(self, app: App[object], clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, app: App[Any], clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.clock = clock
         self._held: deque[events.Key] = deque()

@@ -12,7 +12,6 @@ import shlex
 from typing import Any
 
 
-
 def curl_command(
     method: str, base_url: str, path: str, *, key_hint: str, body: Any = None, params: dict[str, Any] | None = None
 ) -> str:

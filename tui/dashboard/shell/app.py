@@ -1,8 +1,9 @@
 """The Textual application: a header, four panes, a footer.
 
 The app is built from a client and a little description of the service
-(harlequin's habit: the backend is passed in), so tests build it on an
-in-process emulator and the CLI builds it on whatever is configured.
+(harlequin's habit: the backend is passed in), by one factory
+(`tui.dashboard.startup.app_factory.make_app`), so tests build it on an in-process emulator and
+the CLI builds it on whatever is configured, the same way.
 
 It is the one place that pushes screens (panes and screens post intents, see
 `tui.dashboard.shell.navigation`) and the one sink for unexpected failures (every worker that
@@ -11,7 +12,7 @@ ends in error is notified and logged, see `tui.dashboard.shell.failures`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -27,17 +28,18 @@ from tui.api.client import WdsClient
 from tui.dashboard.connection.banner import ConnectionBanner
 from tui.dashboard.connection.watch import WatchesTheConnection
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.keys.keymap import KeepsItsKeymap, takes_text
+from tui.dashboard.keys.keymap import takes_text
 from tui.dashboard.keys.palette import DashboardCommands
 from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
 from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
 from tui.dashboard.keys.typeahead import KeysInTurn
-from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.clock import Clock
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import PlainNotifications
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.status_header import StatusHeader
+from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     CrawlStarted,
@@ -51,26 +53,13 @@ from tui.dashboard.shell.intents import (
     OpenWebhookInbox,
 )
 from tui.dashboard.shell.navigation import PANES, Navigator
+from tui.dashboard.shell.service_info import ServiceInfo
 
 if TYPE_CHECKING:
     from textual.theme import Theme
 
-    from tui.dashboard.shell.navigation import InboxService
     from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.startup.ui_state import UiState
-
-
-@dataclass(frozen=True)
-class ServiceInfo:
-    """What the header says about the service; never holds the key itself."""
-
-    host: str
-    masked_key: str
-    embedded: bool = False
-    emulator_log: Path | None = None  # the embedded emulator's log file
-    context: str | None = None  # the config file's context in use (None: the unnamed one)
-    config_path: Path | None = None  # the config file (where a key typed after a refusal may be saved)
-    read_only: bool = False  # every action that changes something is refused
 
 
 @dataclass(frozen=True)
@@ -88,20 +77,20 @@ class Intervals:
         return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
 
 
-OPENS: dict[str, str] = {
-    "docs_search": "DocsSearchScreen",
-    "webhook_inbox": "WebhookInboxScreen",
-    "crawl_form": "CrawlFormScreen",
-    "scrape_form": "ScrapeFormScreen",
-    "map_explorer": "MapExplorerScreen",
-    "batch_form": "BatchFormScreen",
+OPENS: dict[str, type[Intent]] = {
+    "docs_search": OpenDocsSearch,
+    "webhook_inbox": OpenWebhookInbox,
+    "crawl_form": OpenCrawlForm,
+    "scrape_form": OpenScrapeForm,
+    "map_explorer": OpenMapExplorer,
+    "batch_form": OpenBatchForm,
 }
-"""The app's actions that open a screen, and that screen's class (by name: the screens load on first use)."""
+"""The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
 
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
-    WatchesTheConnection, RefusesChangesWhenReadOnly, QuitsLikeATerminal, KeepsItsKeymap["SwitchTo | None"],
+    WatchesTheConnection["SwitchTo | None"], RefusesChangesWhenReadOnly, QuitsLikeATerminal["SwitchTo | None"],
     KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
@@ -152,21 +141,25 @@ class WdsApp(
         client: WdsClient,
         service: ServiceInfo,
         *,
-        clock: Clock = system_clock,
-        intervals: Intervals | None = None,
-        webhooks: InboxService | None = None,
-        ui_state: UiState | None = None,
-        contexts: ContextSwitch | None = None,
+        memory: AppMemory,
+        navigator: Navigator,
+        clock: Clock,
+        intervals: Intervals,
+        ui_state: UiState | None,
+        contexts: ContextSwitch | None,
+        startup_notes: Sequence[str],
     ) -> None:
+        """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
         self.ui_state = ui_state  # None: nothing remembered between runs (tests)
         self.contexts = contexts  # None: one context only, nothing to switch to
-        self.startup_notes: list[str] = []  # said once the app runs (warnings of a context switched to)
+        self.startup_notes = list(startup_notes)  # said once the app runs (warnings of a context switched to)
         self.client = client
         self.service = service
         self.clock = clock
-        self.intervals = intervals or Intervals()
-        self.navigator = Navigator(client, clock=clock, webhooks=webhooks)
+        self.intervals = intervals
+        self.memory = memory  # what lives as long as the app; screens get their part through the navigator
+        self.navigator = navigator
         self._zoomed: Pane | None = None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -189,7 +182,7 @@ class WdsApp(
     def _navigate(self, intent: Intent) -> None:
         if self.refuses(intent):
             return
-        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent, self))
+        self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
     @on(CrawlStarted)
     def _crawl_started(self) -> None:
@@ -273,7 +266,7 @@ class WdsApp(
             return self._zoomed is not None or screen.maximized is not None
         if action in OPENS:
             # Never instead of typing, nor a second copy of the screen already on top.
-            return not takes_text(screen.focused) and type(screen).__name__ != OPENS[action]
+            return not takes_text(screen.focused) and self.navigator.answers(screen) is not OPENS[action]
         return True
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -313,7 +306,7 @@ class WdsApp(
         self._remember_theme()
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
-        webhooks = self.navigator.webhooks
+        webhooks = self.memory.webhooks
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -335,7 +328,7 @@ class WdsApp(
             self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
 
     async def _listen_for_webhooks(self) -> None:
-        webhooks = self.navigator.webhooks
+        webhooks = self.memory.webhooks
         address = await webhooks.start()
         if address is None:
             self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
@@ -365,5 +358,5 @@ class WdsApp(
         self.post_message(OpenBatchForm())
 
     async def on_unmount(self) -> None:
-        await self.navigator.webhooks.close()
+        await self.memory.webhooks.close()
         await self.client.aclose()

@@ -13,7 +13,7 @@ A view that already says what went wrong in place (the console's run) calls
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.worker import Worker
 
@@ -29,7 +29,7 @@ def where(worker: Worker[object]) -> str:
     return f"{node}.{worker.name}" if worker.name else node
 
 
-def report_worker_failure(app: App[object], worker: Worker[object]) -> None:
+def report_worker_failure(app: App[Any], worker: Worker[object]) -> None:
     """Say (notify) and log that `worker` ended with an exception nobody handled."""
     error = worker.error
     log.error("worker %s failed", where(worker), exc_info=error)

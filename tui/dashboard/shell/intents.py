@@ -2,8 +2,11 @@
 
 An intent is a small message (toolong's habit: a dataclass) saying what the
 user asked to see, not how to show it. It bubbles up to the app, whose
-`Navigator` (`tui.dashboard.shell.navigation`) knows which screen answers which intent. No
-pane builds a screen, and no screen hands a value back for a pane to forward.
+`Navigator` (`tui.dashboard.shell.navigation`) knows which screen answers which intent and
+what becomes of the screen's answer: messages up, data down. No pane builds a
+screen, and the app forwards no screen's answer to a pane it looks up; an
+intent that wants the answer back names its asker, and the router posts the
+answer to it as a message (`NewSession` -> `tui.dashboard.features.sessions.pane.SessionStarted`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
     from tui.contract.models.browser import BrowserSession
 
 
@@ -66,7 +71,9 @@ class OpenInteract(Intent):
 
 @dataclass(eq=False)
 class NewSession(Intent):
-    """Open the form that starts a browser session."""
+    """Open the form that starts a browser session; the router posts the session started back down to `asker`."""
+
+    asker: MessagePump | None = None  # None: nobody waits for the session (the form's toast is enough)
 
 
 @dataclass(eq=False)

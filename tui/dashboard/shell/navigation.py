@@ -1,5 +1,7 @@
-"""Which screen answers which intent (`tui.dashboard.shell.intents`): the app hands every intent to its `Navigator`.
+"""The router: which screen answers which intent (`tui.dashboard.shell.intents`); the app hands every intent to its `Navigator`.
 
+It routes and remembers nothing itself: what outlives a screen lives in the
+app's `AppMemory` (`tui.dashboard.shell.app_memory`), and the router hands each screen its part.
 Screens are imported when first opened, not with the dashboard: its first
 frame needs none of them.
 """
@@ -9,12 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.crawls.pane import CrawlsPane
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.features.usage.pane import UsagePane
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.intents import (
     AskSupport,
     Confirm,
@@ -42,11 +46,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
-    from tui.dashboard.features.console.history import ConsoleHistories
-    from tui.dashboard.features.inbox.service import InboxService
     from tui.dashboard.features.sessions.form import SessionCreated
-    from tui.dashboard.features.support.docs_search import DocsSearchMemory
-    from tui.dashboard.features.support.log import SupportLog
     from tui.dashboard.kit.pane import Pane
 
 PANES: tuple[tuple[str, type[Pane]], ...] = (
@@ -62,63 +62,34 @@ CRAWL_STATUS_POLL_SECONDS = 2.0
 
 
 class Navigator:
-    """Builds the screen each intent asks for, from the services the app hands it."""
+    """Builds the screen each intent asks for, from the client and the app's memory (a fresh one if none is given)."""
 
     def __init__(
         self,
         client: WdsClient,
+        memory: AppMemory | None = None,
         *,
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
-        webhooks: InboxService | None = None,
     ) -> None:
         self.client = client
+        self.memory = memory if memory is not None else AppMemory()
         self.clock = clock
         self.crawl_poll_seconds = crawl_poll_seconds
-        self._webhooks = webhooks
-        self._histories: ConsoleHistories | None = None
-        self._support_log: SupportLog | None = None
-        self._docs_search: DocsSearchMemory | None = None
-        self.crawl_form_draft: dict[str, Any] = {}  # what the crawl form held when closed unsent
+        # Which intent each screen it built answers; weak, so a closed screen is not kept for this.
+        self._built_for: WeakKeyDictionary[Screen[Any], type[Intent]] = WeakKeyDictionary()
 
-    @property
-    def console_histories(self) -> ConsoleHistories:
-        """One run history per console target, for the app's lifetime (runs and drafts outlive the screen)."""
-        if self._histories is None:
-            from tui.dashboard.features.console.history import ConsoleHistories
-
-            self._histories = ConsoleHistories()
-        return self._histories
-
-    @property
-    def webhooks(self) -> InboxService:
-        """The webhook inbox of this run (its listener starts when the inbox is first opened)."""
-        if self._webhooks is None:
-            from tui.dashboard.features.inbox.service import InboxService
-
-            self._webhooks = InboxService()
-        return self._webhooks
-
-    @property
-    def support_log(self) -> SupportLog:
-        """The questions asked to support in this run and their answers (they outlive the screen)."""
-        if self._support_log is None:
-            from tui.dashboard.features.support.log import SupportLog
-
-            self._support_log = SupportLog()
-        return self._support_log
-
-    @property
-    def docs_search_memory(self) -> DocsSearchMemory:
-        """The last docs search (question, answer, selection), for the app's lifetime: operators reopen searches."""
-        if self._docs_search is None:
-            from tui.dashboard.features.support.docs_search import DocsSearchMemory
-
-            self._docs_search = DocsSearchMemory()
-        return self._docs_search
+    def answers(self, screen: Screen[Any]) -> type[Intent] | None:
+        """The kind of intent `screen` was built for (None: not built here), so the app asks no screen's class name."""
+        return self._built_for.get(screen)
 
     def screen_for(self, intent: Intent) -> Screen[Any]:
         """The screen that answers `intent`."""
+        screen = self._build(intent)
+        self._built_for[screen] = type(intent)
+        return screen
+
+    def _build(self, intent: Intent) -> Screen[Any]:
         if isinstance(intent, OpenJob):
             from tui.dashboard.features.activity.job_detail import JobDetailScreen
 
@@ -137,7 +108,7 @@ class Navigator:
                 target = ConsoleTarget.for_session(intent.session)
             else:
                 target = ConsoleTarget.for_interact(intent.job_id)
-            history = self.console_histories.for_target(target)
+            history = self.memory.console_histories.for_target(target)
             return ConsoleScreen(self.client, target, clock=self.clock, history=history)
         if isinstance(intent, NewSession):
             from tui.dashboard.features.sessions.form import SessionFormScreen
@@ -152,7 +123,7 @@ class Navigator:
             from tui.dashboard.features.support.log import AskSubject
 
             subject = AskSubject(intent.job_id, intent.kind, intent.status, intent.error, intent.target)
-            return AskSupportScreen(self.client, subject, log=self.support_log, clock=self.clock)
+            return AskSupportScreen(self.client, subject, log=self.memory.support_log, clock=self.clock)
         if isinstance(intent, Confirm):
             from tui.dashboard.kit.confirm import ConfirmScreen
 
@@ -161,7 +132,7 @@ class Navigator:
             from tui.dashboard.features.console.history import ConsoleTarget
             from tui.dashboard.features.console.session_detail import SessionDetailScreen
 
-            history = self.console_histories.for_target(ConsoleTarget.for_session(intent.session))
+            history = self.memory.console_histories.for_target(ConsoleTarget.for_session(intent.session))
             return SessionDetailScreen(intent, history)
         if isinstance(intent, OpenHelp):
             from tui.dashboard.keys.help import HelpScreen
@@ -173,7 +144,7 @@ class Navigator:
 
             return DocsSearchScreen(
                 self.client,
-                memory=self.docs_search_memory,
+                memory=self.memory.docs_search,
                 query=intent.query,
                 hyperlinks=hyperlinks_supported(os.environ),  # the terminal's, so read where screens are built
             )
@@ -184,11 +155,11 @@ class Navigator:
         if isinstance(intent, OpenWebhookInbox):
             from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 
-            return WebhookInboxScreen(self.webhooks, clock=self.clock)
+            return WebhookInboxScreen(self.memory.webhooks, clock=self.clock)
         if isinstance(intent, OpenCrawlForm):
             from tui.dashboard.features.crawls.form import CrawlFormScreen
 
-            return CrawlFormScreen(self.client, webhooks=self.webhooks, draft=self.crawl_form_draft)
+            return CrawlFormScreen(self.client, webhooks=self.memory.webhooks, draft=self.memory.crawl_form_draft)
         if isinstance(intent, OpenScrapeForm):
             from tui.dashboard.features.scrape.form import ScrapeFormScreen
 
@@ -200,7 +171,7 @@ class Navigator:
         if isinstance(intent, OpenBatchForm):
             from tui.dashboard.features.batch.form import BatchFormScreen
 
-            return BatchFormScreen(self.client, webhooks=self.webhooks, urls=intent.urls)
+            return BatchFormScreen(self.client, webhooks=self.memory.webhooks, urls=intent.urls)
         if isinstance(intent, OpenBatch):
             from tui.dashboard.features.batch.status import BatchStatusScreen
 
@@ -211,15 +182,8 @@ class Navigator:
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     @staticmethod
-    def when_answered(intent: Intent, dashboard: DOMNode) -> Callable[[Any], None] | None:
-        """What to do with the screen's answer, for intents that ask a question (`dashboard`: where the panes are)."""
-        if isinstance(intent, NewSession):
-
-            def created(session: SessionCreated | None) -> None:
-                if session is not None:
-                    dashboard.query_one(SessionsPane).session_created(session)
-
-            return created
+    def when_answered(intent: Intent) -> Callable[[Any], None] | None:
+        """What to do with the screen's answer, for intents that ask a question or want the answer back."""
         if isinstance(intent, Confirm):
 
             def answered(yes: bool | None) -> None:
@@ -227,6 +191,16 @@ class Navigator:
                     intent.on_yes()
 
             return answered
+        if isinstance(intent, NewSession) and intent.asker is not None:
+            asker = intent.asker
+
+            def started(created: SessionCreated | None) -> None:
+                if created is not None:
+                    from tui.dashboard.features.sessions.pane import SessionStarted
+
+                    asker.post_message(SessionStarted(created))
+
+            return started
         return None
 
     @staticmethod

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from tui.dashboard.connection.advice import advice_for
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.redact import mask_url
-from tui.dashboard.startup.launch import connection_for
+from tui.dashboard.connection.advice import advice_for
 from tui.dashboard.kit.outside_text import visible
+from tui.dashboard.startup.launch import connection_for
 from tui.dashboard.startup.settings import Settings
 
 

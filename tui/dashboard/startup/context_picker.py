@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.dashboard.startup.contexts import LOCAL, ContextSwitch, SwitchTo
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.startup.contexts import LOCAL, ContextSwitch, SwitchTo
 
 
 class ContextPickerScreen(ModalScreen[SwitchTo | None]):

@@ -127,10 +127,10 @@ def _run_app(
     with connection_for(settings, embedded, stop_unneeded=False) as connection:
         # Imported only now: the embedded emulator is already building meanwhile.
         from tui.api.client import WdsClient
-        from tui.dashboard.shell.app import Intervals, ServiceInfo, WdsApp
+        from tui.dashboard.shell.app import ServiceInfo
+        from tui.dashboard.startup.app_factory import make_app
 
         client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout, read_only=settings.read_only)
-        intervals = Intervals.every(settings.refresh) if settings.refresh else None
         service = ServiceInfo(
             host=connection.host,
             masked_key=connection.masked_key,
@@ -147,12 +147,13 @@ def _run_app(
         contexts = (
             ContextSwitch(settings.context_names, settings.context, load_context) if load_context is not None else None
         )
-        app = WdsApp(client, service, intervals=intervals, webhooks=webhooks,
-                     ui_state=UiState(default_state_path()), contexts=contexts)
+        app = make_app(
+            client, service, refresh=settings.refresh, webhooks=webhooks, ui_state=UiState(default_state_path()),
+            contexts=contexts,
+            startup_notes=notes,  # the new context's settings warnings (a file others can read, plain http, ...)
+        )
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.dashboard.startup.cli.main`).
-        app.set_keymap(keymap)  # the [keys] overrides that passed their checks (tui.dashboard.keys.overrides)
-        app.startup_notes = notes  # the new context's settings warnings (a file others can read, plain http, ...)
         gc.freeze()
         gc.enable()
         app.run()

@@ -36,9 +36,16 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
 from aiohttp import web
 
-from tui.dashboard.startup.serve_address import DEFAULT_PORTS, Authority, parse_authority, parse_origin, read_page_address
+from tui.dashboard.startup.serve_address import (
+    DEFAULT_PORTS,
+    Authority,
+    parse_authority,
+    parse_origin,
+    read_page_address,
+)
 
 log = logging.getLogger("wds-tui.serve")
 

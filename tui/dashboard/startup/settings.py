@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
@@ -41,6 +41,9 @@ from tui.dashboard.startup.contexts import (
     read_contexts,
 )
 from tui.dashboard.startup.key_command import KeyCommandError, key_from_command
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable  # the base's file type, for the override
 
 
 class SettingsError(Exception):
@@ -206,7 +209,7 @@ class ConfigFileSource(TomlConfigSettingsSource):
         self._fields = frozenset(settings_cls.model_fields)  # the base reads the file before it sets settings_cls
         super().__init__(settings_cls, toml_file=config_file.path)
 
-    def _read_file(self, file_path: Path) -> dict[str, Any]:
+    def _read_file(self, file_path: Path | Traversable) -> dict[str, Any]:
         import tomllib  # only when there is a file: start-up without one skips it
 
         path = self._config_file.path

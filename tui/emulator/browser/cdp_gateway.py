@@ -25,9 +25,8 @@ import os
 import secrets
 import socket
 from http import HTTPStatus
-from urllib.parse import parse_qs, urlsplit
-
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve, unix_serve
 from websockets.exceptions import ConnectionClosed

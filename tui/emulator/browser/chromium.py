@@ -55,8 +55,8 @@ from tui.emulator.browser.limits import Kind, SandboxLimits
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
 from tui.emulator.browser.sandbox import Confinement, Sandbox, dashboard_config_dir
-from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
+from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 
 log = logging.getLogger(__name__)
 

@@ -41,11 +41,11 @@ from tui.emulator.core.offload import PAGES, off_loop
 from tui.emulator.http.big_json import encode_json, json_body_response
 from tui.emulator.http.errors import ApiError, not_found
 from tui.emulator.http.parsing import base_url, caller, job_id_param, ok, parse_body, parse_query, parse_raw_body
+from tui.emulator.jobs.batch_intake import SortedUrls
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, ScrapeJob
 from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.queue import concurrency_check, queue_status
 from tui.emulator.jobs.scrape_engine import FailureKind
-from tui.emulator.jobs.batch_intake import SortedUrls
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.team_cache import CACHE_MISS_CODES, CACHE_MISS_STATUS
 

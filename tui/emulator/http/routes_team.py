@@ -12,12 +12,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.contract.requests import ActivityQuery, TokenUsageQuery
 from tui.emulator.core.activity import ActivityLog
 from tui.emulator.core.clock import Clock, isoformat_z
-from tui.emulator.http.parsing import caller, ok, parse_query
-from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.emulator.core.usage import UsageLedger, month_end, month_start
+from tui.emulator.http.parsing import caller, ok, parse_query
 
 
 def routes(activity: ActivityLog, usage: UsageLedger, clock: Clock) -> list[BaseRoute]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-
 from typing import Any
 
 from tui.contract.requests import CrawlRequest, ScrapeOptions

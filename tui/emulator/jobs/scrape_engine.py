@@ -17,8 +17,8 @@ from typing import Any
 
 from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, ENHANCED_PROXY_CREDITS, LOCKDOWN_MAX_AGE_DEFAULT, MAX_AGE_DEFAULT
 from tui.contract.requests import FormatObject, ScrapeOptions
-from tui.emulator.sites.site import Page, SiteSource, split_url
 from tui.emulator.sites.content import render_html, render_markdown, render_raw_html
+from tui.emulator.sites.site import Page, SiteSource, split_url
 
 BASE_CREDITS = 1  # a plain scrape
 NEEDS_LLM = frozenset({"summary", "json", "question", "highlights", "branding", "changeTracking"})

@@ -50,7 +50,6 @@ from tui.contract.webhook_signature import SIGNATURE_HEADER, sign
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Team, TeamDirectory
-
 from tui.emulator.jobs.model import BatchJob
 
 if TYPE_CHECKING:

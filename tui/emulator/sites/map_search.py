@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from tui.emulator.core.text_search import B, K1, tokenize
+from tui.emulator.core.text_search import K1, B, tokenize
 
 _NO_TERMS: dict[str, int] = {}
 

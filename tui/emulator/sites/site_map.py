@@ -21,9 +21,9 @@ from collections import deque
 
 from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_SEARCH_MAX
 from tui.contract.requests import MapRequest
+from tui.emulator.core.errors import InvalidRequest
 from tui.emulator.sites.map_search import rank
 from tui.emulator.sites.site import SiteSource, SyntheticSite, split_url
-from tui.emulator.core.errors import InvalidRequest
 
 # What listing URLs costs the emulated mapper, for `timeout`: the first ones are looked at
 # one by one, the bulk of a big site is read from its sitemap files (~6 s for 160,000 URLs).

@@ -24,8 +24,8 @@ from __future__ import annotations
 from html import escape
 
 from tui.emulator.browser.backend import SiteResolver, SiteResponse
-from tui.emulator.sites.site import SiteSource, split_url
 from tui.emulator.sites.content import render_main_html, render_raw_html
+from tui.emulator.sites.site import SiteSource, split_url
 
 APP_SCRIPT_PATH = "/assets/app.js"
 IMAGES_PREFIX = "/images/"

@@ -24,12 +24,12 @@ from tui.contract.requests import CrawlRequest, MapRequest, ScrapeOptions, Suppo
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import Team
 from tui.emulator.jobs.crawl_plan import plan_crawl
-from tui.emulator.support.docs_search import best_passages
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob
 from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, fetch_page
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.sites.site import SiteSource, split_url
 from tui.emulator.sites.site_map import map_links
+from tui.emulator.support.docs_search import best_passages
 
 RECENT = timedelta(hours=24)
 

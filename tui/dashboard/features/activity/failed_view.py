@@ -25,8 +25,8 @@ from tui.api.errors import WdsError
 from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState
 from tui.dashboard.features.activity.job_states import StatusChecker
 from tui.dashboard.features.activity.rows import ActivityTable, table_row
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures

@@ -26,8 +26,8 @@ from textual.widgets import Label, LoadingIndicator, Static, TabbedContent, TabP
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, WdsError
 from tui.api.resources.jobs import no_retrieval, retrieval_path
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.formatting import short_id
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.dashboard.kit.widgets.footer import Footer

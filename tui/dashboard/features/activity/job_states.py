@@ -29,8 +29,8 @@ from typing import Protocol
 from rich.text import Text
 
 from tui.api.errors import APIStatusError, NotFoundError, RateLimitError, WdsError
-from tui.contract.models.job_summary import JobSummary
 from tui.api.resources.jobs import STATUS_KINDS
+from tui.contract.models.job_summary import JobSummary
 from tui.dashboard.kit.formatting import NO_VALUE
 from tui.dashboard.kit.status_look import state_text
 

@@ -34,8 +34,8 @@ from tui.contract.requests import ACTIVITY_ENDPOINTS
 from tui.dashboard.features.activity.job_states import StatusChecker
 from tui.dashboard.features.activity.rows import ActivityTable, entry_row, keyed_entries, table_row
 from tui.dashboard.features.activity.status_column import StatusColumn
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
 
@@ -58,7 +58,7 @@ class ShownPage:
     page: ActivityPage
 
 
-class ActivityPane(StatusColumn, Pane[ShownPage]):
+class ActivityPane(Pane[ShownPage], StatusColumn):
     """Recent API calls of the team, filterable by kind, paged by cursor."""
 
     TITLE = "Team activity"

@@ -17,8 +17,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from tui.contract.models import ActivityEntry
-from tui.dashboard.kit.formatting import bare_url, clock_time, short_id
 from tui.dashboard.features.activity.job_states import PENDING, RowStatus
+from tui.dashboard.kit.formatting import bare_url, clock_time, short_id
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import first_word, without_seconds
 

@@ -1,6 +1,6 @@
 """The activity pane's status column: which rows' states are asked for, and when.
 
-A mixin of `ActivityPane` (kept apart so each module does one job): after
+A base of `ActivityPane` (kept apart so each module does one job): after
 each poll, and once rows scrolled or resized into view have settled, one round
 asks the `StatusChecker` for the states of the visible rows that have no final
 one. A round is never cancelled (an answer in flight is worth keeping); rows
@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from textual.widget import Widget
+
 from tui.contract.models import ActivityEntry
-from tui.dashboard.features.activity.rows import ActivityTable
 from tui.dashboard.features.activity.job_states import RowStatus, StatusChecker
+from tui.dashboard.features.activity.rows import ActivityTable
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
     from textual.timer import Timer
     from textual.worker import Worker
 
@@ -28,11 +27,14 @@ SCROLL_SETTLE = 0.15
 """Seconds of stillness after a scroll before the newly shown rows' states are asked for."""
 
 
-class StatusColumn:
-    """The status column's part of `ActivityPane`: the rows' states, asked for as they are seen."""
+class StatusColumn(Widget):
+    """The status column's part of `ActivityPane`: the rows' states, asked for as they are seen.
 
-    # Provided by the pane (a Textual widget): _entries, can_be_seen, query_one,
-    # run_worker, set_timer, _draw_rows, _update_page_label, _refresh_keys.
+    A widget (query_one, run_worker, set_timer are Textual's); the pane lists it after
+    `Pane`, so the pane's CSS, which Textual follows through the first base only, stays `Pane`'s.
+    """
+
+    # Provided by the pane: _entries, can_be_seen, _draw_rows, _update_page_label, _refresh_keys.
     statuses: StatusChecker
     _entries: dict[str, ActivityEntry]
 
@@ -40,9 +42,6 @@ class StatusColumn:
 
         @property
         def can_be_seen(self) -> bool: ...
-        def query_one(self, selector: type[ActivityTable]) -> ActivityTable: ...
-        def run_worker(self, work: Any, **kwargs: Any) -> Worker[None]: ...
-        def set_timer(self, delay: float, callback: Callable[[], None]) -> Timer: ...
         def _draw_rows(self) -> bool: ...
         def _update_page_label(self) -> bool: ...
         def _refresh_keys(self) -> None: ...

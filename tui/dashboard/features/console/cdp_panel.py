@@ -33,10 +33,10 @@ from textual.widgets import Label, RichLog, Static
 from tui.api.cdp import CdpClient
 from tui.api.cdp_types import CdpEvent, ClientUpdate, ConnectionState, PagesChanged, PageTarget, StateChanged
 from tui.api.polling import PollLoop
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.kit.formatting import clip
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.live import POLL_GROUP
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 EVENTS_KEPT = 50
 """Events kept to draw again when the log's width changes."""

@@ -17,12 +17,12 @@ from datetime import datetime
 from typing import Literal
 
 from tui.api.errors import APIStatusError, WdsError
+from tui.contract.limits import CODE_MAX, EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.contract.models.scrape import InteractResult
-from tui.dashboard.kit.formatting import short_id
-from tui.contract.limits import CODE_MAX, EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.contract.requests import ExecuteRequest, InteractRequest, Language
 from tui.dashboard.features.console.python_result import split_result, with_result_echo
+from tui.dashboard.kit.formatting import short_id
 
 TargetKind = Literal["session", "interact"]
 RunMode = Literal["code", "prompt"]

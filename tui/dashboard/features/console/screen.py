@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
-from tui.contract.models.browser import BrowserSession, BrowserSessionCreated
+from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.contract.models.scrape import InteractResult
 from tui.contract.requests import ExecuteRequest, InteractRequest, Language
 from tui.contract.validation import validation_details
@@ -55,9 +55,9 @@ from tui.dashboard.features.console.history import (
     request_for,
 )
 from tui.dashboard.features.console.output import RunList, RunOutput, stop_notice
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import short_id
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
@@ -274,7 +274,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         started = self._timer()
         try:
             if isinstance(request, InteractRequest):
-                answer = await self.client.scrape.interact(self.target.id, request=request)
+                answer: InteractResult | ExecuteResult = await self.client.scrape.interact(self.target.id, request=request)
             else:
                 answer = await self.client.browser.execute(self.target.id, request=request)
         except WdsError as error:

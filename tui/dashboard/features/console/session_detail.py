@@ -21,9 +21,9 @@ from textual.widgets import Label, Static
 from tui.dashboard.features.console.history import RunHistory, RunRecord
 from tui.dashboard.features.console.output import PARTS, history_line, parts_of, summary_of
 from tui.dashboard.kit.formatting import NO_VALUE, local_time, short_id
-from tui.dashboard.shell.intents import OpenEndedSession
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.shell.intents import OpenEndedSession
 
 
 def ended_text(intent: OpenEndedSession) -> str:

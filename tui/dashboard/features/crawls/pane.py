@@ -25,8 +25,8 @@ from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.formatting import bare_url, clip, clock_time, middle_clip, short_id
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.status_look import UNKNOWN, look_of, state_text

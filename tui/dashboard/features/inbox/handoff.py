@@ -17,8 +17,8 @@ import contextvars
 import threading
 from collections import deque
 
-from tui.dashboard.kit.formatting import clip
 from tui.dashboard.features.inbox.store import PROBLEM_LIMIT, Delivery, Inbox
+from tui.dashboard.kit.formatting import clip
 
 MAX_WAITING = 512
 """Deliveries checked and not yet stored before the listener waits."""

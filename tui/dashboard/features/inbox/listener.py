@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 
 import h11
 
-from tui.dashboard.kit.formatting import clip
 from tui.dashboard.features.inbox.handoff import Handoff
 from tui.dashboard.features.inbox.store import PROBLEM_LIMIT, Delivery, Inbox, check_delivery
+from tui.dashboard.kit.formatting import clip
 
 MAX_BODY = 1024 * 1024
 """Bytes a delivery may carry: a crawl page event with its document fits many times over."""

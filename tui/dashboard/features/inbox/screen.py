@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,17 +25,18 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
-from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.kit.formatting import clip, clock_time, short_id
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import Change, InboxRow
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.formatting import clip, clock_time, short_id
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.status_look import FAILURE, SUCCESS, UNKNOWN
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live_table import LiveTable, Row, Squeeze
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 COLUMNS = ("time", "type", "job", "webhookId", "signature", "n", "metadata")
 FLUSH_SECONDS = 0.1
@@ -94,10 +96,10 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
         super().__init__()
         self.service = service
         self.clock = clock
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._changed: dict[str, tuple[int, Row]] = {}  # rows to show again: their key, place (seq) and cells
         self._evicted: set[str] = set()
-        self._flush_timer = None
+        self._flush_timer: Timer | None = None
         self._flush_delay = FLUSH_SECONDS
         self._flush_started: float | None = None  # while an update is on its way to the screen
         self._in_burst = False

@@ -28,8 +28,9 @@ from datetime import datetime
 from typing import Any
 
 from tui.api.errors import WebhookPayloadError, WebhookSignatureError
+from tui.api.webhooks import check_signature, parse_event, signature_of
 from tui.contract.models.webhook import WebhookEvent
-from tui.api.webhooks import Secret, check_signature, parse_event, signature_of
+from tui.contract.webhook_signature import Secret
 from tui.dashboard.kit.formatting import clip
 
 ROWS_PER_CLASS = 1000
@@ -274,6 +275,8 @@ class Inbox:
 
     def get(self, key: str | None) -> InboxRow | None:
         """The row of `key`, if it is still kept."""
+        if key is None:
+            return None
         return next((c.rows[key] for c in self._classes.values() if key in c.rows), None)
 
     @property

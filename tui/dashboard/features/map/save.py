@@ -20,8 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tui.dashboard.features.map.links import save_urls
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.confirm import ConfirmScreen
+from tui.dashboard.kit.outside_text import shown
 
 
 def save_problem(path: Path, error: OSError) -> str:

@@ -41,8 +41,8 @@ from tui.contract.limits import ACTIVITY_TTL_DEFAULT
 from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.requests import BrowserStatus
 from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import first_word, without_seconds
@@ -72,6 +72,13 @@ SQUEEZE = (
 Zoomed at 120 columns the live view link is whole: the header and the seconds that give way first make room for it."""
 
 
+@dataclass(eq=False)
+class SessionStarted(Message):
+    """A session the session form started, posted down to the pane that asked for the form (`NewSession.asker`)."""
+
+    created: SessionCreated
+
+
 @dataclass(frozen=True)
 class SessionsView:
     """One answer of the list endpoint and the filter it was asked with."""
@@ -89,7 +96,7 @@ def short_url(url: str | None) -> str:
 
 
 def status_text(status: str) -> str:
-    marks = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
+    marks: dict[str, str] = {SessionStatus.ACTIVE: "●", SessionStatus.DESTROYED: "○"}
     return f"{marks.get(status, '?')} {status}"
 
 
@@ -282,8 +289,12 @@ class SessionsPane(Pane[SessionsView]):
 
     @mutates("creating a browser session")
     def action_create(self) -> None:
-        """Ask for the form that starts a new session (the form sends the request)."""
-        self.post_message(NewSession())
+        """Ask for the form that starts a new session (the form sends the request; the session comes back here)."""
+        self.post_message(NewSession(asker=self))
+
+    @on(SessionStarted)
+    def _session_started(self, message: SessionStarted) -> None:
+        self.session_created(message.created)
 
     def session_created(self, created: SessionCreated) -> None:
         """A session this app started: remember when it ends and its profile, select it, say so."""

@@ -21,9 +21,9 @@ from textual.widgets import Label, Markdown, Static
 
 from tui.contract.limits import ASK_BUDGET_SECONDS
 from tui.contract.models.support import FixValidation, SupportAskPartial
+from tui.dashboard.features.support.log import AskRecord
 from tui.dashboard.kit.formatting import clip
 from tui.dashboard.kit.outside_text import shown
-from tui.dashboard.features.support.log import AskRecord
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
 
 PARTS: tuple[tuple[str, str], ...] = (
@@ -109,9 +109,10 @@ def parts_of(record: AskRecord) -> dict[str, str | None]:
     """The text of each part (None hides it); `answer` is Markdown, the others plain text."""
     texts: dict[str, str | None] = dict.fromkeys(part for part, _ in PARTS)
     if record.failure is not None:
-        texts["problem"] = record.failure.message  # its title is the summary line's
+        problem = record.failure.message  # its title is the summary line's
         if record.answer is None:
-            texts["problem"] += "\nThe question is kept: edit it, or send it again with ctrl+s."
+            problem += "\nThe question is kept: edit it, or send it again with ctrl+s."
+        texts["problem"] = problem
     answer: SupportAskPartial | None = record.answer
     if answer is None:
         return texts

@@ -41,9 +41,9 @@ from tui.api.errors import GatewayTimeoutError, WdsError
 from tui.contract.limits import SUPPORT_QUESTION_MAX, SUPPORT_RATIONALE_MAX
 from tui.dashboard.features.support.answer import STATE_MARKS, SupportAnswerView
 from tui.dashboard.features.support.log import AskDraft, AskFailure, AskRecord, AskSubject, SupportLog, partial_of
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import middle_clip
+from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.status_look import state_text
 from tui.dashboard.kit.widgets.footer import Footer

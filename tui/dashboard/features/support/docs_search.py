@@ -31,14 +31,14 @@ from textual.widgets.option_list import Option
 from tui.api.client import WdsClient
 from tui.api.errors import RateLimitError, WdsError
 from tui.contract.models.support import DocsSearchAnswer
-from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+from tui.dashboard.features.support.docs_problems import question_problem, search_problem
+from tui.dashboard.features.support.docs_results import DocsResult, reader_markdown, results_of, web_address
 from tui.dashboard.kit.formatting import middle_clip
 from tui.dashboard.kit.outside_text import shown, visible
-from tui.dashboard.features.support.docs_results import DocsResult, reader_markdown, results_of, web_address
-from tui.dashboard.features.support.docs_problems import question_problem, search_problem
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.hyperlink import link
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
+from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 DEBOUNCE_SECONDS = 0.4
 """Typing searches this long after the last key; long enough not to send every word."""

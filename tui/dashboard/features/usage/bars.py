@@ -58,8 +58,8 @@ class UsageBars(PlotextPlot):
             plt.multiple_bar(
                 list(self.months),
                 [list(s.tokens) for s in self.series],
-                color=[s.plotext_colour for s in styles],
-                marker=[s.marker for s in styles],
+                color=[s.plotext_colour for s in styles],  # type: ignore[arg-type]  # textual-plotext's stub wants one colour; plotext takes one per series
+                marker=[s.marker for s in styles],  # type: ignore[arg-type]  # textual-plotext's stub wants one marker; plotext takes one per series
                 # plotext's default (0.8 of a month) closes the gaps between
                 # months once rounded to a few columns; 0.6 keeps them visible.
                 width=BAR_GROUP_WIDTH,
@@ -83,5 +83,5 @@ class UsageBars(PlotextPlot):
         # An invisible point on the right axis makes plotext draw that axis; it sits at
         # the left edge, between bars (they span x±0.3), so it hides no part of one.
         plt.scatter([0.5], [0], yside="right", marker=" ")
-        plt.ylim(0, top, yside="right")
-        plt.yticks(ticks, [human(t / TOKENS_PER_CREDIT) for t in ticks], yside="right")
+        plt.ylim(0, top, yside="right")  # type: ignore[arg-type]  # textual-plotext's stub types yside as a float; plotext takes "left"/"right"
+        plt.yticks(ticks, [human(t / TOKENS_PER_CREDIT) for t in ticks], yside="right")  # type: ignore[arg-type]  # as for ylim: yside is a str in plotext

@@ -17,8 +17,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.features.usage.series import Series, style_of
+from tui.dashboard.kit.outside_text import shown
 
 if TYPE_CHECKING:
     from tui.dashboard.features.usage.bars import UsageBars

@@ -22,12 +22,11 @@ from textual.widgets import Static
 from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.contract.models.team import TokenUsagePeriod
 from tui.contract.redact import mask_key
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.projection import MonthSoFar, this_month_short, this_month_text
-from tui.dashboard.features.usage.series import human
-from tui.dashboard.features.usage.series import Series
+from tui.dashboard.features.usage.series import Series, human
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
 
 ALL_KEYS = "all keys"
 Summary = tuple[tuple[str, ...], ...]

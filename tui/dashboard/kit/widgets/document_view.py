@@ -29,7 +29,6 @@ from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.status_look import FAILURE, is_failure, state_text
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
 
-
 MARKDOWN_LIMIT = 200_000
 """Longer content is shown as plain text: Markdown layout of huge pages is slow."""
 PAGE_LIST_LIMIT = 200

@@ -111,7 +111,7 @@ class JsonTree(Tree[JsonNodeData]):
         lines = 1
         level = [self.root]
         while level:
-            next_level = []
+            next_level: list[TreeNode[JsonNodeData]] = []
             for node in level:
                 data = node.data
                 size = len(data.value) if data is not None else 0

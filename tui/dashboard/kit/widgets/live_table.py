@@ -121,13 +121,13 @@ class LiveTable(DataTable):
 
     @property
     def row_keys(self) -> list[str]:
-        return [row.key.value for row in self.ordered_rows]
+        return [_text(row.key) for row in self.ordered_rows]
 
     def selected_key(self) -> str | None:
         """The key of the row under the cursor, or None in an empty table."""
         if self.row_count == 0:
             return None
-        return self.ordered_rows[self.cursor_row].key.value
+        return _text(self.ordered_rows[self.cursor_row].key)
 
     def sync(self, rows: Sequence[Row]) -> bool:
         """Show exactly `rows`, touching as little of the screen as possible.
@@ -177,7 +177,7 @@ class LiveTable(DataTable):
         rows = [(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]  # as in `sync`: never markup
         gone = {key for key in removed if key in self._data}
         given = {key: cells for key, cells in rows}
-        old_keys = [row.key.value for row in self.ordered_rows]
+        old_keys = self.row_keys
         fresh = [key for key, _ in rows if key not in self._data or key in gone]  # gone and back: a new row
         kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
         added = [(key, given[key]) for key in fresh]
@@ -320,6 +320,12 @@ class LiveTable(DataTable):
             new_rows = self._new_rows.copy()
             self._new_rows.clear()
             self._update_dimensions(new_rows)
+
+
+def _text(key: RowKey) -> str:
+    """The string a row was added under: every row here has one (`Row`), never Textual's keyless None."""
+    assert key.value is not None
+    return key.value
 
 
 def _empty(cache: LRUCache) -> None:

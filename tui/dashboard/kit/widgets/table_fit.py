@@ -137,8 +137,9 @@ def plan_fit(columns: Sequence[str], rows: Sequence[Sequence[Cell]], steps: Sequ
             natural[index] = max([cell_len(header), *map(cell_width, forms[index])])
             widths[index] = min(widths[index], natural[index]) if index in limits else natural[index]
         else:
-            header = shortened[index].label if index in shortened and shortened[index].label is not None else labels[index]
-            floor = max(step.min_width, cell_len(header or ""))  # a header is never cut
+            short_label = shortened[index].label if index in shortened else None
+            header = short_label if short_label is not None else labels[index]
+            floor = max(step.min_width, cell_len(header))  # a header is never cut
             if widths[index] > floor:
                 limits.setdefault(index, widths[index])
                 widths[index] = floor

@@ -1,0 +1,59 @@
+"""The one place that builds the dashboard: `make_app`.
+
+posting's habit (`posting/__main__.py::make_posting`, shared by its CLI and
+its snapshot tests): the CLI (`tui.dashboard.startup.launch`), the tests, the benchmarks and
+the README's screenshots all call this one function, so each of them runs the
+app wired the same way. They differ only in what they hand it: a client (on
+the configured service, or on an in-process emulator), the description of the
+service, and the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.shell.app import Intervals, WdsApp
+from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.shell.service_info import ServiceInfo
+
+if TYPE_CHECKING:
+    from tui.api.client import WdsClient
+    from tui.dashboard.features.inbox.service import InboxService
+    from tui.dashboard.startup.contexts import ContextSwitch
+    from tui.dashboard.startup.ui_state import UiState
+
+
+def make_app(
+    client: WdsClient,
+    service: ServiceInfo,
+    *,
+    clock: Clock = system_clock,
+    refresh: float | None = None,
+    webhooks: InboxService | None = None,
+    ui_state: UiState | None = None,
+    contexts: ContextSwitch | None = None,
+    startup_notes: Sequence[str] = (),
+) -> WdsApp:
+    """The dashboard on `client`, its parts made and wired.
+
+    `refresh`: seconds between polls of every pane (None: each pane's own
+    interval). `webhooks`: the inbox to listen with (None: one made when first
+    opened). `ui_state`: what is remembered between runs (None: nothing, as in
+    tests). `contexts`: the config file's contexts to switch between (None: one
+    only). `startup_notes`: warnings said once the app runs.
+    """
+    memory = AppMemory(webhooks)
+    return WdsApp(
+        client,
+        service,
+        memory=memory,
+        navigator=Navigator(client, memory, clock=clock),
+        clock=clock,
+        intervals=Intervals.every(refresh) if refresh else Intervals(),
+        ui_state=ui_state,
+        contexts=contexts,
+        startup_notes=startup_notes,
+    )
