@@ -270,7 +270,8 @@ async def test_a_refused_key_says_so(emulator: Emulator, front: SupportFront) ->
             await send(pilot, screen)
             view = answer_view(screen)
             assert view.summary.startswith("✗ API key refused (401)")
-            assert "Restart the dashboard with a valid key." in (view.part_text("problem") or "")
+            # The advice every screen gives for a refused key (tui.dashboard.kit.error_words.KEY_ADVICE).
+            assert "Check WDS_API_KEY" in (view.part_text("problem") or "")
     assert KEY not in str(front.asked)
 
 

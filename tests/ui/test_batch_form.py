@@ -37,10 +37,10 @@ from tui.api.errors import (
     InvalidResponseError,
     RateLimitError,
 )
-from tui.dashboard.features.batch.fields import INBOX_HINT
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.refusals import explain_batch
 from tui.dashboard.features.batch.status import BatchStatusScreen
+from tui.dashboard.kit.form_body import INBOX_HINT
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm

@@ -1,7 +1,8 @@
 """What a person can do about a failure to reach or use the service.
 
 Shared by the dashboard's connection screen and `wds-tui check`, so the
-advice reads the same in both.
+advice reads the same in both; a refused key gets the advice of every other
+screen (`tui.dashboard.kit.error_words.KEY_ADVICE`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tui.api.errors import APIConnectionError, APITimeoutError, AuthenticationError, WdsError
+from tui.dashboard.kit.error_words import KEY_ADVICE, Say, Words, words_for
 
 
 def advice_for(error: WdsError, host: str, embedded_log: Path | None = None) -> str:
@@ -17,21 +19,17 @@ def advice_for(error: WdsError, host: str, embedded_log: Path | None = None) -> 
     `embedded_log`: the embedded emulator's log, when the service is that
     emulator; nothing the user configured is then to blame for a silence.
     """
-    if isinstance(error, AuthenticationError):
-        return (
-            f"{host} refused the API key. Check WDS_API_KEY (or api_key in the config file, "
-            "or --api-key); wds-tui config shows which key is in use, masked."
-        )
-    if isinstance(error, APITimeoutError):
-        return f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."
-    if isinstance(error, APIConnectionError) and embedded_log is not None:
-        return (
-            "The embedded emulator (a child process of wds-tui) does not answer: it has stopped. "
-            f"What it printed is in {embedded_log}. Quit and start wds-tui again."
-        )
-    if isinstance(error, APIConnectionError):
-        return (
-            f"Nothing answers at {host}. Check WDS_BASE_URL (or base_url in the config file, or "
-            "--base-url), that the service is running, and your network or VPN."
-        )
-    return f"{host} answered with an error."
+    if embedded_log is not None:
+        silent = ("The embedded emulator (a child process of wds-tui) does not answer: it has stopped. "
+                  f"What it printed is in {embedded_log}. Quit and start wds-tui again.")
+    else:
+        silent = (f"Nothing answers at {host}. Check WDS_BASE_URL (or base_url in the config file, or "
+                  "--base-url), that the service is running, and your network or VPN.")
+    advice: dict[type[WdsError], Say] = {
+        AuthenticationError: lambda e: Words("", f"{host} refused the API key. {KEY_ADVICE}"),
+        APITimeoutError: lambda e: Words(
+            "", f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."),
+        APIConnectionError: lambda e: Words("", silent),
+        WdsError: lambda e: Words("", f"{host} answered with an error."),
+    }
+    return words_for(error, advice).text

@@ -42,6 +42,7 @@ from tui.dashboard.kit.widgets.status_header import StatusHeader
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
+    CrawlStarted,
     Intent,
     OpenBatchForm,
     OpenCrawlForm,
@@ -182,6 +183,10 @@ class WdsApp(
         if self.refuses(intent):
             return
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+
+    @on(CrawlStarted)
+    def _crawl_started(self) -> None:
+        self.navigator.crawl_started(self.screen_stack[0])  # the dashboard's panes, whichever screen is on top
 
     # --- the one sink for unexpected failures ---------------------------------------
 

@@ -42,6 +42,7 @@ from tui.dashboard.shell.intents import (
 )
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.screen import Screen
 
     from tui.api.client import WdsClient
@@ -201,3 +202,9 @@ class Navigator:
 
             return started
         return None
+
+    @staticmethod
+    def crawl_started(dashboard: DOMNode) -> None:
+        """A form started a crawl: the crawls pane on `dashboard` shows it without waiting for its next refresh."""
+        for pane in dashboard.query(CrawlsPane):
+            pane.refresh_data()

@@ -6,8 +6,8 @@ and fills the form with the answer. The form works without a preview too.
 ctrl+s checks every value with `CrawlRequest`, the model the client sends
 with, and starts the crawl; on any refusal, ours or the service's, the form
 stays as typed with each problem at its field or at the top. A started crawl
-closes the form, asks the crawls pane to look again and opens the crawl's
-status screen. ctrl+y copies the request as a curl command (key masked) and
+closes the form, tells the app (`CrawlStarted`: the crawls pane looks again)
+and opens the crawl's status screen. ctrl+y copies the request as a curl command (key masked) and
 shows it, for a terminal over SSH whose clipboard does not follow.
 """
 
@@ -24,24 +24,30 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from tui.api.client import WdsClient
-from tui.api.errors import RequestValidationError, WdsError
+from tui.api.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    InternalServerError,
+    RequestValidationError,
+    WdsError,
+)
 from tui.contract.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.contract.validation import validation_details
 from tui.dashboard.features.crawls import params_fields as params
-from tui.dashboard.features.crawls.form_errors import field_issues, refusal_text, top_field
 from tui.dashboard.kit.curl import curl_command, readable_curl
+from tui.dashboard.kit.error_words import Say, Words, words_for
+from tui.dashboard.kit.form_body import NO_INBOX_HINT, offer_webhook
+from tui.dashboard.kit.form_issues import field_issues, issues_by_field, mark_fields, problem_text
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.shell.intents import OpenCrawl
+from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl
 
 if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
 
-NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
-INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
 _OFFERED = "offered-webhook"  # the draft's note of the inbox address last offered
 # Fields outside the 15 parameters, by wire name -> widget id.
 _OWN_FIELDS = {"prompt": "prompt", "webhook": "webhook"}
@@ -150,13 +156,8 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         # On opening, and back from the inbox (w started it): offer its address if the field is empty.
         # Once per address: a field emptied on purpose stays empty after the help or a reopening.
         address = self.webhooks.address if self.webhooks is not None else None
-        if address is None:
-            return
-        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
-        webhook = self.query_one("#webhook", Input)
-        if address != self.draft.get(_OFFERED) and not webhook.value.strip():
-            webhook.value = address
-        self.draft[_OFFERED] = address
+        if offer_webhook(self, address, self.draft.get(_OFFERED)):
+            self.draft[_OFFERED] = address
 
     # --- reading and checking -----------------------------------------------------
 
@@ -173,28 +174,20 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         try:
             request = CrawlRequest.model_validate(self.wire_values())
         except ValidationError as exc:
-            self.show_issues([(top_field(item["path"]), item["message"]) for item in validation_details(exc)])
+            self.show_issues(validation_details(exc))
             return None
         self.show_issues([])
         return request
 
-    def show_issues(self, issues: list[tuple[str, str]], *, problem: str = "") -> None:
-        """Each `(wire name, message)` under its field, one of no known field at the top; the rest cleared."""
-        by_field: dict[str, list[str]] = {}
-        top = [problem] if problem else []
-        for wire, message in issues:
-            dom_id = self._dom_id(wire)
-            if dom_id is None:
-                top.append(message)
-            else:  # under its field the name is already in the label: "must be ≥ 1", not "limit: must be ≥ 1"
-                by_field.setdefault(dom_id, []).append(message.removeprefix(f"{wire}: "))
-        for dom_id in self._all_dom_ids():
-            line = self.query_one(f"#{dom_id}-error", Static)
-            line.update(shown("\n".join(by_field.get(dom_id, [])), lines=True))  # the service's 400 says these
-            line.display = dom_id in by_field
-            self.query_one(f"#{dom_id}").set_class(dom_id in by_field, "-invalid")
-        self._show_problem("\n".join(top))
-        first = next((dom_id for dom_id in self._all_dom_ids() if dom_id in by_field), None)
+    def show_issues(self, issues: list[dict[str, Any]], *, problem: str = "") -> None:
+        """Each issue under its field, one of no known field at the top; the rest cleared."""
+        # Under its field the name is already in the label: "must be ≥ 1", not "limit: must be ≥ 1".
+        issues = [{**issue, "message": str(issue["message"]).removeprefix(f"{_top(issue['path'])}: ")}
+                  for issue in issues]
+        problems = issues_by_field(issues, lambda path: self._dom_id(_top(path)))
+        mark_fields(self, problems, self._all_dom_ids())
+        self._show_problem(problem_text(problem, problems))
+        first = next((dom_id for dom_id in self._all_dom_ids() if dom_id in problems), None)
         if first is not None:
             self.query_one(f"#{first}").focus()
 
@@ -215,8 +208,12 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _refused(self, error: WdsError, doing: str) -> None:
         issues = field_issues(error)
-        problem = "" if issues else refusal_text(error, doing, self.client.base_url)
-        if issues and not isinstance(error, RequestValidationError):
+        if not issues:
+            words = words_for(error, _crawl_words(doing, self.client.base_url))
+            problem = f"{doing}: {words.text[:1].lower()}{words.text[1:]}"
+        elif isinstance(error, RequestValidationError):
+            problem = ""
+        else:
             problem = f"{doing}: the service refused some values (400); see the marked fields."
         self.show_issues(issues, problem=problem)
 
@@ -234,7 +231,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         try:
             request = CrawlParamsPreviewRequest.model_validate(values)
         except ValidationError as exc:
-            self.show_issues([(top_field(item["path"]), item["message"]) for item in validation_details(exc)])
+            self.show_issues(validation_details(exc))
             return
         self.show_issues([])
         self._preview_state("Asking the service for parameters… (it may take a while; esc cancels)", busy=True)
@@ -311,20 +308,31 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
         self.draft.clear()  # started: the next form starts afresh
         self.dismiss(None)
         self.notify(f"Crawl {started.id} started", title="Start a crawl")
-        _refresh_crawls_pane(app)
+        app.post_message(CrawlStarted(started.id))
         app.post_message(OpenCrawl(started.id, request.url))
 
+
+def _top(path: Any) -> str:
+    """The wire name a path starts with: `includePaths` of `["includePaths", 0]` or `includePaths[0]`."""
+    if isinstance(path, list | tuple):
+        return str(path[0]) if path else ""
+    return str(path).split(".")[0].split("[")[0]
+
+
+def _crawl_words(doing: str, base_url: str) -> dict[type[WdsError], Say]:
+    """The crawl form's own words: a start that failed on the way may have started anyway."""
+    after = " The crawl may not have started: look at the crawls pane before sending again." if doing == "Start" else ""
+    maybe = " It may have started anyway: look at the crawls pane before sending again." if doing == "Start" else ""
+    return {
+        InternalServerError: lambda e: Words("The service failed", f"The service failed ({e}).{after} "
+                                             "Try again in a moment."),
+        APITimeoutError: lambda e: Words("No answer in time", f"No answer from {base_url} in time.{maybe}"),
+        APIConnectionError: lambda e: Words("Connection lost", f"Connection lost, {base_url} cannot be reached "
+                                            f"({e.message}). Nothing typed is lost."),
+    }
 
 
 def _error_line(dom_id: str) -> ComposeResult:
     line = Static("", id=f"{dom_id}-error", classes="field-error", markup=False)
     line.display = False
     yield line
-
-
-def _refresh_crawls_pane(app: Any) -> None:
-    # Imported here: the pane module is the dashboard's, and a test may host the form alone.
-    from tui.dashboard.features.crawls.pane import CrawlsPane
-
-    for pane in app.query(CrawlsPane):
-        pane.refresh_data()

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from annotated_types import Ge, Le
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
@@ -22,6 +21,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 from tui.contract.models.crawl import CrawlParams
 from tui.contract.requests import CrawlRequest
 from tui.dashboard.kit.outside_text import visible
+from tui.dashboard.kit.form_body import range_text
 
 Kind = Literal["url", "integer", "number", "boolean", "string", "lines", "choice"]
 
@@ -74,13 +74,6 @@ PARAM_FIELDS: tuple[ParamField, ...] = (
 FIELD_BY_WIRE = {field.wire: field for field in PARAM_FIELDS}
 
 
-def _bounds(field: ParamField) -> tuple[float | None, float | None]:
-    info = CrawlRequest.model_fields[field.python_name]
-    low = next((item.ge for item in info.metadata if isinstance(item, Ge)), None)
-    high = next((item.le for item in info.metadata if isinstance(item, Le)), None)
-    return low, high  # type: ignore[return-value]
-
-
 def _number(value: float | None) -> str:
     return f"{value:g}" if value is not None else ""
 
@@ -88,12 +81,7 @@ def _number(value: float | None) -> str:
 def type_text(field: ParamField) -> str:
     """The contract's type of a field with the request model's limits: `integer ≥ 1`, `number 0 to 3600`."""
     if field.kind in ("integer", "number"):
-        low, high = _bounds(field)
-        if low is not None and high is not None:
-            return f"{field.kind} {_number(low)} to {_number(high)}"
-        if low is not None:
-            return f"{field.kind} ≥ {_number(low)}"
-        return f"{field.kind} ≤ {_number(high)}" if high is not None else field.kind
+        return f"{field.kind} {range_text(CrawlRequest, field.wire)}".rstrip()
     if field.kind == "url":
         return "URL, required"
     if field.kind == "lines":

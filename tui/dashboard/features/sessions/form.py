@@ -23,7 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tui.api.client import WdsClient
-from tui.api.errors import APIStatusError, RequestValidationError, WdsError
+from tui.api.errors import APIStatusError, AuthenticationError, WdsError
 from tui.contract.limits import (
     ACTIVITY_TTL_DEFAULT,
     ACTIVITY_TTL_MAX,
@@ -35,6 +35,8 @@ from tui.contract.limits import (
 from tui.contract.models.browser import BrowserSessionCreated
 from tui.contract.requests import BrowserCreateRequest
 from tui.contract.validation import validation_details
+from tui.dashboard.kit.error_words import WORDS, Say, Words
+from tui.dashboard.kit.form_issues import issues_by_field, mark_fields, problem_text, refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
@@ -62,14 +64,10 @@ class SessionCreated:
     request: BrowserCreateRequest
 
 
-def refused_fields(error: WdsError) -> list[dict[str, Any]]:
-    """The per-field issues of a refusal (`{"path", "message"}`), when it names fields."""
-    if isinstance(error, RequestValidationError):
-        return error.issues
-    details = error.details if isinstance(error, APIStatusError) else None
-    if isinstance(details, list):
-        return [issue for issue in details if isinstance(issue, dict) and issue.get("path")]
-    return []
+_WORDS: dict[type[WdsError], Say] = {
+    AuthenticationError: WORDS[AuthenticationError],  # a refused key reads as on every screen
+    APIStatusError: lambda e: Words(e.title, e.message),  # the service says why it created nothing (429, 503)
+}
 
 
 class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | None]):
@@ -167,7 +165,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
 
     def on_mount(self) -> None:
         for field_id in _FIELDS:
-            self._error_line(field_id).display = False
+            self.query_one(f"#{field_id}-error").display = False
         self._sync_save_changes()
         self.query_one("#ttl", Input).focus()
 
@@ -205,13 +203,9 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
 
     def show_issues(self, issues: list[dict[str, Any]]) -> None:
         """Put each issue under its field (one of no single field at the top), clearing the others."""
-        problems: dict[str, list[str]] = {}
-        for issue in issues:
-            field_id = _FIELD_OF_PATH.get(str(issue["path"]), "form-problem")
-            problems.setdefault(field_id, []).append(str(issue["message"]))
-        for field_id in _FIELDS:
-            self._show_error(field_id, problems.get(field_id, []))
-        self._show_problem("\n".join(problems.get("form-problem", [])))
+        problems = issues_by_field(issues, _FIELD_OF_PATH.get)
+        mark_fields(self, problems, _FIELDS)
+        self._show_problem(problem_text("", problems))
         if problems:
             first = next((field_id for field_id in _FIELDS if field_id in problems), "ttl")
             self.query_one(f"#{first}").focus()
@@ -220,15 +214,6 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
         problem = self.query_one("#form-problem", Static)
         problem.update(shown(text, lines=True))  # the service's reason for a refusal
         problem.display = bool(text)
-
-    def _error_line(self, field_id: str) -> Static:
-        return self.query_one(f"#{field_id}-error", Static)
-
-    def _show_error(self, field_id: str, messages: list[str]) -> None:
-        line = self._error_line(field_id)
-        line.update(shown("\n".join(messages), lines=True))
-        line.display = bool(messages)
-        self.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
 
     def _sync_save_changes(self) -> None:
         # saveChanges only means something with a profile: grey it out without one.
@@ -262,13 +247,11 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
         try:
             created = await self.client.browser.create(request=request)
         except WdsError as exc:
-            self.notify(exc.message, title=exc.title, severity="error", timeout=10)
-            issues = refused_fields(exc)
-            if issues:
-                self.show_issues(issues)
-            else:
-                self.show_issues([])
-                self._show_problem(f"{exc.title}: {exc.message}")
+            words = refusal(exc, _WORDS)
+            self.notify(words.text, title=words.title, severity="error", timeout=10)
+            self.show_issues(words.issues)
+            if not words.issues:
+                self._show_problem(f"{words.title}: {words.text}")
             return
         finally:
             self.sending = False

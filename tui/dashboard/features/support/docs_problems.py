@@ -3,10 +3,14 @@
 One sentence per thing that can go wrong with `POST /v2/support/docs-search`
 (the contract's 400 and 401, and what the service is seen to answer: 429,
 502 and 503 from the AI service behind it, 504, other 5xx, a lost
-connection), each saying what to do next. Plain text: shown in a Static.
+connection), each saying what to do next: the words of `tui.dashboard.kit.error_words`,
+with the ones docs search can say better. Plain text: shown in a Static.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from tui.api.errors import (
     APIConnectionError,
@@ -25,6 +29,7 @@ from tui.api.errors import (
     WdsError,
 )
 from tui.contract.limits import SUPPORT_QUESTION_MAX
+from tui.dashboard.kit.error_words import WORDS, Say, Words, words_for
 
 RETRY = "Enter tries again."
 
@@ -47,39 +52,40 @@ def _seconds(value: float) -> str:
     return f"{whole} second" if whole == 1 else f"{whole:,} seconds"
 
 
+def _rate_limited(error: RateLimitError) -> str:
+    wait = f"wait {_seconds(error.retry_after)}" if error.retry_after is not None else "wait a little"
+    return f"Too many requests (429): the service asks to {wait} before the next search. {RETRY}"
+
+
+def _refused(error: APIStatusError) -> str:
+    return f"The service refused the search ({error.status} {error.title}): {error.message}."
+
+
+def _said(text: Callable[[Any], str]) -> Say:
+    return lambda error: Words("Docs search", text(error))
+
+
+DOCS_WORDS: dict[type[WdsError], Say] = {
+    RequestValidationError: _said(lambda e: f"The question cannot be sent: {e.message}"),
+    BadRequestError: _said(lambda e: f"The service refused the question (400): {e.message}. Change it and press Enter."),
+    RateLimitError: _said(_rate_limited),
+    ServiceUnavailableError: _said(lambda e: "Docs search is not available on this service (503): it has no AI "
+                                   f"backend configured ({e.message}). {RETRY}"),
+    BadGatewayError: _said(lambda e: f"The AI service behind docs search could not be reached (502): {e.message}. "
+                           f"{RETRY}"),
+    GatewayTimeoutError: _said(lambda e: f"The docs search ran out of time on the service (504). {RETRY}"),
+    NotFoundError: _said(lambda e: f"This service has no docs search endpoint (404): {e.message}."),
+    InternalServerError: _said(lambda e: f"The service failed ({e.status}): {e.message}. {RETRY}"),
+    AuthenticationError: WORDS[AuthenticationError],  # a refused key reads as on every screen
+    APIStatusError: _said(_refused),
+    APITimeoutError: _said(lambda e: f"The service did not answer in time. {RETRY}"),
+    APIConnectionError: _said(lambda e: f"Connection lost: the service cannot be reached ({e.message}). {RETRY}"),
+    InvalidResponseError: _said(lambda e: f"The service answered something unreadable ({e.message}). {RETRY}"),
+    WdsError: _said(lambda e: f"{e.title}: {e.message}. {RETRY}"),
+}
+"""Docs search's own words, read before the common ones of `tui.dashboard.kit.error_words`."""
+
+
 def search_problem(error: WdsError) -> str:
     """What to tell the user about a failed search (the question itself is always kept)."""
-    if isinstance(error, RequestValidationError):
-        return f"The question cannot be sent: {error.message}"
-    if isinstance(error, BadRequestError):
-        return f"The service refused the question (400): {error.message}. Change it and press Enter."
-    if isinstance(error, AuthenticationError):
-        return (
-            "The service refused the API key (401). Check WDS_API_KEY or the api_key of the config file; "
-            "wds-tui config shows the key in use, masked."
-        )
-    if isinstance(error, RateLimitError):
-        wait = f"wait {_seconds(error.retry_after)}" if error.retry_after is not None else "wait a little"
-        return f"Too many requests (429): the service asks to {wait} before the next search. {RETRY}"
-    if isinstance(error, ServiceUnavailableError):
-        return (
-            "Docs search is not available on this service (503): it has no AI backend "
-            f"configured ({error.message}). {RETRY}"
-        )
-    if isinstance(error, BadGatewayError):
-        return f"The AI service behind docs search could not be reached (502): {error.message}. {RETRY}"
-    if isinstance(error, GatewayTimeoutError):
-        return f"The docs search ran out of time on the service (504). {RETRY}"
-    if isinstance(error, NotFoundError):
-        return f"This service has no docs search endpoint (404): {error.message}."
-    if isinstance(error, InternalServerError):
-        return f"The service failed ({error.status}): {error.message}. {RETRY}"
-    if isinstance(error, APIStatusError):
-        return f"The service refused the search ({error.status} {error.title}): {error.message}."
-    if isinstance(error, APITimeoutError):
-        return f"The service did not answer in time. {RETRY}"
-    if isinstance(error, APIConnectionError):
-        return f"Connection lost: the service cannot be reached ({error.message}). {RETRY}"
-    if isinstance(error, InvalidResponseError):
-        return f"The service answered something unreadable ({error.message}). {RETRY}"
-    return f"{error.title}: {error.message}. {RETRY}"
+    return words_for(error, DOCS_WORDS).text

@@ -34,6 +34,7 @@ from tui.api.errors import (
 )
 from tui.contract.limits import ASK_BUDGET_SECONDS
 from tui.contract.models.support import SupportAskPartial
+from tui.dashboard.kit.error_words import WORDS, Say, Words, words_for
 from tui.dashboard.kit.formatting import short_id
 from tui.dashboard.kit.status_look import is_failure
 
@@ -105,46 +106,54 @@ class AskFailure:
     @classmethod
     def of(cls, error: WdsError) -> AskFailure:
         """The words for every error the contract (and the network) can give support ask."""
-        status = error.status if isinstance(error, APIStatusError) else None
-        text = error.message.strip().rstrip(".")  # each message below ends its own sentence
+        status = error.status if isinstance(error, APIStatusError | InvalidResponseError) else None
+        words = words_for(error, _ASK_WORDS)
         if isinstance(error, RequestValidationError):
-            return cls("Not sent", error.message, field=_field_of(error.fields))
+            return cls(words.title, words.text, field=_field_of(error.fields))
         if isinstance(error, BadRequestError):
             field_name = _field_of(_detail_paths(error.details)) or "question"
-            return cls("The service refused the question (400)",
-                       f"{text}. Edit the {field_name} and send it again.", status, field_name)
-        if isinstance(error, AuthenticationError):
-            return cls("API key refused (401)",
-                       f"The service refused the dashboard's API key: {text}. "
-                       "Restart the dashboard with a valid key.", status)
-        if isinstance(error, RateLimitError):
-            wait = f"wait {error.retry_after:g} s" if error.retry_after is not None else "wait a little"
-            return cls("Too many requests (429)", f"{text}. {wait.capitalize()}, then send again.", status)
-        if isinstance(error, ServiceUnavailableError):
-            return cls("No AI backend (503)",
-                       "This deployment of the service has no AI backend, so its support agent cannot answer "
-                       f"(the service said: {text}). The hosted service can.", status)
-        if isinstance(error, GatewayTimeoutError):
-            said = "this is what it had." if partial_of(error) is not None else "it sent back nothing."
-            return cls("Out of time (504)",
-                       f"The agent ran out of its {ASK_BUDGET_SECONDS} s budget; {said}", status)
-        if isinstance(error, BadGatewayError):
-            return cls("Support agent unreachable (502)",
-                       f"The service could not reach its AI support agent: {text}. Try again in a minute.", status)
-        if isinstance(error, InternalServerError):
-            return cls(f"Server error ({status})", f"The service failed while answering: {text}.", status)
-        if isinstance(error, APITimeoutError):
-            return cls("No answer in time",
-                       f"The service sent nothing back in time (the agent's budget is {ASK_BUDGET_SECONDS} s): {text}.")
-        if isinstance(error, APIConnectionError):
-            return cls("Connection lost", f"The service could not be reached: {text}. Check the network.")
-        if isinstance(error, InvalidResponseError):
-            return cls("Unreadable answer",
-                       f"The service answered {error.status} with something the dashboard cannot read: {text}.",
-                       error.status)
-        if status is not None:
-            return cls(f"{error.title} ({status})", error.message, status)
-        return cls(error.title, error.message)
+            return cls(words.title, f"{words.text} Edit the {field_name} and send it again.", status, field_name)
+        return cls(words.title, words.text, status)
+
+
+def _text(error: WdsError) -> str:
+    return error.message.strip().rstrip(".")  # each message below ends its own sentence
+
+
+def _other(error: APIStatusError) -> Words:
+    return Words(f"{error.title} ({error.status})", error.message)
+
+
+def _out_of_time(error: GatewayTimeoutError) -> Words:
+    said = "this is what it had." if partial_of(error) is not None else "it sent back nothing."
+    return Words("Out of time (504)", f"The agent ran out of its {ASK_BUDGET_SECONDS} s budget; {said}")
+
+
+_ASK_WORDS: dict[type[WdsError], Say] = {
+    RequestValidationError: lambda e: Words("Not sent", e.message),
+    BadRequestError: lambda e: Words("The service refused the question (400)", f"{_text(e)}."),
+    # The advice for a refused key is every screen's (tui.dashboard.kit.error_words); the heading is this screen's kind.
+    AuthenticationError: lambda e: Words(f"API key refused ({e.status})", WORDS[AuthenticationError](e).text),
+    RateLimitError: lambda e: Words(
+        "Too many requests (429)",
+        f"{_text(e)}. {f'Wait {e.retry_after:g} s' if e.retry_after is not None else 'Wait a little'}, then send again."),
+    ServiceUnavailableError: lambda e: Words(
+        "No AI backend (503)", "This deployment of the service has no AI backend, so its support agent cannot answer "
+        f"(the service said: {_text(e)}). The hosted service can."),
+    GatewayTimeoutError: _out_of_time,
+    BadGatewayError: lambda e: Words(
+        "Support agent unreachable (502)",
+        f"The service could not reach its AI support agent: {_text(e)}. Try again in a minute."),
+    InternalServerError: lambda e: Words(f"Server error ({e.status})", f"The service failed while answering: {_text(e)}."),
+    APIStatusError: _other,  # any other refusal, by its title and status
+    APITimeoutError: lambda e: Words(
+        "No answer in time",
+        f"The service sent nothing back in time (the agent's budget is {ASK_BUDGET_SECONDS} s): {_text(e)}."),
+    APIConnectionError: lambda e: Words("Connection lost", f"The service could not be reached: {_text(e)}. Check the network."),
+    InvalidResponseError: lambda e: Words(
+        "Unreadable answer", f"The service answered {e.status} with something the dashboard cannot read: {_text(e)}."),
+}
+"""Support ask's own words: headings that carry the status, and the agent's budget where time ran out."""
 
 
 def partial_of(error: GatewayTimeoutError) -> SupportAskPartial | None:
