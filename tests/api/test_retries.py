@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import socket
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import httpx
@@ -35,7 +35,7 @@ async def test_429_with_retry_after_seconds_waits_exactly_that(
 
 
 async def test_429_with_retry_after_http_date(client: WdsClient, recorder: Recorder, sleeper: SleepRecorder) -> None:
-    when = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=20), usegmt=True)
+    when = format_datetime(datetime.now(UTC) + timedelta(seconds=20), usegmt=True)
     recorder.queue += [rate_limited({"Retry-After": when}), json_response(200, ACTIVE_OK)]
     await client.crawl.active()
     assert len(sleeper.waits) == 1 and 15 <= sleeper.waits[0] <= 20

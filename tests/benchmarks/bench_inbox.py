@@ -65,7 +65,7 @@ def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool, body
         "data": [{"markdown": markdown, "metadata": {"sourceURL": f"https://example.com/{number}"}}],
         "metadata": {"bench": sender},
     }).encode()
-    headers = [f"POST / HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
+    headers = ["POST / HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
     if signed:
         headers.append("X-Service-Signature: sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest())
     if not keep_alive:

@@ -43,7 +43,7 @@ ROOT = HERE.parents[1]
 PYTHON = sys.executable
 sys.path.insert(0, str(HERE))
 
-from bench_dashboard import PtyProcess, emulator_from_banner, no_config_env
+from bench_dashboard import PtyProcess, emulator_from_banner, no_config_env  # noqa: E402 - found through the sys.path line above
 
 TRACE_FRAMES = 12
 SNAPSHOT_FILTERS = (

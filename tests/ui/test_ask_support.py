@@ -346,7 +346,7 @@ async def test_questions_and_drafts_outlive_the_screen_and_two_answers_compare(
         assert screen.current.question == "Is there a page like it that works?"
         asked = screen.query_one("#asked", OptionList)
         assert asked.option_count == 2
-        assert str(asked.get_option_at_index(1).prompt).startswith(f"#1 ")
+        assert str(asked.get_option_at_index(1).prompt).startswith("#1 ")
         await pilot.press("ctrl+o")
         assert pilot.app.focused is asked
         await pilot.press("down", "enter")

@@ -369,7 +369,7 @@ class CdpClient:
     async def _refresh_loading(self) -> None:
         """Read each page's `document.readyState` through a flat session attached to it."""
         pages = dict(self._pages)
-        for target_id, page in pages.items():
+        for target_id in pages:
             try:
                 session_id = self._page_sessions.get(target_id)
                 if session_id is None:

@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timezone
+from datetime import UTC
 from email.utils import parsedate_to_datetime
 
 import httpx
@@ -101,7 +101,7 @@ def retry_after_seconds(
             when = None
         if when is not None:
             if when.tzinfo is None:  # HTTP dates are GMT even when they do not say so
-                when = when.replace(tzinfo=timezone.utc)
+                when = when.replace(tzinfo=UTC)
             current = time.time() if now is None else now
             return max(0.0, when.timestamp() - current)
     if message:

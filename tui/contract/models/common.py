@@ -15,7 +15,7 @@ would show wrong data.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -40,7 +40,7 @@ class WdsModel(BaseModel):
 def _assume_utc(value: datetime) -> datetime:
     # The service writes UTC; a timestamp without an offset is read as UTC so
     # that every datetime the UI compares is aware.
-    return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 Timestamp = Annotated[datetime, AfterValidator(_assume_utc)]

@@ -73,4 +73,4 @@ class SeededIds:
 
     def new_api_key(self) -> str:
         """A key in the service's format (`wds-` and 32 hex characters), drawn from the seeded generator."""
-        return "wds-" + "%032x" % self.rng.getrandbits(128)
+        return f"wds-{self.rng.getrandbits(128):032x}"

@@ -83,7 +83,7 @@ def map_links(sites: SiteSource, request: MapRequest) -> list[dict[str, str]]:
     links = [_link(site, url, item) for url, item in urls]
     parts = [catalogue.text_parts(item) if item >= 0 and catalogue is not None
              else (f"{link['url']} {link['title']} {link['description']}",)
-             for link, (_, item) in zip(links, urls)]
+             for link, (_, item) in zip(links, urls, strict=True)]
     return [links[i] for i in rank(parts, request.search)[:limit]]
 
 

@@ -19,8 +19,8 @@ from textual.widgets import Checkbox, Label, Static, TextArea
 
 from tui.contract.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.form_body import NO_INBOX_HINT, FieldSpec, FormBody, error_line, range_text
+from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
 URLS = FieldSpec("urls", ("urls",))

@@ -145,7 +145,7 @@ class CrawlFormScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _restore_draft(self) -> None:
         for widget in self._draft_widgets():
-            if widget.id not in self.draft:
+            if widget.id is None or widget.id not in self.draft:
                 continue
             if isinstance(widget, TextArea):
                 widget.text = self.draft[widget.id]

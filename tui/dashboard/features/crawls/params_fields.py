@@ -20,8 +20,8 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from tui.contract.models.crawl import CrawlParams
 from tui.contract.requests import CrawlRequest
-from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.form_body import range_text
+from tui.dashboard.kit.outside_text import visible
 
 Kind = Literal["url", "integer", "number", "boolean", "string", "lines", "choice"]
 
@@ -114,7 +114,9 @@ def _widget(field: ParamField) -> Widget:
     if field.kind == "choice":
         options = [(choice, choice) for choice in SITEMAP_CHOICES]
         return Select(options, prompt="not given (service default)", id=field.dom_id, compact=True)
-    input_type = {"integer": "integer", "number": "number"}.get(field.kind, "text")
+    input_type: Literal["integer", "number", "text"] = (
+        "integer" if field.kind == "integer" else "number" if field.kind == "number" else "text"
+    )
     return Input(placeholder=field.hint, type=input_type, id=field.dom_id, compact=True)
 
 

@@ -26,11 +26,14 @@ GLOB_CHARACTERS = frozenset("*?[]")
 
 
 class Link(Protocol):
-    """What a link must have (`tui.contract.models.map.MapLink` does)."""
+    """What a link must have (`tui.contract.models.map.MapLink` does); read-only, as a frozen link is."""
 
-    url: str
-    title: str | None
-    description: str | None
+    @property
+    def url(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
 
 
 def is_glob(text: str) -> bool:

@@ -77,7 +77,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("ctrl+o", "toggle_list", "Earlier answers", id="ask_support.toggle_list"),
     ]
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     DEFAULT_CSS = """
     AskSupportScreen { layout: vertical; }
