@@ -20,19 +20,18 @@ from textual.widgets import DataTable, TextArea
 
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
-from tui.dashboard.shell.app import ServiceInfo
-from tui.dashboard.startup.app_factory import make_app
+from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
-from tui.dashboard.shell.app import ServiceInfo, WdsApp
+from tui.dashboard.features.support.answer import SupportAnswerView
+from tui.dashboard.features.support.ask import AskSupportScreen
+from tui.dashboard.kit.pane import Pane
+from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.server import running
 from tui.emulator.service import Emulator
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.features.support.ask import AskSupportScreen
-from tui.dashboard.features.activity.failed_view import FailedJobsScreen
-from tui.dashboard.features.support.answer import SupportAnswerView
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the browser tests

@@ -35,9 +35,10 @@ from tui.contract.redact import mask_key
 from tui.dashboard.kit.clock import Clock
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live import POLL_GROUP
-from tui.dashboard.shell.app import ServiceInfo, WdsApp
+from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.intents import Intent
 from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
@@ -119,14 +120,15 @@ def dashboard(
     key: str = KEY,
     *,
     clock: Clock | None = None,
+    keymap: dict[str, str] | None = None,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
-    lives at another date passes the emulator's clock).
+    lives at another date passes the emulator's clock); `keymap`: [keys] overrides.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW)
+    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW, keymap=keymap)
 
 
 class PaneHost(App[None]):

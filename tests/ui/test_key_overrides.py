@@ -27,8 +27,7 @@ async def test_a_rebound_key_works_and_the_footer_and_help_show_it() -> None:
     report = apply({"sessions.create": "n", "pane.refresh_now": "f5"})
     assert report.problems == [] and report.applied == ["sessions.create = n", "pane.refresh_now = f5"]
     emulator = seeded_emulator()
-    app = dashboard(emulator, SwitchableTransport(emulator))
-    app.set_keymap(report.keymap)
+    app = dashboard(emulator, SwitchableTransport(emulator), keymap=report.keymap)  # as start-up makes it
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: all(p.data is not None for p in app.query(Pane)), "the panes' data", 10)
         await pilot.press("4")

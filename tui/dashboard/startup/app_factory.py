@@ -10,7 +10,7 @@ service, and the clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
@@ -36,6 +36,7 @@ def make_app(
     ui_state: UiState | None = None,
     contexts: ContextSwitch | None = None,
     startup_notes: Sequence[str] = (),
+    keymap: Mapping[str, str] | None = None,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -43,10 +44,12 @@ def make_app(
     interval). `webhooks`: the inbox to listen with (None: one made when first
     opened). `ui_state`: what is remembered between runs (None: nothing, as in
     tests). `contexts`: the config file's contexts to switch between (None: one
-    only). `startup_notes`: warnings said once the app runs.
+    only). `startup_notes`: warnings said once the app runs. `keymap`: the
+    config file's `[keys]` that passed their checks, binding id -> keys
+    (`tui.dashboard.keys.overrides`).
     """
     memory = AppMemory(webhooks)
-    return WdsApp(
+    app = WdsApp(
         client,
         service,
         memory=memory,
@@ -57,3 +60,6 @@ def make_app(
         contexts=contexts,
         startup_notes=startup_notes,
     )
+    if keymap:
+        app.set_keymap(dict(keymap))
+    return app

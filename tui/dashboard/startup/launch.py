@@ -127,7 +127,7 @@ def _run_app(
     with connection_for(settings, embedded, stop_unneeded=False) as connection:
         # Imported only now: the embedded emulator is already building meanwhile.
         from tui.api.client import WdsClient
-        from tui.dashboard.shell.app import ServiceInfo
+        from tui.dashboard.shell.service_info import ServiceInfo
         from tui.dashboard.startup.app_factory import make_app
 
         client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout, read_only=settings.read_only)
@@ -151,6 +151,7 @@ def _run_app(
             client, service, refresh=settings.refresh, webhooks=webhooks, ui_state=UiState(default_state_path()),
             contexts=contexts,
             startup_notes=notes,  # the new context's settings warnings (a file others can read, plain http, ...)
+            keymap=keymap,
         )
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.dashboard.startup.cli.main`).
