@@ -106,9 +106,9 @@ async def test_the_header_says_read_only_and_nothing_mutating_is_offered() -> No
         assert "READ-ONLY" in str(app.header.render())
         for pane in app.query(Pane):
             pane.focus_first()
-            await pilot.pause()
+            # The footer rebuilds after the refresh that follows a focus change: wait for it, not one pause.
+            await wait_until(pilot, lambda: bool(shown_actions(app)), f"the footer's reading keys on {pane.id}")
             offered = shown_actions(app)
-            assert offered, "the footer shows the reading keys"
             assert not offered & set(MUTATING_ACTIONS), (pane.id, offered & set(MUTATING_ACTIONS))
             names = [name for name, _, _ in DashboardCommands(app.screen)._commands()]
             assert names, "the palette still lists the reading actions"
