@@ -43,10 +43,11 @@ from websockets.asyncio.server import Server
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome
 from tui.emulator.browser.cdp_gateway import CdpGateway
+from tui.emulator.browser.confinement import Confinement
 from tui.emulator.browser.limits import SPARE_CPU_SECONDS, Kind, run_cpu_seconds
 from tui.emulator.browser.node_runtime import NodeRuntime, find_node_runtime, node_paths
-from tui.emulator.browser.run_io import Pipe, read_capped, reported_outcome
-from tui.emulator.browser.sandbox import Confinement, Sandbox
+from tui.emulator.browser.run_io import Pipe, read_capped, reported_outcome, run_error
+from tui.emulator.browser.sandbox import Sandbox
 from tui.emulator.browser.spares import SpareRunners, hand_job
 
 LANGUAGES = ("python", "node", "bash")
@@ -357,12 +358,9 @@ class CodeRunner:
         reported = reported_outcome(result)
         exit_code = None if killed else proc.returncode
         stderr_text = stderr.decode("utf-8", errors="replace")
-        error = _error(reported.get("error"), killed, exit_code, stderr_text, timeout, run.ended_by)
-        hits = run.confinement.limits_hit()
-        if hits and not reported.get("error") and not killed and exit_code:
-            error = f"The run was killed: it reached its {' and its '.join(hits)}."
-        elif hits and error:
-            error = f"{error} (the run reached its {' and its '.join(hits)})"
+        error = run_error(
+            reported.get("error"), killed, exit_code, stderr_text, timeout, run.ended_by, run.confinement.limits_hit()
+        )
         return ExecutionOutcome(
             stdout=stdout.decode("utf-8", errors="replace"),
             stderr=stderr_text,
@@ -373,18 +371,3 @@ class CodeRunner:
             truncated=out_cut or err_cut,
             duration_ms=duration_ms,
         )
-
-
-def _error(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
-           ended_by: str | None) -> str | None:
-    """The observed service's rule: the exception's message, else why it stopped."""
-    if ended_by:
-        return ended_by
-    if reported:
-        return reported
-    if killed:
-        return f"Execution timed out after {timeout:g} s and was killed."
-    if exit_code:
-        last_lines = [line for line in stderr.strip().splitlines() if line.strip()]
-        return last_lines[-1][:500] if last_lines else "Execution failed"
-    return None
