@@ -23,7 +23,6 @@ import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from tui.contract.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest
 from tui.emulator.core.billing import Billing
@@ -35,6 +34,7 @@ from tui.emulator.jobs.batch_intake import SortedUrls, check_queue, sort_batch_u
 from tui.emulator.jobs.batch_run import BatchRun
 from tui.emulator.jobs.crawl_plan import PlannedCrawl, plan_requested_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
+from tui.emulator.jobs.failure_recipes import failing_request
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
 from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.running_batches import RunningBatches
@@ -118,22 +118,7 @@ class JobStore:
     def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
                        *, at: datetime | None = None) -> ScrapeJob:
         """A real scrape of `host`'s site that fails for `kind` (for seeded history and tests)."""
-        site = self._sites.site(host)
-        pages = list(site.pages())
-        by_section = {page.section: page.url for page in pages}
-        slow = next(page.url for page in pages if page.section == "reports")
-        recipes: dict[FailureKind, dict[str, Any]] = {
-            FailureKind.TIMEOUT: {"url": slow},
-            FailureKind.TARGET_NOT_FOUND: {"url": f"https://{site.base}/blog/this-post-was-removed"},
-            FailureKind.TARGET_SERVER_ERROR: {"url": by_section["status"]},
-            FailureKind.ANTI_BOT: {"url": f"https://{site.base}/pricing/enterprise", "proxy": "basic"},
-            FailureKind.LOCKDOWN_MISS: {"url": f"https://{site.base}/about", "lockdown": True},
-            FailureKind.NO_CACHED_DATA: {"url": f"https://{site.base}/contact", "minAge": 1},
-            FailureKind.JS_NOT_RENDERED: {"url": f"https://{site.base}/products"},
-        }
-        if kind not in recipes:
-            raise ValueError(f"no single-scrape recipe fails with {kind.value!r}")
-        return self.create_scrape(caller, ScrapeRequest.model_validate(recipes[kind]), at=at)
+        return self.create_scrape(caller, failing_request(self._sites.site(host), kind), at=at)
 
     # -- crawl -------------------------------------------------------------------
 
