@@ -30,8 +30,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "._cell_render_cache", "._clamp_cursor_coordinate", "._clear_caches", "._get_styles_to_render_cell",
         "._pseudo_class_state", "._show_hover_cursor", "._update_dimensions",
     )},
-    # The emulator only (not the dashboard): the node that the playwright wheel ships; no public way to find it.
-    ("emulator/browser/node_runtime.py", "playwright._impl._driver"): "where the playwright wheel keeps its node",
 }
 """(file under tui/, private name) -> why it is used anyway."""
 
