@@ -26,9 +26,9 @@ from tui.api.errors import (
     RequestTimeoutError,
 )
 from tui.contract.requests import ScrapeRequest
-from tui.dashboard.features.scrape.form import ScrapeFormScreen
-from tui.dashboard.features.scrape.refusals import explain
+from tui.dashboard.features.scrape.form import ScrapeFormScreen, scrape_words
 from tui.dashboard.features.scrape.result import ScrapeResultView
+from tui.dashboard.kit.form_issues import refusal as refusal_of
 from tui.dashboard.kit.widgets.document_view import DocumentView
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.intents import OpenInteract
@@ -203,7 +203,7 @@ REQUEST = ScrapeRequest(url="https://example.com/", timeout=2000, wait_for=500)
     ],
 )
 def test_each_refusal_has_its_own_words(error: Exception, words: str) -> None:
-    refusal = explain(error, REQUEST)  # type: ignore[arg-type]
+    refusal = refusal_of(error, scrape_words(REQUEST))  # type: ignore[arg-type]
     assert words in refusal.text and not refusal.issues
 
 

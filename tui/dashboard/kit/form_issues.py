@@ -8,7 +8,7 @@ words: the issues of single fields, or the words of `tui.dashboard.kit.error_wor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from textual.containers import ScrollableContainer
@@ -83,7 +83,7 @@ def field_issues(error: WdsError) -> list[dict[str, Any]]:
     return issues
 
 
-def refusal(error: WdsError, overrides: dict[type[WdsError], Say] | None = None) -> Words:
+def refusal(error: WdsError, overrides: Mapping[type[WdsError], Say] | None = None) -> Words:
     """What a form shows for `error`: the fields it names, or else the words of the error table."""
     issues = field_issues(error)
     if issues:

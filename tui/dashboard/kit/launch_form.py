@@ -15,6 +15,7 @@ opens in place (`answer_view`) gets a third meaning for Esc: back to the form.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from textual import on
@@ -30,8 +31,9 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import WireModel
 from tui.dashboard.kit.curl import curl_command, readable_curl
-from tui.dashboard.kit.error_words import Words
+from tui.dashboard.kit.error_words import Say
 from tui.dashboard.kit.form_body import FormBody
+from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
@@ -39,21 +41,25 @@ from tui.dashboard.kit.widgets.request_progress import RequestProgress
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 
-def launch_bindings(owner: str, send: str, cancel: str, cancel_action: str = "cancel_send") -> list[BindingType]:
+def launch_bindings(
+    owner: str, send: str, cancel: str, cancel_action: str = "cancel_send", submit: str = "submit",
+    close: tuple[str, str] = ("close", "Close"),
+) -> list[BindingType]:
     """The keys of a launch form: `send` and `cancel` are what ctrl+s and Esc say in the footer.
 
     `owner` names the form in the bindings' ids (`scrape_form.submit`, as `[keys]` knows them);
-    `cancel_action` is the form's name for Esc while sending (its `CANCEL_ACTION`), kept so that
-    a `[keys]` entry written for it goes on working.
+    `cancel_action`, `submit` and `close` (action, words) are the form's names for Esc while
+    sending, ctrl+s and Esc on the form, kept so that a `[keys]` entry written for them goes on
+    working (the form's `check_action` reads them as `cancel_send`, `submit` and `close`).
     """
     return [
         # Priority: they work from inside a text area too.
-        Binding("ctrl+s", "submit", send, priority=True, id=f"{owner}.submit"),
+        Binding("ctrl+s", submit, send, priority=True, id=f"{owner}.{submit}"),
         Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id=f"{owner}.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
         Binding("escape", cancel_action, cancel, id=f"{owner}.{cancel_action}"),
         Binding("escape", "back_to_form", "Back to the form", id=f"{owner}.back_to_form"),
-        Binding("escape", "close", "Close", id=f"{owner}.close"),
+        Binding("escape", close[0], close[1], id=f"{owner}.{close[0]}"),
     ]
 
 
@@ -115,9 +121,9 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         """Send `request` with the client; the answer, or a `WdsError`."""
         raise NotImplementedError
 
-    def refusal(self, error: WdsError, request: Any) -> Words:
-        """The words for `error`, raised by sending `request`."""
-        raise NotImplementedError
+    def words(self, request: Any) -> Mapping[type[WdsError], Say]:
+        """The form's own words for a refusal of `request`, over those of `tui.dashboard.kit.error_words`."""
+        return {}
 
     def progress(self, request: Any, elapsed: int) -> str:
         """The line under the title while `request` is on its way for `elapsed` seconds."""
@@ -205,10 +211,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
             raise  # Esc: action_cancel_send has said so already
         except WdsError as exc:
             self._stopped("")
-            words = self.refusal(exc, request)
-            # Short: the whole explanation is above the form, where it stays.
-            self.notify(self.NOTHING_DONE, title=words.title, severity="error", timeout=6)
-            self.fields.show_issues(words.issues, "" if words.issues else f"{words.title}: {words.text}")
+            self.refused(exc, request)
             return
         except Exception:  # a bug of ours: the app's sink says so; the form must not stay "sending"
             self._stopped("")
@@ -216,6 +219,13 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self._stopped("")
         self.fields.show_issues([])
         await self.answered(answer, request)
+
+    def refused(self, error: WdsError, request: Any) -> None:
+        """Say why `request` was refused: under the fields it names, else above the form, and in a toast."""
+        words = refusal(error, self.words(request))
+        # Short: the whole explanation is above the form, where it stays.
+        self.notify(self.NOTHING_DONE, title=words.title, severity="error", timeout=6)
+        self.fields.show_issues(words.issues, "" if words.issues else f"{words.title}: {words.text}")
 
     def _stopped(self, note: str) -> None:
         self.pending = None

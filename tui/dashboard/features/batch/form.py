@@ -4,7 +4,9 @@ The URLs come pasted, or from the map explorer's selection (`urls`); the
 fields are `tui.dashboard.features.batch.fields`. The launch form
 (`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets Esc abandon the
 request and copies it as curl; a refusal is worded by
-`tui.dashboard.features.batch.refusals`. A started batch closes the form and opens its
+`tui.dashboard.kit.error_words` with what only a batch can add (`BATCH_WORDS`):
+unlike a single scrape, a batch that timed out or lost its connection may
+have started anyway, so the words say where to look before sending it again. A started batch closes the form and opens its
 status screen (`OpenBatch`), which lists the URLs the service refused as
 invalid beside the accepted ones.
 """
@@ -18,12 +20,17 @@ from textual.binding import BindingType
 from textual.widgets import TextArea
 
 from tui.api.client import WdsClient
-from tui.api.errors import WdsError
+from tui.api.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    InternalServerError,
+    InvalidResponseError,
+    WdsError,
+)
 from tui.contract.models.batch import BatchScrapeStarted
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.features.batch.fields import BatchFields
-from tui.dashboard.features.batch.refusals import explain_batch
-from tui.dashboard.kit.error_words import Words
+from tui.dashboard.kit.error_words import Say, Words, request_id_text, sentence, status_code
 from tui.dashboard.kit.form_body import offer_webhook
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.shell.intents import OpenBatch
@@ -32,6 +39,22 @@ if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
 
 TITLE = "Batch scrape · POST /v2/batch/scrape"
+_MAYBE_STARTED = ("The batch may have started anyway: look at the activity pane (batch_scrape) before "
+                  "sending again with ctrl+s.")
+
+BATCH_WORDS: dict[type[WdsError], Say] = {
+    APITimeoutError: lambda e: Words(
+        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} {_MAYBE_STARTED}"),
+    APIConnectionError: lambda e: Words(
+        "Connection lost", f"The service could not be reached: {sentence(e.message)} Check the network or the "
+        f"service; nothing typed is lost. {_MAYBE_STARTED}"),
+    InternalServerError: lambda e: Words(
+        "The service failed", f"The service failed on its side ({status_code(e)}: {e.message}){request_id_text(e)}. "
+        f"Nothing in the form is wrong. {_MAYBE_STARTED}"),
+    InvalidResponseError: lambda e: Words(
+        "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a batch id: "
+        f"{sentence(e.message)} {_MAYBE_STARTED}"),
+}
 
 
 class BatchFormScreen(LaunchFormScreen):
@@ -79,8 +102,8 @@ class BatchFormScreen(LaunchFormScreen):
     async def call(self, request: BatchScrapeRequest) -> BatchScrapeStarted:
         return await self.client.batch.create(request=request)
 
-    def refusal(self, error: WdsError, request: BatchScrapeRequest) -> Words:
-        return explain_batch(error)
+    def words(self, request: BatchScrapeRequest) -> dict[type[WdsError], Say]:
+        return BATCH_WORDS
 
     def progress(self, request: BatchScrapeRequest, elapsed: int) -> str:
         count = len(request.urls)

@@ -16,11 +16,11 @@ from typing import Any, Literal
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, TextArea
 
 from tui.contract.models.crawl import CrawlParams
 from tui.contract.requests import CrawlRequest
-from tui.dashboard.kit.form_body import range_text
+from tui.dashboard.kit.form_body import error_line, range_text
 from tui.dashboard.kit.outside_text import visible
 
 Kind = Literal["url", "integer", "number", "boolean", "string", "lines", "choice"]
@@ -99,9 +99,7 @@ def compose_field(field: ParamField) -> ComposeResult:
     with Horizontal(classes="field-row"):
         yield Label(field.label, id=f"{field.dom_id}-label", classes="field-label", markup=False)
         yield _widget(field)
-    error = Static("", id=f"{field.dom_id}-error", classes="field-error", markup=False)
-    error.display = False
-    yield error
+    yield error_line(field.dom_id)
 
 
 def _widget(field: ParamField) -> Widget:
