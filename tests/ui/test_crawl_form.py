@@ -62,7 +62,7 @@ async def preview(pilot: Any, screen: CrawlFormScreen, url: str = URL, prompt: s
 
 
 def labels(screen: CrawlFormScreen) -> list[str]:
-    return [str(screen.query_one(f"#{field.dom_id}-label", Static).render()) for field in params.PARAM_FIELDS]
+    return [str(screen.query_one(f"#{field.field_id}-label", Static).render()) for field in params.PARAM_FIELDS]
 
 
 async def test_C_opens_the_form_with_each_parameter_labelled_with_its_type_and_limits(emulator: Emulator) -> None:
@@ -100,8 +100,8 @@ async def test_a_preview_fills_the_15_parameters(emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_form(pilot)
         await preview(pilot, screen)
-        values = params.read(screen)
-        assert set(values) == {field.wire for field in params.PARAM_FIELDS} - {"excludePaths"}  # [] reads as none
+        values = screen.fields.wire_values()
+        assert set(values) == {field.wires[0] for field in params.PARAM_FIELDS} - {"excludePaths"}  # [] reads as none
         assert values["url"] == URL
         assert values["includePaths"] == ["^/blog(/.*)?$"]
         assert values["maxDepth"] == "2" and values["limit"] == "50"

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Literal, cast
 
 from annotated_types import Ge, Le
 from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from tui.contract.limits import LOCATION_COUNTRY_DEFAULT
 from tui.contract.requests import WireModel
@@ -53,12 +53,18 @@ def range_text(model: type[WireModel], wire: str, number: Callable[[Any], str] =
     return f"≤ {number(high)}" if high is not None else ""
 
 
+Kind = Literal["text", "integer", "number", "boolean", "choice", "lines"]
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One field of a form: its widget's id, the wire paths it shows the issues of, its label and placeholder.
 
-    A spec with a label is a labelled one-line input (`compose`); a spec
-    without one is a field the form lays out itself (ticks, a choice, a list),
+    A spec with a label is a labelled row of its `kind` (`compose`): a one-line
+    input (text or a number), a tick (`hint` its words), a choice of `choices`,
+    or a list one a line; `default` is a tick's or a choice's value before it
+    is touched (a choice without one may be left blank: "not given"). A spec
+    without a label is a field the form lays out itself (a group of ticks),
     declared here for where its issues go.
     """
 
@@ -66,16 +72,30 @@ class FieldSpec:
     wires: tuple[str, ...]
     label: str = ""
     hint: str = ""
-    numeric: bool = False
+    kind: Kind = "text"
     group: bool = False  # a little space above: the first of a group of fields
+    default: Any = None
+    choices: tuple[str, ...] = ()
 
-    def compose(self) -> ComposeResult:
-        """The labelled input and its (hidden until needed) error line."""
+    def compose(self, select_on_focus: bool = False) -> ComposeResult:
+        """The labelled widget and its (hidden until needed) error line.
+
+        `select_on_focus` off (the forms' choice): coming back to the form, the first key
+        typed must not replace the value.
+        """
         with Horizontal(classes="field-row group" if self.group else "field-row"):
-            yield Label(self.label, id=f"{self.field_id}-label")
-            # select_on_focus off: coming back to the form, the first key typed must not replace the value.
-            yield Input(placeholder=self.hint, type="integer" if self.numeric else "text", id=self.field_id,
-                        compact=True, select_on_focus=False)
+            yield Label(self.label, id=f"{self.field_id}-label", markup=False)
+            if self.kind == "boolean":
+                yield Checkbox(self.hint, bool(self.default), id=self.field_id, compact=True)
+            elif self.kind == "choice":
+                yield Select([(choice, choice) for choice in self.choices], prompt="not given (service default)",
+                             allow_blank=self.default is None, value=self.default or Select.NULL, id=self.field_id,
+                             compact=True)
+            elif self.kind == "lines":
+                yield TextArea(id=self.field_id, soft_wrap=False, compact=True, placeholder=self.hint)
+            else:
+                yield Input(placeholder=self.hint, type="text" if self.kind == "text" else self.kind, id=self.field_id,
+                            compact=True, select_on_focus=select_on_focus)
         yield error_line(self.field_id)
 
 
@@ -113,9 +133,20 @@ def offer_webhook(form: Widget, address: str | None, offered: str | None) -> boo
     return True
 
 
-def location(country: str, languages: str) -> dict[str, Any] | None:
-    """The wire's `location` from its two fields (`en, fr`: comma-separated), None when both are empty."""
-    spoken = [part.strip() for part in languages.split(",") if part.strip()]
+LOCATION = (
+    FieldSpec("country", ("location", "location.country"), "location country",
+              f"2 letters (ISO 3166); default {LOCATION_COUNTRY_DEFAULT}", group=True),
+    FieldSpec("languages", ("location.languages",), "location languages", "comma-separated, e.g. en, fr"),
+)
+"""The two fields of a request's `location` (read together by `location`)."""
+URL_REQUIRED = {"path": "url", "message": "url: required, an absolute http:// or https:// URL"}
+"""Said before the model's "Field required": what a form's URL must be."""
+
+
+def location(form: Widget) -> dict[str, Any] | None:
+    """The wire's `location` from the fields of `LOCATION` (`en, fr`: comma-separated), None when both are empty."""
+    country = form.query_one("#country", Input).value.strip()
+    spoken = [part.strip() for part in form.query_one("#languages", Input).value.split(",") if part.strip()]
     if not country and not spoken:
         return None
     return {"country": country or LOCATION_COUNTRY_DEFAULT, "languages": spoken or None}
@@ -128,6 +159,8 @@ class FormBody(VerticalScroll):
     SPECS: ClassVar[tuple[FieldSpec, ...]]
     FOCUS: ClassVar[dict[str, str]] = {}
     """Field id -> the widget a person edits to fix it, where that is not the field's own id."""
+    SENDS_DEFAULTS: ClassVar[bool] = False
+    """Whether a tick or a choice left at its default is sent too (the crawl form sends what it shows)."""
 
     DEFAULT_CSS = """
     FormBody { padding: 0 1; }
@@ -153,6 +186,21 @@ class FormBody(VerticalScroll):
         """What is typed in a one-line field, trimmed."""
         return self.query_one(f"#{field_id}", Input).value.strip()
 
+    def value(self, spec: FieldSpec) -> Any:
+        """What the field of `spec` holds, as the request model reads it; None when it is not sent.
+
+        Numbers stay strings, so that pydantic parses them and names the field when
+        they do not parse. An empty field or list is not sent (the service's default
+        applies), nor a tick or choice at its default unless the form `SENDS_DEFAULTS`.
+        """
+        widget = self.query_one(f"#{spec.field_id}")
+        if isinstance(widget, TextArea):
+            return [line.strip() for line in widget.text.splitlines() if line.strip()] or None
+        if isinstance(widget, Input):
+            return widget.value.strip() or None
+        value = widget.value  # type: ignore[attr-defined]  # a tick or a choice
+        return None if value is Select.NULL or (value == spec.default and not self.SENDS_DEFAULTS) else value
+
     def field_of(self, path: str) -> str | None:
         """The field showing an issue at wire `path`, None for none."""
         return field_in(wire_table(self.SPECS), path)
@@ -160,8 +208,17 @@ class FormBody(VerticalScroll):
     # --- what each form says -----------------------------------------------------
 
     def wire_values(self) -> dict[str, Any]:
-        """What the form holds, keyed by wire name, as the request model reads it."""
-        raise NotImplementedError
+        """What the form holds, keyed by wire name, as the request model reads it.
+
+        Here: every labelled field of one top-level wire name (`value`); a form adds the
+        fields it lays out itself and those sent inside an object (`location`).
+        """
+        values = {}
+        for spec in self.SPECS:
+            if spec.label and len(spec.wires) == 1 and "." not in spec.wires[0]:
+                if (value := self.value(spec)) is not None:
+                    values[spec.wires[0]] = value
+        return values
 
     def checks(self, values: dict[str, Any]) -> list[dict[str, Any]]:
         """Issues found before the model looks (a required field left empty, ...)."""

@@ -14,10 +14,8 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from tui.contract.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.contract.requests import CrawlRequest
-from tui.dashboard.features.crawls import params_fields as params
+from tui.dashboard.features.crawls.params_fields import PARAM_FIELDS
 from tui.dashboard.kit.form_body import NO_INBOX_HINT, FieldSpec, FormBody, error_line
-
-PARAMS = tuple(FieldSpec(field.dom_id, (field.wire,)) for field in params.PARAM_FIELDS)
 
 
 class CrawlFields(FormBody):
@@ -25,7 +23,8 @@ class CrawlFields(FormBody):
 
     MODEL = CrawlRequest
     # In the order of the form, which is the order a problem is focused in.
-    SPECS = (PARAMS[0], FieldSpec("prompt", ("prompt",)), *PARAMS[1:], FieldSpec("webhook", ("webhook",)))
+    SPECS = (PARAM_FIELDS[0], FieldSpec("prompt", ("prompt",)), *PARAM_FIELDS[1:], FieldSpec("webhook", ("webhook",)))
+    SENDS_DEFAULTS = True  # what is shown is what is sent: every tick counts (it has no "not given")
 
     DEFAULT_CSS = """
     CrawlFields .form-section { text-style: bold; color: $text-muted; margin-top: 1; }
@@ -43,7 +42,8 @@ class CrawlFields(FormBody):
         yield Static("", id="form-problem", markup=False)
         yield Static("Describe the crawl, and ctrl+r fills the parameters (or fill them by hand)",
                      classes="form-section")
-        yield from params.compose_field(params.PARAM_FIELDS[0])
+        # select_on_focus: a field this form focuses (a problem's) has its value selected, to type anew.
+        yield from PARAM_FIELDS[0].compose(select_on_focus=True)
         with Horizontal(classes="field-row"):
             label = f"prompt · text, up to {CRAWL_PREVIEW_PROMPT_MAX}"
             yield Label(label, id="prompt-label", classes="field-label", markup=False)
@@ -53,8 +53,8 @@ class CrawlFields(FormBody):
             yield Button("Preview parameters", id="preview", compact=True)
             yield Static("ctrl+r: ask the service for the parameters", id="preview-state", markup=False)
         yield Static("Parameters: sent as shown", classes="form-section")
-        for field in params.PARAM_FIELDS[1:]:
-            yield from params.compose_field(field)
+        for field in PARAM_FIELDS[1:]:
+            yield from field.compose(select_on_focus=True)
         yield Static("Webhook", classes="form-section")
         with Horizontal(classes="field-row"):
             yield Label("webhook · URL, optional", id="webhook-label", classes="field-label", markup=False)
@@ -66,7 +66,7 @@ class CrawlFields(FormBody):
 
     def wire_values(self) -> dict[str, Any]:
         """Everything the form holds for `POST /v2/crawl`, by wire name (the prompt is not sent: the form is)."""
-        values = params.read(self)
+        values = super().wire_values()  # the 15 parameters
         if self.text("webhook"):
             values["webhook"] = self.text("webhook")
         return values

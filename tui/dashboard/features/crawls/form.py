@@ -26,8 +26,8 @@ from tui.api.errors import APIConnectionError, APITimeoutError, InternalServerEr
 from tui.contract.models.crawl import CrawlStarted as Started
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
 from tui.contract.validation import validation_details
-from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.fields import CrawlFields
+from tui.dashboard.features.crawls.params_fields import fill
 from tui.dashboard.kit.error_words import Say, Words
 from tui.dashboard.kit.form_body import offer_webhook
 from tui.dashboard.kit.form_issues import refusal
@@ -130,7 +130,7 @@ class CrawlFormScreen(LaunchFormScreen):
             self._preview_state("The preview failed: see above. ctrl+r tries again.", busy=False)
             self.say_refusal(exc, "Preview")
             return
-        params.fill(self, answer.data)
+        fill(self, answer.data)
         self._preview_state("Filled from the preview: check and edit, then ctrl+s starts the crawl.", busy=False)
 
     def action_back(self) -> None:
