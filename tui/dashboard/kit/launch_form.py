@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -32,13 +32,16 @@ from tui.api.errors import WdsError
 from tui.contract.requests import WireModel
 from tui.dashboard.kit.curl import curl_command, readable_curl
 from tui.dashboard.kit.error_words import Say
-from tui.dashboard.kit.form_body import FormBody
+from tui.dashboard.kit.form_body import FormBody, offer_webhook
 from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
+
+if TYPE_CHECKING:
+    from tui.dashboard.kit.webhook_address import WebhookAddress
 
 
 def launch_bindings(
@@ -87,7 +90,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     FIRST: ClassVar[str] = "#url"
     """The field that has the focus when the form opens or comes back."""
     CANCEL_ACTION: ClassVar[str] = "cancel_send"
-    """The action Esc runs while sending (as given to `launch_bindings`); its method is `action_cancel_send`."""
+    """The action Esc runs while sending (as given to `launch_bindings`): `action_cancel_send` under that name."""
 
     DEFAULT_CSS = """
     LaunchFormScreen { layout: vertical; }
@@ -104,12 +107,19 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     view: reactive[str] = reactive("", bindings=True, init=False)
     """Which of the form (`<NAME>-form`) and the answer (`ANSWER`) is on screen (the ContentSwitcher shows it)."""
 
-    def __init__(self, client: WdsClient) -> None:
+    def __init__(self, client: WdsClient, webhooks: WebhookAddress | None = None) -> None:
         super().__init__()
         self.client = client
+        self.webhooks = webhooks  # the dashboard's webhook inbox: offered as `#webhook` when it listens
+        self.offered: str | None = None  # the inbox address last offered there
         self.sent: Any = None  # the request whose answer is shown
         self._send: Worker[None] | None = None
         self.set_reactive(LaunchFormScreen.view, f"{self.NAME}-form")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Esc while sending runs under the form's own name (as `[keys]` knows it) the one cancel.
+        setattr(cls, f"action_{cls.CANCEL_ACTION}", cls.action_cancel_send)
 
     # --- what each form says -----------------------------------------------------------
 
@@ -153,6 +163,13 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#curl-panel").display = False
         self.query_one(self.FIRST).focus()
+
+    def on_screen_resume(self) -> None:
+        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
+        # Once per address: a field emptied on purpose stays empty after the help screen.
+        address = self.webhooks.address if self.webhooks is not None else None
+        if offer_webhook(self, address, self.offered):
+            self.offered = address
 
     @property
     def fields(self) -> Any:

@@ -1,14 +1,13 @@
 """Start a batch scrape (`POST /v2/batch/scrape`): URLs and options checked against the contract, then followed.
 
 The URLs come pasted, or from the map explorer's selection (`urls`); the
-fields are `tui.dashboard.features.batch.fields`. The launch form
-(`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets Esc abandon the
-request and copies it as curl; a refusal is worded by
+fields are `tui.dashboard.features.batch.fields`, and the launch form
+(`tui.dashboard.kit.launch_form`) does the rest. A refusal is worded by
 `tui.dashboard.kit.error_words` with what only a batch can add (`BATCH_WORDS`):
 unlike a single scrape, a batch that timed out or lost its connection may
-have started anyway, so the words say where to look before sending it again. A started batch closes the form and opens its
-status screen (`OpenBatch`), which lists the URLs the service refused as
-invalid beside the accepted ones.
+have started anyway, so the words say where to look before sending it again.
+A started batch closes the form and opens its status screen (`OpenBatch`),
+which lists the URLs the service refused as invalid beside the accepted ones.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ from tui.contract.models.batch import BatchScrapeStarted
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.features.batch.fields import BatchFields
 from tui.dashboard.kit.error_words import Say, Words, request_id_text, sentence, status_code
-from tui.dashboard.kit.form_body import offer_webhook
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.shell.intents import OpenBatch
 
@@ -79,10 +77,8 @@ class BatchFormScreen(LaunchFormScreen):
     def __init__(
         self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
     ) -> None:
-        super().__init__(client)
-        self.webhooks = webhooks
+        super().__init__(client, webhooks)
         self.urls = tuple(urls)
-        self._offered: str | None = None  # the inbox address last offered as the webhook
 
     def make_fields(self) -> BatchFields:
         return BatchFields(self.urls, id="batch-form")
@@ -91,13 +87,6 @@ class BatchFormScreen(LaunchFormScreen):
         super().on_mount()
         urls = self.query_one("#urls", TextArea)
         urls.move_cursor(urls.document.end)  # prefilled: go on typing after the last URL
-
-    def on_screen_resume(self) -> None:
-        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
-        # Once per address: a field emptied on purpose stays empty after the help screen.
-        address = self.webhooks.address if self.webhooks is not None else None
-        if offer_webhook(self, address, self._offered):
-            self._offered = address
 
     async def call(self, request: BatchScrapeRequest) -> BatchScrapeStarted:
         return await self.client.batch.create(request=request)

@@ -29,7 +29,6 @@ from tui.contract.validation import validation_details
 from tui.dashboard.features.crawls.fields import CrawlFields
 from tui.dashboard.features.crawls.params_fields import fill
 from tui.dashboard.kit.error_words import Say, Words
-from tui.dashboard.kit.form_body import offer_webhook
 from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.kit.mutations import mutates
@@ -68,10 +67,10 @@ class CrawlFormScreen(LaunchFormScreen):
     def __init__(
         self, client: WdsClient, *, webhooks: WebhookAddress | None = None, draft: dict[str, Any] | None = None
     ) -> None:
-        super().__init__(client)
-        self.webhooks = webhooks
+        super().__init__(client, webhooks)
         # What was typed, by widget id: kept when the form closes unsent, restored when it opens again.
         self.draft = draft if draft is not None else {}
+        self.offered = self.draft.get(_OFFERED)  # once per address, across reopenings too
         self.previewing = False
 
     def make_fields(self) -> CrawlFields:
@@ -87,13 +86,6 @@ class CrawlFormScreen(LaunchFormScreen):
 
     def _draft_widgets(self) -> dict[str, Any]:
         return {spec.field_id: self.query_one(f"#{spec.field_id}") for spec in CrawlFields.SPECS}
-
-    def on_screen_resume(self) -> None:
-        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
-        # Once per address: a field emptied on purpose stays empty after the help or a reopening.
-        address = self.webhooks.address if self.webhooks is not None else None
-        if offer_webhook(self, address, self.draft.get(_OFFERED)):
-            self.draft[_OFFERED] = address
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # ctrl+s and Esc keep the names `[keys]` knows them by: start and back.
@@ -141,6 +133,7 @@ class CrawlFormScreen(LaunchFormScreen):
             return
         for field_id, widget in self._draft_widgets().items():  # closed unsent: C brings it back as it was
             self.draft[field_id] = widget.text if isinstance(widget, TextArea) else widget.value
+        self.draft[_OFFERED] = self.offered
         self.dismiss(None)
 
     # --- start --------------------------------------------------------------------------
@@ -150,9 +143,6 @@ class CrawlFormScreen(LaunchFormScreen):
     def action_start(self) -> None:
         """Start the crawl if every value is within its limits."""
         self.action_submit()
-
-    def action_cancel_start(self) -> None:
-        self.action_cancel_send()
 
     async def call(self, request: CrawlRequest) -> Started:
         return await self.client.crawl.start(request=request)

@@ -75,14 +75,6 @@ class MapExplorerScreen(LaunchFormScreen):
         await self.show_answer(MapResults(self.links, id="map-links"), request,
                                f"Map · {request.url} · {len(self.links):,} links", "#links-table")
 
-    @property
-    def showing_links(self) -> bool:
-        """Whether the links are on screen (rather than the form)."""
-        return self.showing_answer
-
-    def action_cancel_map(self) -> None:
-        self.action_cancel_send()
-
 
 def map_words(request: MapRequest) -> dict[type[WdsError], Say]:
     """The map form's own words, for a refusal of `request`."""

@@ -81,11 +81,6 @@ class ScrapeFormScreen(LaunchFormScreen):
         await self.show_answer(ScrapeResultView(answer, id="scrape-result-view"), request,
                                f"Scrape a URL · {request.url}", "#scrape-document-scroll")
 
-    @property
-    def showing_result(self) -> bool:
-        """Whether the page that came back is on screen (rather than the form)."""
-        return self.showing_answer
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_tab":
             return self.showing_answer
@@ -93,8 +88,6 @@ class ScrapeFormScreen(LaunchFormScreen):
             return self.showing_answer and bool(self.result and self.result.job_id)
         return super().check_action(action, parameters)
 
-    def action_cancel_scrape(self) -> None:
-        self.action_cancel_send()
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(ScrapeResultView).show_tab(tab)
