@@ -13,7 +13,7 @@ beyond the model (`checks`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
 
@@ -27,7 +27,8 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 from tui.contract.limits import LOCATION_COUNTRY_DEFAULT
 from tui.contract.requests import WireModel
 from tui.contract.validation import validation_details
-from tui.dashboard.kit.form_issues import issues_by_field, mark_fields, problem_text, say_problem
+from tui.dashboard.kit.form_issues import PROBLEM, issues_by_field, mark_fields, problem_text
+from tui.dashboard.kit.outside_text import shown
 
 
 def model_field(model: type[WireModel], wire: str) -> Any:
@@ -104,33 +105,9 @@ def error_line(field_id: str) -> Static:
     return Static("", id=f"{field_id}-error", classes="field-error", markup=False)
 
 
-def wire_table(specs: Iterable[FieldSpec]) -> dict[str, str]:
-    """Wire path -> the id of the field that shows its issues."""
-    return {wire: spec.field_id for spec in specs for wire in spec.wires}
-
-
-def field_in(table: dict[str, str], path: str) -> str | None:
-    """The field showing an issue at wire `path` (`location.languages[0]` -> languages), None for none."""
-    base = path.split("[", 1)[0]
-    return table.get(base) or table.get(base.split(".", 1)[0])
-
-
 NO_INBOX_HINT = "optional; the webhook inbox is not listening (w starts the inbox)"
 INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send no webhook"
-
-
-def offer_webhook(form: Widget, address: str | None, offered: str | None) -> bool:
-    """Fill `#webhook` with the inbox's `address` unless it was offered before (`offered`) or is typed in.
-
-    Returns whether the inbox listens (`#webhook-hint` then says so).
-    """
-    if address is None:
-        return False
-    form.query_one("#webhook-hint", Static).update(INBOX_HINT)
-    webhook = form.query_one("#webhook", Input)
-    if address != offered and not webhook.value.strip():
-        webhook.value = address
-    return True
+"""What `#webhook-hint` says under a form's webhook field, as the launch form finds the inbox."""
 
 
 LOCATION = (
@@ -176,11 +153,7 @@ class FormBody(VerticalScroll):
     def on_mount(self) -> None:
         for line in self.query(".field-error"):
             line.display = False
-        self.query_one("#form-problem").display = False
-
-    def spec(self, field_id: str) -> FieldSpec:
-        """The spec of one field."""
-        return next(spec for spec in self.SPECS if spec.field_id == field_id)
+        self.query_one(f"#{PROBLEM}").display = False
 
     def text(self, field_id: str) -> str:
         """What is typed in a one-line field, trimmed."""
@@ -202,8 +175,10 @@ class FormBody(VerticalScroll):
         return None if value is Select.NULL or (value == spec.default and not self.SENDS_DEFAULTS) else value
 
     def field_of(self, path: str) -> str | None:
-        """The field showing an issue at wire `path`, None for none."""
-        return field_in(wire_table(self.SPECS), path)
+        """The field showing an issue at wire `path` (`location.languages[0]` -> languages), None for none."""
+        table = {wire: spec.field_id for spec in self.SPECS for wire in spec.wires}
+        base = path.split("[", 1)[0]
+        return table.get(base) or table.get(base.split(".", 1)[0])
 
     # --- what each form says -----------------------------------------------------
 
@@ -254,5 +229,9 @@ class FormBody(VerticalScroll):
             self.query_one(f"#{self.FOCUS.get(first, first)}").focus()
 
     def show_problem(self, text: str) -> None:
-        """Say `text` above the fields (nothing: hide the line)."""
-        say_problem(self, text)
+        """Say `text` above the fields (nothing: hide the line), scrolled into sight."""
+        problem = self.query_one(f"#{PROBLEM}", Static)
+        problem.update(shown(text, lines=True))
+        problem.display = bool(text)
+        if text:
+            self.scroll_home(animate=False)

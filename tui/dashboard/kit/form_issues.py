@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from textual.containers import ScrollableContainer
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -40,15 +39,6 @@ def mark_fields(form: Widget, problems: dict[str, list[str]], field_ids: Iterabl
         line.update(shown("\n".join(messages), lines=True))  # the service's 400 says these
         line.display = bool(messages)
         form.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
-
-
-def say_problem(form: ScrollableContainer, text: str) -> None:
-    """Say `text` on the line above the fields (nothing: hide it), scrolled into sight."""
-    problem = form.query_one(f"#{PROBLEM}", Static)
-    problem.update(shown(text, lines=True))
-    problem.display = bool(text)
-    if text:
-        form.scroll_home(animate=False)
 
 
 def problem_text(problem: str, problems: dict[str, list[str]]) -> str:

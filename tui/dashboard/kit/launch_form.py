@@ -32,7 +32,7 @@ from tui.api.errors import WdsError
 from tui.contract.requests import WireModel
 from tui.dashboard.kit.curl import curl_command, readable_curl
 from tui.dashboard.kit.error_words import Say
-from tui.dashboard.kit.form_body import FormBody, offer_webhook
+from tui.dashboard.kit.form_body import INBOX_HINT, FormBody
 from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
@@ -77,6 +77,8 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     """The title above the form: what it does and the endpoint, `Scrape a URL · POST /v2/scrape`."""
     PATH: ClassVar[str]
     """The endpoint, for curl."""
+    BODY: ClassVar[type[FormBody]]
+    """The form's fields (`make_fields` builds it, with the id `<NAME>-form`)."""
     NOTHING_DONE: ClassVar[str]
     """The toast of a refusal: `Nothing was scraped; the form says why and keeps what you typed.`"""
     CANCELLED: ClassVar[str]
@@ -124,8 +126,8 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     # --- what each form says -----------------------------------------------------------
 
     def make_fields(self) -> FormBody:
-        """The form's body (its id is `<NAME>-form`)."""
-        raise NotImplementedError
+        """The form's body."""
+        return self.BODY(id=f"{self.NAME}-form")
 
     async def call(self, request: Any) -> Any:
         """Send `request` with the client; the answer, or a `WdsError`."""
@@ -165,11 +167,17 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self.query_one(self.FIRST).focus()
 
     def on_screen_resume(self) -> None:
-        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
-        # Once per address: a field emptied on purpose stays empty after the help screen.
+        # On opening, and back from the inbox (w started it): a form with a webhook field is offered the
+        # inbox's address if the field is empty, and its hint says the inbox listens. Once per address
+        # (`offered`): a field emptied on purpose stays empty after the help screen.
         address = self.webhooks.address if self.webhooks is not None else None
-        if offer_webhook(self, address, self.offered):
-            self.offered = address
+        if address is None or not self.query("#webhook"):
+            return
+        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
+        webhook = self.query_one("#webhook", Input)
+        if address != self.offered and not webhook.value.strip():
+            webhook.value = address
+        self.offered = address
 
     @property
     def fields(self) -> Any:

@@ -81,7 +81,7 @@ class BatchFormScreen(LaunchFormScreen):
         self.urls = tuple(urls)
 
     def make_fields(self) -> BatchFields:
-        return BatchFields(self.urls, id="batch-form")
+        return BatchFields(self.urls, id="batch-form")  # prefilled
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -50,6 +50,7 @@ class CrawlFormScreen(LaunchFormScreen):
     NAME = "crawl"
     GROUP = "crawl-start"
     HEADING = "Start a crawl"
+    BODY = CrawlFields
     PATH = "/v2/crawl"
     CANCELLED = ("Cancelled: no answer will be shown, but the service may have started the crawl "
                  "(look at the crawls pane). The form is as you left it; ctrl+s sends again.")
@@ -72,9 +73,6 @@ class CrawlFormScreen(LaunchFormScreen):
         self.draft = draft if draft is not None else {}
         self.offered = self.draft.get(_OFFERED)  # once per address, across reopenings too
         self.previewing = False
-
-    def make_fields(self) -> CrawlFields:
-        return CrawlFields(id="crawl-form")
 
     def on_mount(self) -> None:
         for field_id, widget in self._draft_widgets().items():

@@ -1,8 +1,8 @@
 """Map a site (`POST /v2/map`) and explore its links: a form checked against the contract, then the links.
 
-The launch form (`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets
-Esc abandon the request and copies it as curl; a refusal is worded by
-`tui.dashboard.kit.error_words` with what only a map can add (`map_words`). The links open in place (`tui.dashboard.features.map.results`:
+The launch form (`tui.dashboard.kit.launch_form`) does the rest; a refusal is
+worded by `tui.dashboard.kit.error_words` with what only a map can add
+(`map_words`). The links open in place (`tui.dashboard.features.map.results`:
 filter, sort, select, copy, save, batch scrape); Esc goes back to the form to
 map again.
 """
@@ -44,6 +44,7 @@ class MapExplorerScreen(LaunchFormScreen):
     NOTHING_DONE = "Nothing was mapped; the form says why and keeps what you typed."
     CANCELLED = ("Cancelled: the links will not be shown (the service may still finish the map and bill it). "
                  "The form is as you left it; ctrl+s sends again.")
+    BODY = MapFields
     ANSWER = "map-results"
 
     CANCEL_ACTION = "cancel_map"
@@ -53,9 +54,6 @@ class MapExplorerScreen(LaunchFormScreen):
         super().__init__(client)
         self.links: LinkList | None = None
         self.answered_at = 0.0  # time.perf_counter() when the links arrived (the benchmark reads it)
-
-    def make_fields(self) -> MapFields:
-        return MapFields(id="map-form")
 
     async def call(self, request: MapRequest) -> LinkList:
         result: MapResult = await self.client.map(request=request)

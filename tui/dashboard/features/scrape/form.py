@@ -1,13 +1,12 @@
 """Scrape one URL now (`POST /v2/scrape`): a form checked against the contract, then the page it got.
 
-The launch form (`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets
-Esc abandon the request and copies it as curl; a refusal is worded by
-`tui.dashboard.kit.error_words` with what only a scrape can add (`scrape_words`):
-the cache-only misses are explained at length, as a 404 on a page that exists
-reads like a bug until one knows that `lockdown` and `minAge` never contact the
-site. The page opens in place
-(`tui.dashboard.features.scrape.result`): Esc returns to the form to change an option
-and send again, and `i` goes on to interact with the scrape's browser.
+The launch form (`tui.dashboard.kit.launch_form`) does the rest. A refusal is
+worded by `tui.dashboard.kit.error_words` with what only a scrape can add
+(`scrape_words`): the cache-only misses are explained at length, as a 404 on a
+page that exists reads like a bug until one knows that `lockdown` and `minAge`
+never contact the site. The page opens in place (`tui.dashboard.features.scrape.result`):
+Esc returns to the form to change an option and send again, and `i` goes on to
+interact with the scrape's browser.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ class ScrapeFormScreen(LaunchFormScreen):
     NOTHING_DONE = "Nothing was scraped; the form says why and keeps what you typed."
     CANCELLED = ("Cancelled: the answer will not be shown (the service may still finish the scrape "
                  "and bill it). The form is as you left it; ctrl+s sends again.")
+    BODY = ScrapeFields
     ANSWER = "scrape-result"  # the result view scrolls its own document
     CANCEL_ACTION = "cancel_scrape"
 
@@ -61,9 +61,6 @@ class ScrapeFormScreen(LaunchFormScreen):
     def __init__(self, client: WdsClient) -> None:
         super().__init__(client)
         self.result: ScrapeResult | None = None
-
-    def make_fields(self) -> ScrapeFields:
-        return ScrapeFields(id="scrape-form")
 
     async def call(self, request: ScrapeRequest) -> ScrapeResult:
         return await self.client.scrape.create(request=request)
