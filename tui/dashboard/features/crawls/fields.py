@@ -10,12 +10,14 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Label, Static, TextArea
 
 from tui.contract.limits import CRAWL_PREVIEW_PROMPT_MAX
 from tui.contract.requests import CrawlRequest
 from tui.dashboard.features.crawls.params_fields import PARAM_FIELDS
 from tui.dashboard.kit.form_body import NO_INBOX_HINT, FieldSpec, FormBody, error_line
+
+WEBHOOK = FieldSpec("webhook", ("webhook",), "webhook · URL, optional", "https://… receives the crawl's events")
 
 
 class CrawlFields(FormBody):
@@ -23,7 +25,8 @@ class CrawlFields(FormBody):
 
     MODEL = CrawlRequest
     # In the order of the form, which is the order a problem is focused in.
-    SPECS = (PARAM_FIELDS[0], FieldSpec("prompt", ("prompt",)), *PARAM_FIELDS[1:], FieldSpec("webhook", ("webhook",)))
+    SPECS = (PARAM_FIELDS[0], FieldSpec("prompt", ("prompt",)), *PARAM_FIELDS[1:], WEBHOOK)
+    # The 15 parameters and the webhook are read as declared; the prompt is not sent (the form is).
     SENDS_DEFAULTS = True  # what is shown is what is sent: every tick counts (it has no "not given")
 
     DEFAULT_CSS = """
@@ -56,20 +59,10 @@ class CrawlFields(FormBody):
         for field in PARAM_FIELDS[1:]:
             yield from field.compose(select_on_focus=True)
         yield Static("Webhook", classes="form-section")
-        with Horizontal(classes="field-row"):
-            yield Label("webhook · URL, optional", id="webhook-label", classes="field-label", markup=False)
-            yield Input(placeholder="https://… receives the crawl's events", id="webhook", compact=True)
-        yield error_line("webhook")
+        yield from WEBHOOK.compose(select_on_focus=True)
         yield Static(NO_INBOX_HINT, id="webhook-hint", classes="field-hint", markup=False)
         with Horizontal(id="start-row"):
             yield Button("Start crawl", id="start", variant="primary", compact=True)
-
-    def wire_values(self) -> dict[str, Any]:
-        """Everything the form holds for `POST /v2/crawl`, by wire name (the prompt is not sent: the form is)."""
-        values = super().wire_values()  # the 15 parameters
-        if self.text("webhook"):
-            values["webhook"] = self.text("webhook")
-        return values
 
     def show_issues(self, issues: list[dict[str, Any]], problem: str = "") -> None:
         # Under its field the name is already in the label: "must be ≥ 1", not "limit: must be ≥ 1".
