@@ -46,14 +46,23 @@ def fitted_caps(width: int | None) -> tuple[int, ...]:
     if width is None:
         return WIDTH_CAPS
     room = max(width - 2 - 2 * len(COLUMNS) - WIDTH_CAPS[0], 30)  # a scrollbar, paddings, the mark
-    return (WIDTH_CAPS[0], *(max(8, min(cap, int(room * share))) for cap, share in zip(WIDTH_CAPS[1:], SHARES, strict=True)))
+    return (
+        WIDTH_CAPS[0],
+        *(max(8, min(cap, int(room * share))) for cap, share in zip(WIDTH_CAPS[1:], SHARES, strict=True)),
+    )
 
 
 class LinksBackend(DataTableBackend[LinkList]):
     """Rows of a `LinkList` as it is filtered and sorted now: a read-only backend, nothing copied."""
 
-    def __init__(self, data: LinkList, max_rows: int | None = None, column_names: Sequence[str] | None = None,
-                 *, width: int | None = None) -> None:
+    def __init__(
+        self,
+        data: LinkList,
+        max_rows: int | None = None,
+        column_names: Sequence[str] | None = None,
+        *,
+        width: int | None = None,
+    ) -> None:
         super().__init__(data, max_rows, column_names)
         self.data = data
         # Measured once: the widest value of each column (capped to fit `width`), over every link, so
@@ -61,13 +70,16 @@ class LinksBackend(DataTableBackend[LinkList]):
         caps = fitted_caps(width)
         self._widths = [
             1,
-            *(min(cap, max(map(len, column), default=0)) for cap, column in zip(
-                caps[1:], (data.urls, data.titles, data.descriptions), strict=True))
+            *(
+                min(cap, max(map(len, column), default=0))
+                for cap, column in zip(caps[1:], (data.urls, data.titles, data.descriptions), strict=True)
+            ),
         ]
 
     @classmethod
-    def from_pydict(cls, data: Mapping[str, Sequence[Any]], max_rows: int | None = None,
-                    column_names: Sequence[str] | None = None) -> NoReturn:
+    def from_pydict(
+        cls, data: Mapping[str, Sequence[Any]], max_rows: int | None = None, column_names: Sequence[str] | None = None
+    ) -> NoReturn:
         raise NotImplementedError("LinksBackend reads a LinkList")
 
     @property
@@ -133,8 +145,14 @@ class LinksTable(DataTable):
         """The selection changed (the explorer redraws its count)."""
 
     def __init__(self, links: LinkList, *, width: int | None = None, id: str | None = None) -> None:
-        super().__init__(backend=LinksBackend(links, width=width), cursor_type="row", render_markup=False, id=id,
-                         show_row_labels=False, max_column_content_width=max(WIDTH_CAPS))
+        super().__init__(
+            backend=LinksBackend(links, width=width),
+            cursor_type="row",
+            render_markup=False,
+            id=id,
+            show_row_labels=False,
+            max_column_content_width=max(WIDTH_CAPS),
+        )
         self.links = links
         self._anchor: int | None = None  # the row where a shift-selection began
 
@@ -147,8 +165,16 @@ class LinksTable(DataTable):
         self.cursor_coordinate = self._clamp_cursor_coordinate(self.cursor_coordinate)
         self.refresh()
 
-    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int, cursor: bool = False,
-                     hover: bool = False, in_range: bool = False) -> list[list[Segment]]:
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+        in_range: bool = False,
+    ) -> list[list[Segment]]:
         """A body cell painted straight into one segment: its value is always one line of plain text.
 
         The table's own path renders each cell through Rich (padding, styles,
@@ -157,16 +183,35 @@ class LinksTable(DataTable):
         """
         if row_index < 0 or column_index < 0:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover, in_range)
-        key = (row_index, column_index, base_style, cursor, hover, in_range, self._show_hover_cursor,
-               self._update_count, self._pseudo_class_state)
+        key = (
+            row_index,
+            column_index,
+            base_style,
+            cursor,
+            hover,
+            in_range,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
         lines = self._cell_render_cache.get(key)
         if lines is None:
             component_style, post_style = self._get_styles_to_render_cell(
-                False, False, row_index < self.fixed_rows or column_index < self.fixed_columns, hover, cursor,
-                in_range, self.show_cursor, self._show_hover_cursor, self.cursor_type == "range",
-                self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
-            style = base_style + component_style + post_style + Style.from_meta({"row": row_index,
-                                                                                 "column": column_index})
+                False,
+                False,
+                row_index < self.fixed_rows or column_index < self.fixed_columns,
+                hover,
+                cursor,
+                in_range,
+                self.show_cursor,
+                self._show_hover_cursor,
+                self.cursor_type == "range",
+                self.cursor_foreground_priority == "css",
+                self.cursor_background_priority == "css",
+            )
+            style = (
+                base_style + component_style + post_style + Style.from_meta({"row": row_index, "column": column_index})
+            )
             room = max(width - 2, 0)  # a space of padding each side, as the table's own cells
             # The map's words, one line of text each (`Segment` goes to the terminal as it is).
             text = visible(self.get_cell_at(self.cursor_coordinate.__class__(row_index, column_index)))

@@ -231,8 +231,13 @@ class LiveTable(DataTable):
             # Rows only came and went. Rendering cells is most of drawing a table (~50 ms
             # for a screenful), and a cell's cache is keyed by its row's key, not its place:
             # the cells drawn are still good. What is keyed by place is not.
-            for cache in (self._line_cache, self._row_render_cache, self._row_renderable_cache,
-                          self._offset_cache, self._ordered_row_cache):
+            for cache in (
+                self._line_cache,
+                self._row_render_cache,
+                self._row_renderable_cache,
+                self._offset_cache,
+                self._ordered_row_cache,
+            ):
                 _empty(cache)
         self._update_dimensions(())  # the virtual size, for the rows now there
         self.refresh()
