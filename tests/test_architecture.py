@@ -24,7 +24,8 @@ def test_no_module_is_over_400_lines() -> None:
 
 
 def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
-    """The README's start-up promise: the chart's plotext, the console (tree-sitter) and the emulator come later."""
+    """The README's start-up promise: the chart's plotext, the console (tree-sitter) and the emulator come later;
+    the serve extra never comes."""
     import subprocess
     import sys
 
@@ -42,5 +43,10 @@ def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
         "tui.emulator",
         "uvicorn",
         "starlette",
+        # the serve extra's: `wds-tui serve` alone imports them
+        "textual_serve",
+        "aiohttp",
+        "aiohttp_jinja2",
+        "jinja2",
     )
     assert not {name for name in loaded if name.split(".")[0] in late or name.startswith(late)}

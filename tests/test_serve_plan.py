@@ -87,22 +87,37 @@ def test_the_key_goes_to_the_tabs_by_environment_never_on_their_command_line(tmp
     assert served.command == "/usr/bin/python3 -m tui --refresh 5.0"
 
 
-def test_serve_without_textual_serve_says_what_to_install(
-    monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
-    import importlib.util
+def test_serve_without_the_serve_extra_says_in_one_line_what_to_install(tmp_path: Path) -> None:
+    """The real command in a fresh interpreter where `import textual_serve` fails, as it does when the
+    extra is not installed (a None in sys.modules is how Python blocks an import), set up by a
+    sitecustomize before any of our code runs."""
+    import subprocess
+    import sys
 
-    from tui.dashboard.startup import cli
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "textual_serve" else real(name, *a)
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text("import sys\nsys.modules['textual_serve'] = None\n")
+    environment = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(shim),
+        "WDS_CONFIG": str(tmp_path / "none.toml"),
+        "WDS_BASE_URL": "http://127.0.0.1:9",
+        "WDS_API_KEY": "wds-" + "1" * 32,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "serve", "--port", "8999"],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
     )
-    monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("WDS_BASE_URL", "http://127.0.0.1:9")
-    monkeypatch.setenv("WDS_API_KEY", "wds-" + "1" * 32)
-    assert cli.main(["serve", "--port", "8999"]) == 2
-    assert capsys.readouterr().err.strip() == "wds-tui: serve needs textual-serve: run pip install textual-serve"
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "wds-tui: serve needs the serve extra (missing: textual_serve): run pip install 'wds-tui[serve]' "
+        "(with pipx: pipx inject wds-tui textual-serve, or pipx install --force 'wds-tui[serve]')"
+    ]
 
 
 def test_serve_gives_every_tab_the_context_and_read_only_it_was_given(

@@ -217,11 +217,21 @@ def _load_context(args: argparse.Namespace, name: str) -> tuple[Settings, list[s
 
 def _run_serve(args: argparse.Namespace) -> int:
     """`wds-tui serve`: the dashboard in a browser, one process per tab (`tui.dashboard.startup.serve`)."""
-    import importlib.util
-
-    from tui.dashboard.startup.serve import ServeRefused, embedded_service, plan_serve, run_server, service_environment
+    from tui.dashboard.startup.serve import (
+        ServeRefused,
+        embedded_service,
+        missing_serve_message,
+        plan_serve,
+        run_server,
+        service_environment,
+    )
     from tui.dashboard.startup.settings import SettingsError
 
+    # First: nothing else the command could say is of use before the extra is installed.
+    missing = missing_serve_message()
+    if missing is not None:
+        print(f"wds-tui: {missing}", file=sys.stderr)
+        return 2
     try:
         settings, warnings = _settings_from(args)
     except SettingsError as exc:
@@ -252,9 +262,6 @@ def _run_serve(args: argparse.Namespace) -> int:
         )
     except ServeRefused as exc:
         print(f"wds-tui: {exc}", file=sys.stderr)
-        return 2
-    if importlib.util.find_spec("textual_serve") is None:
-        print("wds-tui: serve needs textual-serve: run pip install textual-serve", file=sys.stderr)
         return 2
     if settings.uses_embedded_emulator and _emulator_missing():
         return 2

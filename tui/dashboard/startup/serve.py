@@ -19,6 +19,7 @@ children run against:
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import ipaddress
 import os
 import shlex
@@ -32,6 +33,12 @@ from tui.dashboard.startup.serve_address import read_page_address
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
+SERVE_PACKAGES = ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2")
+"""What `pip install 'wds-tui[serve]'` adds; nothing else imports them, so the dashboard alone goes without."""
+SERVE_INSTALL_HINT = (
+    "pip install 'wds-tui[serve]' (with pipx: pipx inject wds-tui textual-serve, "
+    "or pipx install --force 'wds-tui[serve]')"
+)
 
 
 class ServeRefused(Exception):
@@ -47,6 +54,21 @@ class ServePlan:
     public_url: str
     command: str  # what textual-serve runs for each tab (a shell command line)
     environment: dict[str, str]  # added to each tab's environment
+
+
+def missing_serve_message() -> str | None:
+    """One line saying what to install when the `serve` extra's packages are absent, else None."""
+    missing = [name for name in SERVE_PACKAGES if _absent(name)]
+    if not missing:
+        return None
+    return f"serve needs the serve extra (missing: {', '.join(missing)}): run {SERVE_INSTALL_HINT}"
+
+
+def _absent(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is None
+    except ValueError:  # in sys.modules without a spec: there, but not as an import finds it
+        return False
 
 
 def is_loopback(host: str) -> bool:
