@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
@@ -137,7 +137,8 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         typed together ("2z") arrive together, and the second must reach the
         pane the first one chose.
         """
-        tables = [w for w in self.query(DataTable) if w.focusable]
+        # By type name: the map's LinksTable is still textual-fastdatatable's DataTable.
+        tables = [w for w in self.query("LineTable, DataTable") if w.focusable]
         for widget in tables or self.query("*"):
             if widget.focusable:
                 self.screen.set_focus(widget)

@@ -129,6 +129,26 @@ class LinksTable(DataTable):
         Binding("shift+pageup", "extend_page(-1)", "Select a page up", show=False, id="links_table.extend_page.-1"),
     ]
 
+    # Textual's DataTable stylesheet, focused: loaded while LiveTable was a Textual DataTable, it
+    # styled this table too (selectors match by class name). Kept here so the map looks the same.
+    DEFAULT_CSS = """
+    LinksTable:focus {
+        background-tint: $foreground 5%;
+        & > .datatable--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+        & > .datatable--header {
+            background-tint: $foreground 5%;
+        }
+        & > .datatable--fixed-cursor {
+            color: $block-cursor-foreground;
+            background: $block-cursor-background;
+        }
+    }
+    """
+
     class SelectionChanged(Message):
         """The selection changed (the explorer redraws its count)."""
 
