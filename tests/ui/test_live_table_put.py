@@ -86,6 +86,24 @@ async def test_the_cursor_follows_the_top_or_stays_on_its_row() -> None:
         await same_as_fresh(pilot, table, [row(n) for n in range(23, 2, -1)])
 
 
+async def test_the_cursor_stays_on_its_row_when_as_many_rows_leave_above_it_as_arrive_on_top() -> None:
+    """The inbox under a flood: new rows on top, the oldest of them evicted, just above the row a person reads."""
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync([row(n) for n in range(30, 0, -1)])
+        table.focus()
+        await pilot.press("ctrl+end", "up", "up")  # on r3, near the bottom
+        await pilot.pause()
+        on_screen = table.cursor_row - round(table.scroll_y)
+        table.put_rows([row(n) for n in range(40, 30, -1)], removed=[f"r{n}" for n in range(4, 14)], new_on_top=True)
+        assert table.selected_key() == "r3"
+        assert table.cursor_row - round(table.scroll_y) == on_screen
+        await pilot.press("up")
+        assert table.selected_key() == "r14"  # the row above it now
+
+
 async def test_removing_the_chosen_row_keeps_a_cursor_in_the_table() -> None:
     app = TableApp()
     async with app.run_test(size=(60, 8)) as pilot:

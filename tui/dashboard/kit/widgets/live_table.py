@@ -164,11 +164,14 @@ class LiveTable(LineTable):
             if self.selected_key() != place.key:
                 self.highlighted()
             return
-        if index != place.row:
-            top = max(0, min(place.top + index - place.row, self.max_scroll_y))
+        # Compared with what is shown now, not with the place before: rows taken out on the way
+        # (evictions) may have pulled the cursor and the view back already.
+        top = max(0, min(place.top + index - place.row, self.max_scroll_y))
+        if top != round(self.scroll_y):
             self.set_scroll(None, top)
             self.scroll_target_y = top
-            self.move_cursor(row=index, scroll=False)
+        if index != self.cursor_row:
+            self.move_cursor(row=index, scroll=False, announce=index != place.row)
 
     # --- fitting the rows to the width ---------------------------------------------------
 
