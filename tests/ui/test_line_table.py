@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
+from textual.renderables.styled import Styled
+from textual.strip import Strip
 
 from tui.dashboard.kit.widgets.line_table import LineTable
+from tui.dashboard.kit.widgets.row_paint import paint_row
 
 
 class CountingTable(LineTable):
@@ -175,3 +180,25 @@ async def test_cells_are_shown_as_given_never_read_as_markup() -> None:
         table.replace_rows([("k", [Text("[b]k[/b]"), Text("[@click=app.quit]x")])])
         await pilot.pause()
         assert screen_lines(table)[1] == " [b]k[/b]  [@click=app.quit]x"
+
+
+def test_a_row_is_painted_as_datatable_renders_its_cells() -> None:
+    """`paint_row` cuts plain lines itself; what it gives is what Rich's renderables (DataTable's way) give."""
+    console = Console(width=120, color_system="truecolor")
+    options = console.options
+    cells: list[str | Text] = [
+        "", "plain", "wide 漢字 ✓", Text("bold", style="bold"), Text("red on", style="red on black"),
+        Text.assemble(("✗ ", "red"), ("failed", "bold"), " tail"), Text("sp", style="italic") + Text("an", "underline"),
+        Text("right", justify="right"), "tab\there", Text("two\nlines"), "much too long for its column",
+    ]
+    row_style, state = Style(color="white", bgcolor="grey11"), Style(bgcolor="blue", bold=True)
+    widths = [max(12, Text(str(cell)).cell_len) if index != len(cells) - 1 else 8 for index, cell in enumerate(cells)]
+    post = Style.from_color(color=state.color) + Style.from_color(bgcolor=state.bgcolor)
+    expected: list[Segment] = []
+    for column, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+        text = Text(cell, end="") if isinstance(cell, str) else cell
+        pre = row_style + Style.from_meta({"column": column}) + state
+        fit = options.update_dimensions(width + 2, 1).update(no_wrap=True)
+        expected.extend(console.render_lines(Styled(Padding(text, (0, 1)), pre, post), fit)[0])
+    painted = paint_row(console, options, cells, widths, padding=1, row_style=row_style, state=state, width=0)
+    assert list(Strip(painted[:-1]).simplify()) == list(Strip(expected).simplify())

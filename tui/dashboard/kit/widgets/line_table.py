@@ -15,8 +15,9 @@ is the stylesheet, its component classes renamed (`linetable--header`,
 `--cursor`, `--hover`). `DataTable` also shows a hover on the header; here the
 header is not a row and shows none.
 
-Cells are given as `rich.text.Text` and shown as they are: making outside text
-safe is the caller's (`LiveTable` does it for every cell).
+Cells are given as `rich.text.Text`, shown as they are, or `str`, shown as plain
+text (never markup), made a `Text` only when drawn. Making outside text safe
+is the caller's (`LiveTable` does it for every cell).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -37,7 +39,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.dashboard.kit.widgets.row_paint import TABLE_CSS, column_at, paint_row, state_style
-from tui.dashboard.kit.widgets.row_store import RowStore
+from tui.dashboard.kit.widgets.row_store import Cell, RowStore
 
 __all__ = ["Column", "LineTable"]
 
@@ -135,11 +137,11 @@ class LineTable(ScrollView, can_focus=True):
     def ordered_columns(self) -> list[Column]:
         return list(self._columns)
 
-    def get_row(self, key: str) -> list[Text]:
+    def get_row(self, key: str) -> list[Cell]:
         """The cells of the row `key`, as shown."""
         return list(self._rows.cells(key))
 
-    def get_row_at(self, index: int) -> list[Text]:
+    def get_row_at(self, index: int) -> list[Cell]:
         """The cells of the row at `index`, as shown."""
         return list(self._rows.cells(self._rows.key_at(index)))
 
@@ -166,7 +168,7 @@ class LineTable(ScrollView, can_focus=True):
         self._labels = [column.content_width for column in self._columns]
         self._new_layout()
 
-    def replace_rows(self, rows: Sequence[tuple[str, Sequence[Text]]]) -> None:
+    def replace_rows(self, rows: Sequence[tuple[str, Sequence[Cell]]]) -> None:
         """Show exactly `rows`; the columns as wide as these rows need (narrower, if rows went)."""
         for column, width in zip(self._columns, self._labels, strict=True):
             column.content_width = width
@@ -175,7 +177,7 @@ class LineTable(ScrollView, can_focus=True):
         self._new_layout()
         self._rows_changed()
 
-    def update_rows(self, rows: Sequence[tuple[str, Sequence[Text]]]) -> bool:
+    def update_rows(self, rows: Sequence[tuple[str, Sequence[Cell]]]) -> bool:
         """New cells for rows already shown; only the rows that changed are drawn again. Whether any did."""
         changed = [(key, cells) for key, cells in rows if self._rows.set(key, cells)]
         if self._grow_columns(cells for _, cells in changed):
@@ -187,7 +189,7 @@ class LineTable(ScrollView, can_focus=True):
                     self.refresh_row(index)
         return bool(changed)
 
-    def add_rows(self, rows: Sequence[tuple[str, Sequence[Text]]], *, on_top: bool = False) -> None:
+    def add_rows(self, rows: Sequence[tuple[str, Sequence[Cell]]], *, on_top: bool = False) -> None:
         """Rows not shown yet, on top or at the bottom, in the order given."""
         self._rows.add(rows, on_top=on_top)
         if self._grow_columns(cells for _, cells in rows):
@@ -198,13 +200,14 @@ class LineTable(ScrollView, can_focus=True):
         self._rows.remove(keys)
         self._rows_changed()
 
-    def _grow_columns(self, rows: Iterable[Sequence[Text]]) -> bool:
+    def _grow_columns(self, rows: Iterable[Sequence[Cell]]) -> bool:
         """Widen the columns to the cells of `rows`; whether any column grew."""
         grew = False
         for cells in rows:
             for column, cell in zip(self._columns, cells, strict=False):
-                if cell.cell_len > column.content_width:
-                    column.content_width = cell.cell_len
+                width = cell.cell_len if isinstance(cell, Text) else cell_len(cell)
+                if width > column.content_width:
+                    column.content_width = width
                     grew = True
         return grew
 
@@ -363,7 +366,7 @@ class LineTable(ScrollView, can_focus=True):
             self._lines[cache_key] = strip
         return strip
 
-    def _row_segments(self, cells: Sequence[Text], header: bool, cursor: bool, hover: bool, base: Style,
+    def _row_segments(self, cells: Sequence[Cell], header: bool, cursor: bool, hover: bool, base: Style,
                       width: int) -> list[Segment]:
         """One row drawn across the whole table, and on to the widget's right edge (`row_paint`)."""
         style = self.get_component_rich_style

@@ -18,7 +18,7 @@ cells cut in the middle with "…", since both ends of a URL or an id say the
 most; a shorter form; a column dropped). The table keeps the rows it was
 given, so a wider table (a zoomed pane) shows them whole again.
 
-Every cell is shown as text: a `str` cell becomes a plain `Text`, never markup
+Every cell is shown as text: a `str` cell is plain text, never markup
 (`[/b]` in a URL would end the app), and no cell keeps a character a terminal
 would obey (`tui.dashboard.kit.outside_text`). Panes fill their rows with what
 the service says; here no pane can forget it.
@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from rich.text import Text
 from textual import events
 from textual.reactive import reactive
 
-from tui.dashboard.kit.outside_text import safe_cell
+from tui.dashboard.kit.outside_text import safe_cell, visible
 from tui.dashboard.kit.widgets.line_table import LINE_CACHE, LineTable
 from tui.dashboard.kit.widgets.table_fit import (
     NO_FIT,
@@ -52,7 +51,7 @@ from tui.dashboard.kit.widgets.table_fit import (
 
 __all__ = ["LINE_CACHE", "Cell", "Drop", "LiveTable", "Row", "Shorten", "Squeeze", "Step", "cut_cell"]
 Row = tuple[str, Sequence[Cell]]
-SafeRow = tuple[str, list[Text]]
+SafeRow = tuple[str, list[Cell]]
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,7 @@ class LiveTable(LineTable):
         Returns True when anything visible changed.
         """
         # Made safe before fitting, so widths are measured on what will be shown.
-        given = [(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]
+        given = [(key, [_safe(cell) for cell in cells]) for key, cells in rows]
         self._given = given
         fit = self._fit_for(given)
         refit = fit != self._fit
@@ -123,7 +122,7 @@ class LiveTable(LineTable):
         top (newest first) or at the bottom, in the order given. The cursor and
         the viewport stay on the row a person reads, as in `sync`.
         """
-        safe = [(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]  # as in `sync`: never markup
+        safe = [(key, [_safe(cell) for cell in cells]) for key, cells in rows]  # as in `sync`: never markup
         gone = {key for key in removed if key in self._rows}
         given = dict(safe)
         fresh = [key for key, _ in safe if key not in self._rows or key in gone]  # gone and back: a new row
@@ -204,7 +203,7 @@ class LiveTable(LineTable):
         if self._fit == NO_FIT:
             return list(rows)
         # A shorter form may hand back a str (a time without its seconds): safe again, never markup.
-        return [(key, [safe_cell(cell) for cell in self._fit.cells(cells)]) for key, cells in rows]
+        return [(key, [_safe(cell) for cell in self._fit.cells(cells)]) for key, cells in rows]
 
     def _replace_all(self, rows: Sequence[SafeRow]) -> None:
         """Show `rows` in place of every row, the columns as wide as they need, the viewport steady."""
@@ -225,3 +224,12 @@ class LiveTable(LineTable):
         self.move_cursor(row=index, scroll=False, announce=False)
         self.highlighted()
         self.has_rows = True
+
+
+def _safe(cell: Cell) -> Cell:
+    """`safe_cell`, the `Text` left to the drawing: a `str` made visible stays a `str`, which the table shows as plain text.
+
+    A burst's update gives the inbox thousands of cells, and making each a `Text`
+    took most of it; only the rows in view are ever drawn.
+    """
+    return visible(cell) if isinstance(cell, str) else safe_cell(cell)

@@ -19,9 +19,11 @@ from itertools import count
 
 from rich.text import Text
 
-__all__ = ["RowStore"]
+__all__ = ["Cell", "RowStore"]
 
-Cells = tuple[Text, ...]
+Cell = str | Text
+"""A cell: a `str` is plain text (never markup), a `Text` keeps its styles."""
+Cells = tuple[Cell, ...]
 
 
 class RowStore:
@@ -68,7 +70,7 @@ class RowStore:
         cells = self._cells
         return ((key, cells[key]) for key in self._order)
 
-    def replace(self, rows: Sequence[tuple[str, Sequence[Text]]]) -> None:
+    def replace(self, rows: Sequence[tuple[str, Sequence[Cell]]]) -> None:
         """Hold exactly `rows`, in their order; a row whose cells are unchanged keeps its version (and its drawing)."""
         old_cells, old_versions = self._cells, self._versions
         self._order = [key for key, _ in rows]
@@ -82,7 +84,7 @@ class RowStore:
                 self._versions[key] = next(self._versions_given)
         self._places = None
 
-    def set(self, key: str, cells: Sequence[Text]) -> bool:
+    def set(self, key: str, cells: Sequence[Cell]) -> bool:
         """New cells for a row already held; whether they differ from the old."""
         kept = tuple(cells)
         if self._cells[key] == kept:
@@ -91,7 +93,7 @@ class RowStore:
         self._versions[key] = next(self._versions_given)
         return True
 
-    def add(self, rows: Sequence[tuple[str, Sequence[Text]]], *, on_top: bool) -> None:
+    def add(self, rows: Sequence[tuple[str, Sequence[Cell]]], *, on_top: bool) -> None:
         """Rows not held yet, on top or at the bottom, in the order given."""
         for key, cells in rows:
             self._cells[key] = tuple(cells)
