@@ -114,6 +114,7 @@ class LineTable(ScrollView, can_focus=True):
         self._layout = 0  # counts changes of the columns: a part of each line's cache key
         self._styles_seen = 0  # counts restylings (focus, theme): another part
         self._laying_out = False  # rows came or went since the last refresh
+        self._base = Style()  # the widget's style, for the lines of one frame
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(LINE_CACHE)
 
     @property
@@ -342,9 +343,13 @@ class LineTable(ScrollView, can_focus=True):
         self._styles_seen += 1  # new colours (focus, theme): every line is drawn again
         self.refresh()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style  # once a frame, not once a line: it walks up the ancestors' styles
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self._base
         scroll_x, scroll_y = self.scroll_offset
         if y < self.header_height:
             key: str | None = None
