@@ -21,11 +21,6 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent / "tui"
 
 ALLOWED: dict[tuple[str, str], str] = {
-    # Issue 20 replaces the map's table with a LineTable (ScrollView + render_line, as toolong's log_lines.py): these go with it.
-    **{("dashboard/features/map/links_table.py", name): "textual-fastdatatable's internals; issue 20 removes them" for name in (
-        "._cell_render_cache", "._clamp_cursor_coordinate", "._clear_caches", "._get_styles_to_render_cell",
-        "._pseudo_class_state", "._show_hover_cursor", "._update_dimensions",
-    )},
     # textual-serve has no way to add a middleware; pinned <1.2 in pyproject.toml, and
     # tests/test_serve_guard_rules.py fails when an upgrade moves the hook.
     ("dashboard/startup/serve_web.py", "._make_app"): "textual-serve's only hook for the guard (version pinned)",

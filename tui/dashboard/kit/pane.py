@@ -25,6 +25,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.line_table import LineTable
 from tui.dashboard.kit.widgets.live import LiveData
 from tui.dashboard.kit.widgets.live_table import LiveTable
 
@@ -137,8 +138,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         typed together ("2z") arrive together, and the second must reach the
         pane the first one chose.
         """
-        # By type name: the map's LinksTable is still textual-fastdatatable's DataTable.
-        tables = [w for w in self.query("LineTable, DataTable") if w.focusable]
+        tables = [w for w in self.query(LineTable) if w.focusable]
         for widget in tables or self.query("*"):
             if widget.focusable:
                 self.screen.set_focus(widget)

@@ -39,7 +39,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.dashboard.kit.widgets.row_paint import TABLE_CSS, column_at, paint_row, state_style
-from tui.dashboard.kit.widgets.row_store import Cell, RowStore
+from tui.dashboard.kit.widgets.row_store import Cell, RowSource, RowStore
 
 __all__ = ["Column", "LineTable"]
 
@@ -102,10 +102,11 @@ class LineTable(ScrollView, can_focus=True):
     class RowSelected(RowMessage):
         """Enter, or a click on the cursor's row: the row is chosen."""
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None,
-                 disabled: bool = False) -> None:
+    def __init__(self, *, rows: RowSource | None = None, name: str | None = None, id: str | None = None,
+                 classes: str | None = None, disabled: bool = False) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._rows = RowStore()
+        self._store = RowStore()  # the rows given to replace_rows, add_rows, ...
+        self._rows: RowSource = self._store if rows is None else rows
         self._columns: list[Column] = []
         self._labels: list[int] = []  # each column's header width: where a width starts again
         self._cursor = 0
@@ -173,14 +174,14 @@ class LineTable(ScrollView, can_focus=True):
         """Show exactly `rows`; the columns as wide as these rows need (narrower, if rows went)."""
         for column, width in zip(self._columns, self._labels, strict=True):
             column.content_width = width
-        self._rows.replace(rows)
+        self._store.replace(rows)
         self._grow_columns(cells for _, cells in rows)
         self._new_layout()
         self._rows_changed()
 
     def update_rows(self, rows: Sequence[tuple[str, Sequence[Cell]]]) -> bool:
         """New cells for rows already shown; only the rows that changed are drawn again. Whether any did."""
-        changed = [(key, cells) for key, cells in rows if self._rows.set(key, cells)]
+        changed = [(key, cells) for key, cells in rows if self._store.set(key, cells)]
         if self._grow_columns(cells for _, cells in changed):
             self._new_layout()
         else:
@@ -192,13 +193,13 @@ class LineTable(ScrollView, can_focus=True):
 
     def add_rows(self, rows: Sequence[tuple[str, Sequence[Cell]]], *, on_top: bool = False) -> None:
         """Rows not shown yet, on top or at the bottom, in the order given."""
-        self._rows.add(rows, on_top=on_top)
+        self._store.add(rows, on_top=on_top)
         if self._grow_columns(cells for _, cells in rows):
             self._new_layout()
         self._rows_changed()
 
     def remove_rows(self, keys: Sequence[str] | set[str]) -> None:
-        self._rows.remove(keys)
+        self._store.remove(keys)
         self._rows_changed()
 
     def _grow_columns(self, rows: Iterable[Sequence[Cell]]) -> bool:
@@ -216,6 +217,10 @@ class LineTable(ScrollView, can_focus=True):
         self._layout += 1
         self._update_virtual_size()
         self.refresh()
+
+    def source_changed(self) -> None:
+        """The rows of the source given to the constructor changed (filtered, sorted): draw them."""
+        self._rows_changed()
 
     def _rows_changed(self) -> None:
         self._cursor = max(0, min(self._cursor, len(self._rows) - 1))

@@ -123,9 +123,9 @@ class LiveTable(LineTable):
         the viewport stay on the row a person reads, as in `sync`.
         """
         safe = [(key, [_safe(cell) for cell in cells]) for key, cells in rows]  # as in `sync`: never markup
-        gone = {key for key in removed if key in self._rows}
+        gone = {key for key in removed if key in self._store}
         given = dict(safe)
-        fresh = [key for key, _ in safe if key not in self._rows or key in gone]  # gone and back: a new row
+        fresh = [key for key, _ in safe if key not in self._store or key in gone]  # gone and back: a new row
         kept = [(key, given.get(key, cells)) for key, cells in self._given if key not in gone]
         added = [(key, given[key]) for key in fresh]
         tally = self._tally_of_given()

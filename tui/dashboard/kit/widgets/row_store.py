@@ -16,14 +16,27 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from itertools import count
+from typing import Protocol
 
 from rich.text import Text
 
-__all__ = ["Cell", "RowStore"]
+__all__ = ["Cell", "RowSource", "RowStore"]
 
 Cell = str | Text
 """A cell: a `str` is plain text (never markup), a `Text` keeps its styles."""
 Cells = tuple[Cell, ...]
+
+
+class RowSource(Protocol):
+    """What a `LineTable` reads its rows from: a `RowStore`, or a view of data held elsewhere (the map's links)."""
+
+    def __len__(self) -> int: ...
+    @property
+    def keys(self) -> list[str]: ...
+    def key_at(self, index: int) -> str: ...
+    def index_of(self, key: str) -> int | None: ...
+    def cells(self, key: str) -> Cells: ...
+    def version(self, key: str) -> int: ...
 
 
 class RowStore:
