@@ -8,7 +8,9 @@ draws only the line asked for, and an LRU cache of the lines drawn.
 Here a line is a row. What is drawn of a row is cached under its key, the
 version of its cells (`RowStore`) and how it is drawn (cursor, hover, width,
 style), never under its place: a row added on top costs that row's drawing,
-and every row below it is drawn from the cache at its new place.
+and every row below it is drawn from the cache at its new place. The rows
+come from a `RowStore` (given, changed and taken out by key) or any other
+`RowSource` (the map's table reads its `LinkList`'s view in place).
 
 The looks are `DataTable`'s (`tui.dashboard.kit.widgets.row_paint`), and so
 is the stylesheet, its component classes renamed (`linetable--header`,
