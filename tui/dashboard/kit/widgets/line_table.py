@@ -64,17 +64,17 @@ class LineTable(ScrollView, can_focus=True):
     # DataTable's keys, so a table answers as before. Undescribed, as DataTable's were to the
     # help and the palette (they list the keys a pane or screen adds, not moving about).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", show=False),
-        Binding("up", "move(-1)", show=False),
-        Binding("down", "move(1)", show=False),
-        Binding("right", "scroll_right", show=False),
-        Binding("left", "scroll_left", show=False),
-        Binding("pageup", "page(-1)", show=False),
-        Binding("pagedown", "page(1)", show=False),
-        Binding("ctrl+home", "end(-1)", show=False),
-        Binding("ctrl+end", "end(1)", show=False),
-        Binding("home", "scroll_home", show=False),
-        Binding("end", "scroll_end", show=False),
+        Binding("enter", "select_cursor", show=False, id="line_table.select_cursor"),
+        Binding("up", "move(-1)", show=False, id="line_table.move.-1"),
+        Binding("down", "move(1)", show=False, id="line_table.move.1"),
+        Binding("right", "scroll_right", show=False, id="line_table.scroll_right"),
+        Binding("left", "scroll_left", show=False, id="line_table.scroll_left"),
+        Binding("pageup", "page(-1)", show=False, id="line_table.page.-1"),
+        Binding("pagedown", "page(1)", show=False, id="line_table.page.1"),
+        Binding("ctrl+home", "end(-1)", show=False, id="line_table.end.-1"),
+        Binding("ctrl+end", "end(1)", show=False, id="line_table.end.1"),
+        Binding("home", "scroll_home", show=False, id="line_table.scroll_home"),
+        Binding("end", "scroll_end", show=False, id="line_table.scroll_end"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"linetable--header", "linetable--cursor", "linetable--hover"}
