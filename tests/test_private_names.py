@@ -20,17 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.parent / "tui"
 
-ALLOWED: dict[tuple[str, str], str] = {
-    # textual-serve has no way to add a middleware; pinned <1.2 in pyproject.toml, and
-    # tests/test_serve_guard_rules.py fails when an upgrade moves the hook.
-    ("dashboard/startup/serve_web.py", "._make_app"): "textual-serve's only hook for the guard (version pinned)",
-    # Textual does not export its footer key widget; the footer's look (styles, clicks, tooltips) is that
-    # widget's. Copying it would be a private copy to keep in step instead of one import.
-    ("dashboard/kit/widgets/footer.py", "textual.widgets._footer"): "FooterKey, which textual.widgets does not export",
-    # The emulator only (not the dashboard): the node that the playwright wheel ships; no public way to find it.
-    ("emulator/browser/node_runtime.py", "playwright._impl._driver"): "where the playwright wheel keeps its node",
-}
-"""(file under tui/, private name) -> why it is used anyway."""
+ALLOWED: dict[tuple[str, str], str] = {}
+"""(file under tui/, private name) -> why it is used anyway. Empty: tui/ uses no private name of another package."""
 
 _MODULE_PATH = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 

@@ -1,5 +1,5 @@
 """The rules of `tui.dashboard.startup.serve_guard` for the addresses one test process cannot serve (IPv6, a public URL,
-https behind a proxy), and the textual-serve internal that `tui.dashboard.startup.serve_web` hooks.
+https behind a proxy), and the parts of textual-serve that `tui.dashboard.startup.serve_web` builds on.
 
 The attacks themselves are tested on a real serve process in tests/test_serve_guard.py.
 """
@@ -120,16 +120,34 @@ def test_the_token_never_shows_in_the_guard_s_repr() -> None:
     assert TOKEN not in repr(guard)
 
 
-async def test_textual_serve_still_builds_its_app_in_make_app() -> None:
-    """`tui.dashboard.startup.serve_web` puts the guard into the app textual-serve's private `Server._make_app` builds
-    (STYLE.md point 15). An upgrade that moves it fails here, before anything is served unguarded."""
+async def test_the_guarded_app_serves_textual_serves_page_socket_and_files_only_behind_the_guard() -> None:
+    """`tui.dashboard.startup.serve_web` builds textual-serve's application from its public handlers and paths,
+    with the guard as its middleware. What it relies on is watched here: the handlers and paths still exist, the
+    page renders (its template finds the routes it names: "websocket", "static"), and every file the page loads
+    is served. An upgrade of textual-serve that moves any of it fails here (the version is pinned below 1.2)."""
+    import re
+
+    from aiohttp.test_utils import TestClient, TestServer
+
     from tui.dashboard.startup.serve_web import GuardedServer
 
     guard = ServeGuard.for_address(public_url="http://127.0.0.1:8000", host="127.0.0.1", port=8000, token=TOKEN)
     server = GuardedServer("true", host="127.0.0.1", port=8000, title="t", public_url="http://127.0.0.1:8000",
                            guard=guard)
     app = await server.guarded_app()
-    assert app.middlewares[0] == guard.middleware
-    paths = {resource.canonical for resource in app.router.resources()}
-    assert {"/", "/ws", "/static"} <= paths, paths  # the page, its socket, its files: all behind the guard
+    assert list(app.middlewares) == [guard.middleware]
     assert not any(type(resource).__name__ == "PrefixedSubAppResource" for resource in app.router.resources())
+    host = {"Host": "127.0.0.1:8000"}
+    signed = host | {"Cookie": f"{guard.cookie_name}={TOKEN}"}
+    async with TestClient(TestServer(app)) as client:
+        answer = await client.get("/", headers=signed)
+        assert answer.status == 200
+        page = await answer.text()
+        assert '"ws://127.0.0.1:8000/ws"' in page  # the socket's address, from the route named "websocket"
+        files = re.findall(r"http://127\.0\.0\.1:8000(/static/[^\"]+)", page)
+        assert {"/static/js/textual.js", "/static/css/xterm.css"} <= set(files), files
+        for path in files:
+            assert (await client.get(path, headers=signed)).status == 200, path
+        assert (await client.get("/download/no-such-key", headers=signed)).status == 404  # textual-serve's answer
+        for path in ("/", "/static/js/textual.js", "/download/no-such-key", "/ws"):  # all behind the guard
+            assert (await client.get(path, headers=host)).status == 403, path

@@ -48,9 +48,7 @@ from bench_dashboard import start_emulator, stop  # noqa: E402
 
 from tui.api.client import WdsClient  # noqa: E402
 from tui.contract.redact import mask_key  # noqa: E402
-from tui.dashboard.shell.app import (  # noqa: E402
-    ServiceInfo,  # noqa: E402
-    )
+from tui.dashboard.shell.app import ServiceInfo  # noqa: E402
 from tui.dashboard.startup.app_factory import make_app  # noqa: E402
 
 SITE = "https://bigbox-supply.com/"

@@ -231,3 +231,8 @@ def freeze_cursors(app: App) -> None:
     for widget in app.screen.query("Input, TextArea"):
         if isinstance(widget, Input | TextArea):
             widget.cursor_blink = False
+            if isinstance(widget, TextArea):
+                # TextArea's line cache keys the cursor on `blink and visible`: with blink off, a line drawn in the
+                # blink's hidden phase would be reused without the cursor (1 picture in 4). Drop the cached lines.
+                widget.notify_style_update()
+                widget.refresh()

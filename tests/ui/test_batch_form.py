@@ -37,10 +37,10 @@ from tui.api.errors import (
     InvalidResponseError,
     RateLimitError,
 )
-from tui.dashboard.features.batch.form import BatchFormScreen
-from tui.dashboard.features.batch.refusals import explain_batch
+from tui.dashboard.features.batch.form import BATCH_WORDS, BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
 from tui.dashboard.kit.form_body import INBOX_HINT
+from tui.dashboard.kit.form_issues import refusal as refusal_of
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm
@@ -254,7 +254,7 @@ async def test_every_failure_keeps_the_form_with_its_own_words(
     ],
 )
 def test_each_refusal_has_its_own_words(error: Exception, words: str) -> None:
-    refusal = explain_batch(error)  # type: ignore[arg-type]
+    refusal = refusal_of(error, BATCH_WORDS)  # type: ignore[arg-type]
     assert words in refusal.text and not refusal.issues
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from textual.widgets import Static, TextArea
-from textual.widgets._footer import FooterKey
 
 from tests.ui.test_console import ConsoleApp, GatedBackend, backend, console, editor, emulator, session_target
 from tui.api.client import WdsClient
 from tui.dashboard.features.console.history import ConsoleHistories
+from tui.dashboard.kit.widgets.footer_key import FooterKey
 
 __all__ = ["backend", "emulator"]  # the fixtures of test_console, used here too
 

@@ -62,7 +62,7 @@ async def preview(pilot: Any, screen: CrawlFormScreen, url: str = URL, prompt: s
 
 
 def labels(screen: CrawlFormScreen) -> list[str]:
-    return [str(screen.query_one(f"#{field.dom_id}-label", Static).render()) for field in params.PARAM_FIELDS]
+    return [str(screen.query_one(f"#{field.field_id}-label", Static).render()) for field in params.PARAM_FIELDS]
 
 
 async def test_C_opens_the_form_with_each_parameter_labelled_with_its_type_and_limits(emulator: Emulator) -> None:
@@ -100,8 +100,8 @@ async def test_a_preview_fills_the_15_parameters(emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_form(pilot)
         await preview(pilot, screen)
-        values = params.read(screen)
-        assert set(values) == {field.wire for field in params.PARAM_FIELDS} - {"excludePaths"}  # [] reads as none
+        values = screen.fields.wire_values()
+        assert set(values) == {field.wires[0] for field in params.PARAM_FIELDS} - {"excludePaths"}  # [] reads as none
         assert values["url"] == URL
         assert values["includePaths"] == ["^/blog(/.*)?$"]
         assert values["maxDepth"] == "2" and values["limit"] == "50"
@@ -193,12 +193,13 @@ async def test_ctrl_y_copies_the_request_as_curl_with_the_key_masked(emulator: E
         assert KEY not in copied and "Bearer …" + KEY[-4:] in copied
         body = json.loads(copied.split("-d '", 1)[1].rstrip("'"))
         assert body["url"] == URL and body["limit"] == 50 and body["includePaths"] == ["^/blog(/.*)?$"]
-        # Shown too, for SSH where OSC 52 may not reach: the same request, its body one member a line.
-        shown = text_of(screen, "#curl-view")
+        # Shown too, for SSH where OSC 52 may not reach: the same request, its body one member a line
+        # (in the launch form's curl panel under the form, as the scrape, map and batch forms show it).
+        shown = text_of(screen, "#curl-text")
         assert KEY not in shown and shown.split("-d '")[0] == copied.split("-d '")[0]
         assert json.loads(shown.split("-d '", 1)[1].rstrip("'")) == body
         assert '\n  "limit": 50' in shown
-        assert screen.query_one("#curl-view", Static).display
+        assert screen.query_one("#curl-panel").display
 
 
 async def test_a_400_of_the_service_is_shown_at_its_field(emulator: Emulator) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.footer_key import FooterKey
 
 
 def footer_keys(app) -> list[str]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import gc
 
-from textual.widgets._footer import FooterKey
-
 from tests.ui.conftest import dashboard, seeded_emulator, settle
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.footer_key import FooterKey
 
 REBUILDS = 20
 
@@ -85,6 +84,7 @@ async def test_textuals_own_footer_keeps_the_keys_of_every_rebuild() -> None:
     """
     from textual.app import App, ComposeResult
     from textual.widgets import Footer as TextualFooter
+    from textual.widgets._footer import FooterKey as TextualFooterKey  # private: the bare app's keys are Textual's
 
     class Bare(App[None]):
         BINDINGS = [("x", "bell", "Bell")]
@@ -95,12 +95,12 @@ async def test_textuals_own_footer_keeps_the_keys_of_every_rebuild() -> None:
     app = Bare()
     async with app.run_test() as pilot:
         await pilot.pause()
-        baseline = alive(FooterKey)
+        baseline = alive(TextualFooterKey)
         for _ in range(REBUILDS):
             app.screen.refresh_bindings()
             await pilot.pause(0.01)
         await pilot.pause(0.1)
-        assert alive(FooterKey) >= baseline + REBUILDS // 2, "Textual's Footer no longer keeps its old keys"
+        assert alive(TextualFooterKey) >= baseline + REBUILDS // 2, "Textual's Footer no longer keeps its old keys"
 
 
 async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_change() -> None:

@@ -26,9 +26,9 @@ from tui.api.errors import (
     RequestTimeoutError,
 )
 from tui.contract.requests import ScrapeRequest
-from tui.dashboard.features.scrape.form import ScrapeFormScreen
-from tui.dashboard.features.scrape.refusals import explain
+from tui.dashboard.features.scrape.form import ScrapeFormScreen, scrape_words
 from tui.dashboard.features.scrape.result import ScrapeResultView
+from tui.dashboard.kit.form_issues import refusal as refusal_of
 from tui.dashboard.kit.widgets.document_view import DocumentView
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.intents import OpenInteract
@@ -68,7 +68,7 @@ async def test_a_scrape_shows_its_document_with_the_page_status_apart(app: WdsAp
         await wait_until(pilot, lambda: form.result is not None, "the scraped page")
         await pilot.pause()
 
-        assert form.showing_result and form.result is not None and form.result.job_id
+        assert form.showing_answer and form.result is not None and form.result.job_id
         view = form.query_one(ScrapeResultView)
         status = text_of(form, "#scrape-status")
         assert status.startswith("✓ HTTP 200 OK") and "job scraped" in status and f"job {form.result.job_id[:8]}" in status
@@ -77,7 +77,7 @@ async def test_a_scrape_shows_its_document_with_the_page_status_apart(app: WdsAp
         assert "Blog" in (form.result.data.markdown or "")
 
         await pilot.press("escape")  # back to the form, as it was sent
-        assert not form.showing_result and app.screen is form
+        assert not form.showing_answer and app.screen is form
         assert form.query_one("#url", Input).value == "https://example.com/blog"
         await pilot.press("escape")
         assert not isinstance(app.screen, ScrapeFormScreen)
@@ -95,7 +95,7 @@ async def test_a_value_out_of_its_limits_is_said_under_its_field_and_nothing_typ
         await pilot.press("ctrl+s")
         await pilot.pause()
 
-        assert app.screen is form and not form.showing_result
+        assert app.screen is form and not form.showing_answer
         timeout_error = text_of(form, "#timeout-error")
         assert form.query_one("#timeout-error").display and "timeout" in timeout_error and "1000" in timeout_error
         assert form.query_one("#country-error").display and "country" in text_of(form, "#country-error")
@@ -203,7 +203,7 @@ REQUEST = ScrapeRequest(url="https://example.com/", timeout=2000, wait_for=500)
     ],
 )
 def test_each_refusal_has_its_own_words(error: Exception, words: str) -> None:
-    refusal = explain(error, REQUEST)  # type: ignore[arg-type]
+    refusal = refusal_of(error, scrape_words(REQUEST))  # type: ignore[arg-type]
     assert words in refusal.text and not refusal.issues
 
 

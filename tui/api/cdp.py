@@ -22,13 +22,13 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from tui.api.backoff import Backoff
+from tui.api.cdp_pages import PageTracker
 from tui.api.cdp_types import (
     BrowserVersion,
     CdpCommandError,
@@ -97,8 +97,7 @@ class CdpClient:
         self.state_reason: str | None = None
         self.browser_version: BrowserVersion | None = None
         self.latency_ms: float | None = None
-        self._pages: dict[str, PageTarget] = {}
-        self._page_sessions: dict[str, str] = {}
+        self._page_tracker = PageTracker(self.send, self._emit)
         self._ws: Any = None
         self._next_id = 0
         self._pending: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
@@ -187,7 +186,7 @@ class CdpClient:
 
     @property
     def pages(self) -> tuple[PageTarget, ...]:
-        return tuple(self._pages.values())
+        return self._page_tracker.pages
 
     # --- updates -----------------------------------------------------------------------
 
@@ -287,10 +286,7 @@ class CdpClient:
             for method, reply in self._pending.values():
                 if not reply.done():
                     reply.set_exception(CdpDisconnectedError(f"The connection closed before {method} was answered."))
-            self._page_sessions.clear()
-            if self._pages:
-                self._pages.clear()
-                self._emit(PagesChanged(()))
+            self._page_tracker.clear()
         return ws.close_code, ws.close_reason or ""
 
     def _dispatch(self, raw: str | bytes) -> None:
@@ -311,44 +307,10 @@ class CdpClient:
                 reply.set_result(message.get("result", {}))
             return
         event = CdpEvent(str(message.get("method", "")), message.get("params") or {}, message.get("sessionId"))
-        self._track_event(event)
+        self._page_tracker.track(event)
         self._emit(event)
 
-    # --- page tracking -------------------------------------------------------------------
-
-    def _track_event(self, event: CdpEvent) -> None:
-        if event.method in ("Target.targetCreated", "Target.targetInfoChanged"):
-            self._upsert_targets([event.params.get("targetInfo", {})], complete=False)
-        elif event.method == "Target.targetDestroyed":
-            target_id = event.params.get("targetId", "")
-            self._page_sessions.pop(target_id, None)
-            if self._pages.pop(target_id, None) is not None:
-                self._emit(PagesChanged(self.pages))
-        elif event.method == "Target.detachedFromTarget":
-            target_id = event.params.get("targetId", "")
-            if self._page_sessions.get(target_id) == event.params.get("sessionId"):
-                del self._page_sessions[target_id]
-
-    def _upsert_targets(self, infos: list[dict[str, Any]], *, complete: bool) -> None:
-        """Apply target infos; with `complete`, pages missing from `infos` are gone."""
-        pages = dict(self._pages)
-        seen = set()
-        for info in infos:
-            if info.get("type") != "page":
-                continue
-            target_id = str(info.get("targetId"))
-            seen.add(target_id)
-            old = pages.get(target_id)
-            url, title = str(info.get("url", "")), str(info.get("title", ""))
-            pages[target_id] = replace(old, url=url, title=title) if old else PageTarget(target_id, url, title)
-        if complete:
-            pages = {key: page for key, page in pages.items() if key in seen}
-        self._replace_pages(pages)
-
-    def _replace_pages(self, pages: dict[str, PageTarget]) -> None:
-        if pages != self._pages:
-            self._pages = pages
-            self._emit(PagesChanged(self.pages))
+    # --- page tracking (`cdp_pages.PageTracker`) ----------------------------------------
 
     async def _watch_pages(self) -> None:
         with contextlib.suppress(CdpCommandError, CdpTimeoutError):
@@ -362,34 +324,13 @@ class CdpClient:
         started = time.perf_counter()
         result = await self.send("Target.getTargets")
         self.latency_ms = (time.perf_counter() - started) * 1000
-        self._upsert_targets(result.get("targetInfos", []), complete=True)
+        self._page_tracker.apply(result.get("targetInfos", []), complete=True)
         if self.track_loading:
-            await self._refresh_loading()
-
-    async def _refresh_loading(self) -> None:
-        """Read each page's `document.readyState` through a flat session attached to it."""
-        pages = dict(self._pages)
-        for target_id in pages:
-            try:
-                session_id = self._page_sessions.get(target_id)
-                if session_id is None:
-                    attached = await self.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
-                    session_id = self._page_sessions[target_id] = attached["sessionId"]
-                state = await self.send(
-                    "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True},
-                    session_id=session_id, timeout=min(self.command_timeout, 2.0),
-                )
-                loading = state.get("result", {}).get("value") != "complete"
-            except CdpTimeoutError:
-                loading = True  # a page busy navigating does not answer quickly
-            except CdpCommandError:
-                continue  # the page went away meanwhile
-            if target_id in self._pages and self._pages[target_id].loading != loading:
-                self._replace_pages({**self._pages, target_id: replace(self._pages[target_id], loading=loading)})
+            await self._page_tracker.refresh_loading(self.command_timeout)
 
 
 def _ignore(_answer: object, _same: bool) -> None:
-    """The page poll applies what it finds itself (`_upsert_targets` tells listeners of changes)."""
+    """The page poll applies what it finds itself (`PageTracker.apply` tells listeners of changes)."""
 
 
 def _page_poll_failed(error: Exception) -> None:

@@ -84,7 +84,7 @@ class Emulator:
         self.jobs = JobStore(sites=self.sites, clock=self.clock, new_id=new_id, billing=self.billing,
                              webhooks=self.webhooks, new_ids=self.ids.new_ids)
         self.background.add(self.webhooks.run_loop)
-        self.background.add(self.jobs.run_loop)  # running batches scraped (and billed) as time passes
+        self.background.add(self.jobs.running_batches.run_loop)  # running batches scraped (and billed) as time passes
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
         self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client,
                                         speed=getattr(self.clock, "speed", 1.0))

@@ -8,10 +8,9 @@ words: the issues of single fields, or the words of `tui.dashboard.kit.error_wor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from textual.containers import ScrollableContainer
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -40,15 +39,6 @@ def mark_fields(form: Widget, problems: dict[str, list[str]], field_ids: Iterabl
         line.update(shown("\n".join(messages), lines=True))  # the service's 400 says these
         line.display = bool(messages)
         form.query_one(f"#{field_id}").set_class(bool(messages), "-invalid")
-
-
-def say_problem(form: ScrollableContainer, text: str) -> None:
-    """Say `text` on the line above the fields (nothing: hide it), scrolled into sight."""
-    problem = form.query_one(f"#{PROBLEM}", Static)
-    problem.update(shown(text, lines=True))
-    problem.display = bool(text)
-    if text:
-        form.scroll_home(animate=False)
 
 
 def problem_text(problem: str, problems: dict[str, list[str]]) -> str:
@@ -83,7 +73,7 @@ def field_issues(error: WdsError) -> list[dict[str, Any]]:
     return issues
 
 
-def refusal(error: WdsError, overrides: dict[type[WdsError], Say] | None = None) -> Words:
+def refusal(error: WdsError, overrides: Mapping[type[WdsError], Say] | None = None) -> Words:
     """What a form shows for `error`: the fields it names, or else the words of the error table."""
     issues = field_issues(error)
     if issues:

@@ -15,7 +15,8 @@ opens in place (`answer_view`) gets a third meaning for Esc: back to the form.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -30,30 +31,38 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.contract.requests import WireModel
 from tui.dashboard.kit.curl import curl_command, readable_curl
-from tui.dashboard.kit.error_words import Words
-from tui.dashboard.kit.form_body import FormBody
+from tui.dashboard.kit.error_words import Say
+from tui.dashboard.kit.form_body import INBOX_HINT, FormBody
+from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.request_progress import RequestProgress
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
+if TYPE_CHECKING:
+    from tui.dashboard.kit.webhook_address import WebhookAddress
 
-def launch_bindings(owner: str, send: str, cancel: str, cancel_action: str = "cancel_send") -> list[BindingType]:
+
+def launch_bindings(
+    owner: str, send: str, cancel: str, cancel_action: str = "cancel_send", submit: str = "submit",
+    close: tuple[str, str] = ("close", "Close"),
+) -> list[BindingType]:
     """The keys of a launch form: `send` and `cancel` are what ctrl+s and Esc say in the footer.
 
     `owner` names the form in the bindings' ids (`scrape_form.submit`, as `[keys]` knows them);
-    `cancel_action` is the form's name for Esc while sending (its `CANCEL_ACTION`), kept so that
-    a `[keys]` entry written for it goes on working.
+    `cancel_action`, `submit` and `close` (action, words) are the form's names for Esc while
+    sending, ctrl+s and Esc on the form, kept so that a `[keys]` entry written for them goes on
+    working (the form's `check_action` reads them as `cancel_send`, `submit` and `close`).
     """
     return [
         # Priority: they work from inside a text area too.
-        Binding("ctrl+s", "submit", send, priority=True, id=f"{owner}.submit"),
+        Binding("ctrl+s", submit, send, priority=True, id=f"{owner}.{submit}"),
         Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id=f"{owner}.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
         Binding("escape", cancel_action, cancel, id=f"{owner}.{cancel_action}"),
         Binding("escape", "back_to_form", "Back to the form", id=f"{owner}.back_to_form"),
-        Binding("escape", "close", "Close", id=f"{owner}.close"),
+        Binding("escape", close[0], close[1], id=f"{owner}.{close[0]}"),
     ]
 
 
@@ -68,6 +77,8 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     """The title above the form: what it does and the endpoint, `Scrape a URL · POST /v2/scrape`."""
     PATH: ClassVar[str]
     """The endpoint, for curl."""
+    BODY: ClassVar[type[FormBody]]
+    """The form's fields (`make_fields` builds it, with the id `<NAME>-form`)."""
     NOTHING_DONE: ClassVar[str]
     """The toast of a refusal: `Nothing was scraped; the form says why and keeps what you typed.`"""
     CANCELLED: ClassVar[str]
@@ -81,7 +92,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     FIRST: ClassVar[str] = "#url"
     """The field that has the focus when the form opens or comes back."""
     CANCEL_ACTION: ClassVar[str] = "cancel_send"
-    """The action Esc runs while sending (as given to `launch_bindings`); its method is `action_cancel_send`."""
+    """The action Esc runs while sending (as given to `launch_bindings`): `action_cancel_send` under that name."""
 
     DEFAULT_CSS = """
     LaunchFormScreen { layout: vertical; }
@@ -98,26 +109,33 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     view: reactive[str] = reactive("", bindings=True, init=False)
     """Which of the form (`<NAME>-form`) and the answer (`ANSWER`) is on screen (the ContentSwitcher shows it)."""
 
-    def __init__(self, client: WdsClient) -> None:
+    def __init__(self, client: WdsClient, webhooks: WebhookAddress | None = None) -> None:
         super().__init__()
         self.client = client
+        self.webhooks = webhooks  # the dashboard's webhook inbox: offered as `#webhook` when it listens
+        self.offered: str | None = None  # the inbox address last offered there
         self.sent: Any = None  # the request whose answer is shown
         self._send: Worker[None] | None = None
         self.set_reactive(LaunchFormScreen.view, f"{self.NAME}-form")
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Esc while sending runs under the form's own name (as `[keys]` knows it) the one cancel.
+        setattr(cls, f"action_{cls.CANCEL_ACTION}", cls.action_cancel_send)
+
     # --- what each form says -----------------------------------------------------------
 
     def make_fields(self) -> FormBody:
-        """The form's body (its id is `<NAME>-form`)."""
-        raise NotImplementedError
+        """The form's body."""
+        return self.BODY(id=f"{self.NAME}-form")
 
     async def call(self, request: Any) -> Any:
         """Send `request` with the client; the answer, or a `WdsError`."""
         raise NotImplementedError
 
-    def refusal(self, error: WdsError, request: Any) -> Words:
-        """The words for `error`, raised by sending `request`."""
-        raise NotImplementedError
+    def words(self, request: Any) -> Mapping[type[WdsError], Say]:
+        """The form's own words for a refusal of `request`, over those of `tui.dashboard.kit.error_words`."""
+        return {}
 
     def progress(self, request: Any, elapsed: int) -> str:
         """The line under the title while `request` is on its way for `elapsed` seconds."""
@@ -147,6 +165,19 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#curl-panel").display = False
         self.query_one(self.FIRST).focus()
+
+    def on_screen_resume(self) -> None:
+        # On opening, and back from the inbox (w started it): a form with a webhook field is offered the
+        # inbox's address if the field is empty, and its hint says the inbox listens. Once per address
+        # (`offered`): a field emptied on purpose stays empty after the help screen.
+        address = self.webhooks.address if self.webhooks is not None else None
+        if address is None or not self.query("#webhook"):
+            return
+        self.query_one("#webhook-hint", Static).update(INBOX_HINT)
+        webhook = self.query_one("#webhook", Input)
+        if address != self.offered and not webhook.value.strip():
+            webhook.value = address
+        self.offered = address
 
     @property
     def fields(self) -> Any:
@@ -205,10 +236,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
             raise  # Esc: action_cancel_send has said so already
         except WdsError as exc:
             self._stopped("")
-            words = self.refusal(exc, request)
-            # Short: the whole explanation is above the form, where it stays.
-            self.notify(self.NOTHING_DONE, title=words.title, severity="error", timeout=6)
-            self.fields.show_issues(words.issues, "" if words.issues else f"{words.title}: {words.text}")
+            self.refused(exc, request)
             return
         except Exception:  # a bug of ours: the app's sink says so; the form must not stay "sending"
             self._stopped("")
@@ -216,6 +244,13 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         self._stopped("")
         self.fields.show_issues([])
         await self.answered(answer, request)
+
+    def refused(self, error: WdsError, request: Any) -> None:
+        """Say why `request` was refused: under the fields it names, else above the form, and in a toast."""
+        words = refusal(error, self.words(request))
+        # Short: the whole explanation is above the form, where it stays.
+        self.notify(self.NOTHING_DONE, title=words.title, severity="error", timeout=6)
+        self.fields.show_issues(words.issues, "" if words.issues else f"{words.title}: {words.text}")
 
     def _stopped(self, note: str) -> None:
         self.pending = None

@@ -14,11 +14,11 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Checkbox, Input, Label, Select
+from textual.widgets import Checkbox, Label
 
-from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, LOCATION_COUNTRY_DEFAULT, MAX_AGE_DEFAULT
+from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, MAX_AGE_DEFAULT
 from tui.contract.requests import ScrapeOptions
-from tui.dashboard.kit.form_body import FieldSpec, error_line, location, range_text
+from tui.dashboard.kit.form_body import LOCATION, FieldSpec, error_line, location, range_text
 
 FORMATS = ("markdown", "html", "rawHtml", "links", "images", "screenshot", "summary", "branding",
            "changeTracking", "audio", "highlights")
@@ -30,21 +30,18 @@ OPTION_SPECS = (
     FieldSpec("formats", ("formats",)),
     FieldSpec("switches", ("onlyMainContent", "lockdown", "mobile")),
     FieldSpec("max-age", ("maxAge",), "maxAge (ms)", f"{range_text(ScrapeOptions, 'maxAge')}; serve a cached "
-              f"copy younger; default {MAX_AGE_DEFAULT}", numeric=True, group=True),
+              f"copy younger; default {MAX_AGE_DEFAULT}", "integer", group=True),
     FieldSpec("min-age", ("minAge",), "minAge (ms)", f"{range_text(ScrapeOptions, 'minAge')}; cache only, "
-              "never a fresh scrape; 1: any copy", numeric=True),
+              "never a fresh scrape; 1: any copy", "integer"),
     FieldSpec("wait-for", ("waitFor",), "waitFor (ms)", f"{range_text(ScrapeOptions, 'waitFor')}; extra delay "
-              "before fetching; default 0", numeric=True),
+              "before fetching; default 0", "integer"),
     FieldSpec("timeout", ("timeout",), "timeout (ms)", f"{range_text(ScrapeOptions, 'timeout')}; "
-              f"default {BATCH_TIMEOUT_DEFAULT}", numeric=True),
-    FieldSpec("proxy", ("proxy",)),
-    FieldSpec("country", ("location", "location.country"), "location country",
-              f"2 letters (ISO 3166); default {LOCATION_COUNTRY_DEFAULT}", group=True),
-    FieldSpec("languages", ("location.languages",), "location languages", "comma-separated, e.g. en, fr"),
+              f"default {BATCH_TIMEOUT_DEFAULT}", "integer"),
+    FieldSpec("proxy", ("proxy",), "proxy", kind="choice", group=True, default="auto", choices=PROXIES),
+    *LOCATION,
 )
 FOCUS = {"formats": "format-markdown", "switches": "only-main-content"}
 """Where a person fixes a group of ticks: its first tick."""
-_NUMBERS = OPTION_SPECS[2:6]
 
 
 class ScrapeOptionsFields(Vertical):
@@ -70,22 +67,13 @@ class ScrapeOptionsFields(Vertical):
             yield Checkbox("lockdown", False, id="lockdown", compact=True)
             yield Checkbox("mobile", False, id="mobile", compact=True)
         yield error_line("switches")
-        for spec in _NUMBERS:
+        for spec in OPTION_SPECS[2:]:
             yield from spec.compose()
-        with Horizontal(classes="field-row group"):
-            yield Label("proxy")
-            yield Select([(mode, mode) for mode in PROXIES], value="auto", allow_blank=False,
-                         id="proxy", compact=True)
-        yield error_line("proxy")
-        yield from OPTION_SPECS[-2].compose()
-        yield from OPTION_SPECS[-1].compose()
 
     def wire_values(self) -> dict[str, Any]:
-        """The options as typed, keyed by wire name, as a request model reads them.
+        """The options the form around reads not itself (`FormBody.wire_values`): formats, switches, location.
 
-        Numbers stay strings so that pydantic parses them and names the field
-        when they do not parse; an empty field means "not given" (the service's
-        default applies); a switch or proxy left at its default is not sent.
+        A switch left at its default is not sent.
         """
         values: dict[str, Any] = {}
         formats = [kind for kind in FORMATS if self.query_one(f"#format-{kind}", Checkbox).value]
@@ -96,15 +84,6 @@ class ScrapeOptionsFields(Vertical):
         for switch in ("lockdown", "mobile"):
             if self.query_one(f"#{switch}", Checkbox).value:
                 values[switch] = True
-        for spec in _NUMBERS:
-            if self._text(spec.field_id):
-                values[spec.wires[0]] = self._text(spec.field_id)
-        proxy = self.query_one("#proxy", Select).value
-        if proxy != "auto":
-            values["proxy"] = proxy
-        if place := location(self._text("country"), self._text("languages")):
+        if place := location(self):
             values["location"] = place
         return values
-
-    def _text(self, field_id: str) -> str:
-        return self.query_one(f"#{field_id}", Input).value.strip()

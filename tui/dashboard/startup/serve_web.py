@@ -1,11 +1,19 @@
-"""textual-serve's server with `ServeGuard` in front: the one place that knows textual-serve's insides.
+"""textual-serve's server with `ServeGuard` in front: the one place that knows how textual-serve is put together.
 
-textual-serve (1.1) builds its aiohttp application in `Server._make_app` and
-offers no way to add a middleware, so that private method is the hook; the
-version is pinned below 1.2 in pyproject.toml and
-`tests/test_serve_guard_rules.py::test_textual_serve_still_builds_its_app_in_make_app`
-fails when an upgrade moves it. Everything else is public: the handlers, the
-logging hook, and aiohttp's `run_app`.
+textual-serve (1.1) offers no way to add a middleware to the aiohttp
+application it builds, so we build that application ourselves from its public
+parts: the handlers (`handle_index`, `handle_websocket`, `handle_download`),
+the page's templates and static files (`templates_path`, `statics_path`) and
+the start-up and shut-down hooks, with the guard as the application's
+middleware from the start. No request reaches a handler without passing it.
+
+The route names are part of textual-serve's page: `handle_index` builds the
+socket's and the static files' addresses from the routes named "websocket" and
+"static". The routes here are those of textual-serve 1.1; a release could add
+one its page needs, so the version stays below 1.2 in pyproject.toml until an
+upgrade has been compared with its `server.py`
+(`tests/test_serve_guard_rules.py` serves the page and its files through this
+application and fails when a handler, a path or a route name moves).
 
 We run the app ourselves rather than through `Server.serve()` for two things it
 does not let us choose: no access log (its lines hold the query, so the token),
@@ -18,6 +26,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+import aiohttp_jinja2
+import jinja2
 from aiohttp import web
 from rich.logging import RichHandler
 from textual_serve.server import Server
@@ -33,9 +43,17 @@ class GuardedServer(Server):
         self.guard = guard
 
     async def guarded_app(self) -> web.Application:
-        """textual-serve's application with the guard as its first middleware."""
-        app = await self._make_app()  # private: see the module's docstring
-        app.middlewares.insert(0, self.guard.middleware)
+        """textual-serve's routes behind the guard: the page, its socket, its downloads and its files."""
+        app = web.Application(middlewares=[self.guard.middleware])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes([
+            web.get("/", self.handle_index, name="index"),
+            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/download/{key}", self.handle_download, name="download"),
+            web.static("/static", self.statics_path, show_index=True, name="static"),
+        ])
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         return app
 
     def initialize_logging(self) -> None:

@@ -50,11 +50,12 @@ from tui.emulator.browser.backend import (
 )
 from tui.emulator.browser.cdp_gateway import CdpGateway
 from tui.emulator.browser.chromium_process import CHROMIUM_FLAGS, RunningBrowser, start_browser, stop, watch_exit
+from tui.emulator.browser.confinement import Confinement
 from tui.emulator.browser.execute import OUTPUT_LIMIT_BYTES, CodeRunner
 from tui.emulator.browser.limits import Kind, SandboxLimits
 from tui.emulator.browser.locate import find_chromium
 from tui.emulator.browser.profiles import ProfileStore
-from tui.emulator.browser.sandbox import Confinement, Sandbox, dashboard_config_dir
+from tui.emulator.browser.sandbox import Sandbox, dashboard_config_dir
 from tui.emulator.browser.site_interception import InterceptionFailed, SiteInterceptor
 from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 

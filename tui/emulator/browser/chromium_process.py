@@ -20,7 +20,7 @@ from pathlib import Path
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserHandle, BrowserStartFailed, ProfileSpec
 from tui.emulator.browser.cdp_mux import CdpMultiplexer, CdpPipe
-from tui.emulator.browser.sandbox import Confinement
+from tui.emulator.browser.confinement import Confinement
 from tui.emulator.browser.site_interception import SiteInterceptor
 
 # Keep a fresh browser off the network: no first-run UI, no component or

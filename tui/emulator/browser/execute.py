@@ -43,10 +43,11 @@ from websockets.asyncio.server import Server
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome
 from tui.emulator.browser.cdp_gateway import CdpGateway
+from tui.emulator.browser.confinement import Confinement
 from tui.emulator.browser.limits import SPARE_CPU_SECONDS, Kind, run_cpu_seconds
-from tui.emulator.browser.node_runtime import NodeRuntime, find_node_runtime, node_paths
-from tui.emulator.browser.run_io import Pipe, read_capped, reported_outcome
-from tui.emulator.browser.sandbox import Confinement, Sandbox
+from tui.emulator.browser.node_runtime import NodeRuntime, NodeRuntimeMissing, find_node_runtime, node_paths
+from tui.emulator.browser.run_io import Pipe, read_capped, reported_outcome, run_error
+from tui.emulator.browser.sandbox import Sandbox
 from tui.emulator.browser.spares import SpareRunners, hand_job
 
 LANGUAGES = ("python", "node", "bash")
@@ -118,10 +119,14 @@ class CodeRunner:
         self.spares = SpareRunners(self._spawn_spare)
 
     @cached_property
-    def node_runtime(self) -> NodeRuntime | None:
-        runtime = find_node_runtime()
-        if runtime is not None:
-            self.sandbox.add_runtime(node_paths(runtime))
+    def node_runtime(self) -> NodeRuntime:
+        """The node that runs node code, shown to the sandbox; `BrowserUnavailable` when there is none
+        (not cached then: installing one needs no restart)."""
+        try:
+            runtime = find_node_runtime()
+        except NodeRuntimeMissing as missing:
+            raise BrowserUnavailable(f"Node.js execution is not available: {missing}.") from None
+        self.sandbox.add_runtime(node_paths(runtime))
         return runtime
 
     def _prepare(self) -> None:
@@ -148,7 +153,7 @@ class CodeRunner:
             # runners get none: a cache every session can write would let one session's code run in another's.
             env["NODE_COMPILE_CACHE"] = str(self._compile_cache)
         if language == "node":
-            env["WDS_PLAYWRIGHT_CORE"] = str(self._node().playwright_core)
+            env["WDS_PLAYWRIGHT_CORE"] = str(self.node_runtime.playwright_core)
         return env
 
     def _job_environment(self, session_id: str, ws_endpoint: str, run: _Run) -> dict[str, str]:
@@ -169,20 +174,11 @@ class CodeRunner:
     def _inside(self, run: _Run) -> Path:
         return CONTROL_INSIDE if self.sandbox.isolated else run.control
 
-    def _node(self) -> NodeRuntime:
-        runtime = self.node_runtime
-        if runtime is None:
-            raise BrowserUnavailable(
-                "Node.js execution is not available: the `playwright` package ships no Node.js here and no "
-                "system `node` with `playwright-core` was found (`npm install -g playwright-core`)."
-            )
-        return runtime
-
     def _command(self, language: str, code_file: Path) -> list[str]:
         if language == "python":
             return [self.python, "-u", str(_PACKAGE_DIR / "runner_python.py")]
         if language == "node":
-            return [str(self._node().node), "--expose-internals", str(_PACKAGE_DIR / "runner_node.js")]
+            return [str(self.node_runtime.node), "--expose-internals", str(_PACKAGE_DIR / "runner_node.js")]
         if language == "bash":
             shell = shutil.which("bash") or "/bin/sh"
             return [shell, str(code_file)]
@@ -357,12 +353,9 @@ class CodeRunner:
         reported = reported_outcome(result)
         exit_code = None if killed else proc.returncode
         stderr_text = stderr.decode("utf-8", errors="replace")
-        error = _error(reported.get("error"), killed, exit_code, stderr_text, timeout, run.ended_by)
-        hits = run.confinement.limits_hit()
-        if hits and not reported.get("error") and not killed and exit_code:
-            error = f"The run was killed: it reached its {' and its '.join(hits)}."
-        elif hits and error:
-            error = f"{error} (the run reached its {' and its '.join(hits)})"
+        error = run_error(
+            reported.get("error"), killed, exit_code, stderr_text, timeout, run.ended_by, run.confinement.limits_hit()
+        )
         return ExecutionOutcome(
             stdout=stdout.decode("utf-8", errors="replace"),
             stderr=stderr_text,
@@ -373,18 +366,3 @@ class CodeRunner:
             truncated=out_cut or err_cut,
             duration_ms=duration_ms,
         )
-
-
-def _error(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
-           ended_by: str | None) -> str | None:
-    """The observed service's rule: the exception's message, else why it stopped."""
-    if ended_by:
-        return ended_by
-    if reported:
-        return reported
-    if killed:
-        return f"Execution timed out after {timeout:g} s and was killed."
-    if exit_code:
-        last_lines = [line for line in stderr.strip().splitlines() if line.strip()]
-        return last_lines[-1][:500] if last_lines else "Execution failed"
-    return None

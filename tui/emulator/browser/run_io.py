@@ -3,7 +3,8 @@
 A run's working directory is a tmpfs of its sandbox, gone with it, so the
 runner cannot leave its outcome in a file for the emulator: it writes one JSON
 object (`result`, `error`) to fd 3, the write end of a pipe whose read end the
-emulator holds (`Pipe`).
+emulator holds (`Pipe`). `run_error` turns what came back, and how the run
+ended, into the one error message the caller sees.
 """
 
 from __future__ import annotations
@@ -80,3 +81,29 @@ def reported_outcome(data: bytes) -> dict[str, str | None]:
                 return {key: (str(parsed[key]) if parsed.get(key) is not None else None)
                         for key in ("result", "error")}
     return {}
+
+
+def run_error(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
+              ended_by: str | None, limits_hit: list[str]) -> str | None:
+    """The observed service's rule: the exception's message, else why it stopped; and the
+    sandbox limits it ran into (`Confinement.limits_hit`), which explain a kill nobody asked for."""
+    error = _stop_reason(reported, killed, exit_code, stderr, timeout, ended_by)
+    if limits_hit and not reported and not killed and exit_code:
+        return f"The run was killed: it reached its {' and its '.join(limits_hit)}."
+    if limits_hit and error:
+        return f"{error} (the run reached its {' and its '.join(limits_hit)})"
+    return error
+
+
+def _stop_reason(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
+                 ended_by: str | None) -> str | None:
+    if ended_by:
+        return ended_by
+    if reported:
+        return reported
+    if killed:
+        return f"Execution timed out after {timeout:g} s and was killed."
+    if exit_code:
+        last_lines = [line for line in stderr.strip().splitlines() if line.strip()]
+        return last_lines[-1][:500] if last_lines else "Execution failed"
+    return None

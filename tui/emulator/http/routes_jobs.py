@@ -123,7 +123,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         page = parse_query(request, StatusPageQuery)
         now, base = clock.now(), base_url(request)
         if isinstance(job, BatchJob):
-            await store.catch_up(job)  # its URLs are scraped (on the loop, in slices) before it is read
+            await store.running_batches.catch_up(job)  # its URLs are scraped (on the loop, in slices) before it is read
         # A page of 1000 documents in every format is megabytes to render: off the loop, in slices.
         body = await off_loop(lambda: encode_json(job.status_payload(now, page.skip, page.limit, base), "data"),
                               lane=PAGES)
@@ -133,7 +133,7 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         job = paged_job(request, kind)
         now = clock.now()
         if isinstance(job, BatchJob):
-            await store.catch_up(job)
+            await store.running_batches.catch_up(job)
         # A batch of 100,000 URLs may list as many errors: written off the loop.
         return json_body_response(await off_loop(lambda: encode_json(job.errors_payload(now), "errors"), lane=PAGES))
 

@@ -4,6 +4,9 @@ A synthetic site never changes, so the whole crawl can be planned when it is
 created: a breadth-first walk from the start URL (plus the sitemap), with the
 crawl's filters applied exactly once per URL. The job then only reveals the
 plan page by page as the emulator's clock moves (see `crawl_progress`).
+`plan_requested_crawl` is that plan for a request as sent: what its prompt asks
+for filled in first. It is the costly half of starting a crawl, done before the
+job exists and off the event loop.
 
 Filter semantics (as the service documents them):
 - `maxDepth`: path segments below the start URL's path ("/blog" -> "/blog/a" is 1).
@@ -24,7 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.contract.requests import CrawlRequest, ScrapeOptions
+from tui.emulator.core.errors import InvalidRequest
 from tui.emulator.core.safe_regex import PATTERNS_MAX, UnsafePattern, compile_user_pattern
+from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.scrape_engine import EffectiveOptions, Failure, FailureKind, FetchResult, fetch_page
 from tui.emulator.sites.site import SiteSource, base_domain, path_depth, same_host, split_url
 
@@ -197,3 +202,29 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
             target = key if rules.ignore_query else link
             queue.append((target, depth + 1))
     return plan
+
+
+@dataclass(frozen=True)
+class PlannedCrawl:
+    """The costly half of starting a crawl, done before the job exists (see `plan_requested_crawl`)."""
+
+    request: CrawlRequest  # with the parameters read from its prompt filled in
+    plan: CrawlPlan
+
+
+def plan_requested_crawl(sites: SiteSource, request: CrawlRequest) -> PlannedCrawl:
+    """Read the prompt and walk the site: pure and CPU-bound, so callers run it off the event loop.
+
+    Raises `InvalidRequest` for a path pattern that does not compile.
+    """
+    if request.prompt:
+        # Parameters read from the prompt fill in only what the request leaves out.
+        generated = read_prompt(request.url, request.prompt)
+        explicit = request.to_wire()
+        request = CrawlRequest.model_validate({**generated, **explicit})
+    try:
+        return PlannedCrawl(request, plan_crawl(sites, request))
+    except InvalidPattern as exc:
+        raise InvalidRequest(
+            f"Invalid request body: {exc}", [{"path": [exc.field_name, exc.index], "message": str(exc)}]
+        ) from None

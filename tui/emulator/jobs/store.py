@@ -18,29 +18,26 @@ pass it is refused.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
-import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from tui.contract.requests import BatchScrapeRequest, CrawlRequest, MapRequest, ScrapeRequest
 from tui.emulator.core.billing import Billing
 from tui.emulator.core.clock import Clock
-from tui.emulator.core.errors import Forbidden, InvalidRequest, NotFound, TimedOut
+from tui.emulator.core.errors import Forbidden, NotFound, TimedOut
 from tui.emulator.core.ids import IdBlock, NewId, NewIds
 from tui.emulator.core.teams import Caller
 from tui.emulator.jobs.batch_intake import SortedUrls, check_queue, sort_batch_urls
 from tui.emulator.jobs.batch_run import BatchRun
-from tui.emulator.jobs.crawl_plan import CrawlPlan, InvalidPattern, plan_crawl
+from tui.emulator.jobs.crawl_plan import PlannedCrawl, plan_requested_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
+from tui.emulator.jobs.failure_recipes import failing_request
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
-from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.jobs.rendered_pages import RenderedPages
+from tui.emulator.jobs.running_batches import RunningBatches
 from tui.emulator.jobs.scrape_cache import ScrapeCache
 from tui.emulator.jobs.scrape_engine import Failure, FailureKind
 from tui.emulator.jobs.team_cache import TeamCacheScraper
@@ -56,20 +53,6 @@ NO_LLM_MESSAGE = (
 EXPIRY_ANSWERED_KINDS = ("crawl", "batch_scrape")
 # Ids of dropped jobs kept for that answer: about a day of a busy team's crawls and batches.
 EXPIRED_IDS_MAX = 50_000
-# URLs a batch scrapes on the loop before letting other requests in (a catch-up after a long pause).
-CATCH_UP_SLICE = 200
-# Real seconds between the served emulator's catch-ups of running batches (their billing and webhooks).
-CATCH_UP_SECONDS = 1.0
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class PlannedCrawl:
-    """The costly half of starting a crawl, done before the job exists (see `JobStore.plan_crawl`)."""
-
-    request: CrawlRequest  # with the parameters read from its prompt filled in
-    plan: CrawlPlan
 
 
 class JobStore:
@@ -89,8 +72,8 @@ class JobStore:
         # Batch documents read lately, for the next poll of the same status page.
         self._rendered = RenderedPages()
         self._jobs: dict[str, Job] = {}
-        # Batches with URLs still to scrape, for the served emulator's catch-up loop.
-        self._unfinished_batches: dict[str, BatchJob] = {}
+        # Batches with URLs still to scrape: the status route and the served emulator's loop catch them up.
+        self.running_batches = RunningBatches(clock)
         # Crawls and batches dropped by `prune`: id -> (team, kind), so their status still
         # answers "Job expired." rather than "Job not found." (ids only: ~200 B each, capped).
         self._expired: OrderedDict[str, tuple[str, str]] = OrderedDict()
@@ -135,40 +118,13 @@ class JobStore:
     def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
                        *, at: datetime | None = None) -> ScrapeJob:
         """A real scrape of `host`'s site that fails for `kind` (for seeded history and tests)."""
-        site = self._sites.site(host)
-        pages = list(site.pages())
-        by_section = {page.section: page.url for page in pages}
-        slow = next(page.url for page in pages if page.section == "reports")
-        recipes: dict[FailureKind, dict[str, Any]] = {
-            FailureKind.TIMEOUT: {"url": slow},
-            FailureKind.TARGET_NOT_FOUND: {"url": f"https://{site.base}/blog/this-post-was-removed"},
-            FailureKind.TARGET_SERVER_ERROR: {"url": by_section["status"]},
-            FailureKind.ANTI_BOT: {"url": f"https://{site.base}/pricing/enterprise", "proxy": "basic"},
-            FailureKind.LOCKDOWN_MISS: {"url": f"https://{site.base}/about", "lockdown": True},
-            FailureKind.NO_CACHED_DATA: {"url": f"https://{site.base}/contact", "minAge": 1},
-            FailureKind.JS_NOT_RENDERED: {"url": f"https://{site.base}/products"},
-        }
-        if kind not in recipes:
-            raise ValueError(f"no single-scrape recipe fails with {kind.value!r}")
-        return self.create_scrape(caller, ScrapeRequest.model_validate(recipes[kind]), at=at)
+        return self.create_scrape(caller, failing_request(self._sites.site(host), kind), at=at)
 
     # -- crawl -------------------------------------------------------------------
 
     def plan_crawl(self, request: CrawlRequest) -> PlannedCrawl:
-        """Read the prompt and walk the site: pure and CPU-bound, so routes run it off the event loop.
-
-        Raises `InvalidRequest` for a path pattern that does not compile.
-        """
-        if request.prompt:
-            # Parameters read from the prompt fill in only what the request leaves out.
-            generated = read_prompt(request.url, request.prompt)
-            explicit = request.to_wire()
-            request = CrawlRequest.model_validate({**generated, **explicit})
-        try:
-            return PlannedCrawl(request, plan_crawl(self._sites, request))
-        except InvalidPattern as exc:
-            raise InvalidRequest(f"Invalid request body: {exc}",
-                              [{"path": [exc.field_name, exc.index], "message": str(exc)}]) from None
+        """The crawl's request and plan (`crawl_plan.plan_requested_crawl`); routes run it off the event loop."""
+        return plan_requested_crawl(self._sites, request)
 
     def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
                     record: bool = True, planned: PlannedCrawl | None = None, through_cache: bool = True) -> CrawlJob:
@@ -251,35 +207,12 @@ class JobStore:
                        webhook=webhook_config(request.webhook), page_ids=page_ids,
                        request=options, run=run, invalid_urls=urls.invalid)
         self._jobs[job_id] = job
-        self._unfinished_batches[job_id] = job
+        self.running_batches.add(job)
         if record:
             # Billed page by page as the URLs are scraped.
             self._record(caller, "batch_scrape", urls.valid[0], job_id, 0, at)
         self._webhooks.schedule_job(job, caller.team)
         return job
-
-    async def catch_up(self, job: BatchJob) -> None:
-        """Scrape what `job`'s timeline has reached by now, a slice at a time with the loop let go between."""
-        now = self._clock.now()
-        while job.catch_up(now, CATCH_UP_SLICE):
-            await asyncio.sleep(0)
-
-    async def catch_up_batches(self) -> None:
-        """Bring every running batch up to now (their billing, their cache entries, their webhooks' pages)."""
-        for job_id, job in list(self._unfinished_batches.items()):
-            await self.catch_up(job)
-            now = self._clock.now()
-            if job.status(now) != "scraping" and job.run.scraped >= job.completed(now):
-                self._unfinished_batches.pop(job_id, None)
-
-    async def run_loop(self) -> None:
-        """Served mode: catch up running batches every `CATCH_UP_SECONDS` until cancelled."""
-        while True:
-            await asyncio.sleep(CATCH_UP_SECONDS)
-            try:
-                await self.catch_up_batches()
-            except Exception:  # one batch's failure must not stop the others' progress
-                log.exception("catching up running batches failed")
 
     # -- map and agent -------------------------------------------------------------
 
@@ -329,7 +262,7 @@ class JobStore:
                    if job.created_at <= cutoff and not still_listed(job_id)]
         for job_id in expired:
             job = self._jobs.pop(job_id)
-            self._unfinished_batches.pop(job_id, None)
+            self.running_batches.forget(job_id)
             if job.kind in EXPIRY_ANSWERED_KINDS:
                 self._expired[job_id] = (job.team_id, job.kind)
         while len(self._expired) > EXPIRED_IDS_MAX:

@@ -40,9 +40,9 @@ import asyncio
 import json
 import logging
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -51,6 +51,7 @@ from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import NewId
 from tui.emulator.core.teams import Team, TeamDirectory
 from tui.emulator.jobs.model import BatchJob
+from tui.emulator.jobs.webhook_delivery import Attempt, Delivery, delivery_headers
 
 if TYPE_CHECKING:
     from tui.emulator.jobs.model import CrawlJob
@@ -66,61 +67,6 @@ LOOP_INTERVAL = 0.5
 # Page events one batch adds per delivery round: the rest follow 0.5 s later, never all at once.
 PAGE_EVENTS_PER_ROUND = 200
 DEFAULT_EVENTS = ("started", "page", "completed", "failed")
-
-DeliveryState = Literal["pending", "delivered", "failed", "cancelled"]
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One POST of a delivery: when (emulator time), and the receiver's status or the error."""
-
-    at: datetime
-    status_code: int | None
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status_code is not None and 200 <= self.status_code < 300
-
-
-@dataclass
-class Delivery:
-    """One event for one receiver, with its attempts so far."""
-
-    webhook_id: str
-    job_id: str
-    team_id: str
-    event: str
-    url: str
-    headers: dict[str, str]
-    body: bytes
-    due_at: datetime
-    attempts: list[Attempt] = field(default_factory=list)
-    state: DeliveryState = "pending"
-    in_flight: bool = False
-
-    @property
-    def payload(self) -> dict[str, Any]:
-        return json.loads(self.body)
-
-
-# Headers the sender owns: the signature (a custom one would be a forgery the receiver
-# might read first) and the message framing (a wrong length loses the body).
-RESERVED_HEADERS = frozenset({SIGNATURE_HEADER.lower(), "content-length", "transfer-encoding", "host", "connection"})
-
-
-def delivery_headers(custom: dict[str, str]) -> dict[str, str]:
-    """The headers of an attempt: the webhook's custom ones, less those the sender owns."""
-    headers = {"Content-Type": "application/json", "User-Agent": "wds-emulator-webhooks/1"}
-    for name, value in custom.items():
-        if name.lower() in RESERVED_HEADERS:
-            continue
-        # One spelling per name: a custom `content-type` replaces the default, never doubles it.
-        for known in [known for known in headers if known.lower() == name.lower()]:
-            del headers[known]
-        headers[name] = value
-    return headers
-
 
 def wants(filters: set[str], prefix: str, suffix: str) -> bool:
     """True when the event `<prefix>.<suffix>` passes `filters` (names by suffix or in full)."""

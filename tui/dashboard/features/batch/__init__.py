@@ -1,1 +1,1 @@
-"""The batch scrape form, its fields and refusals, and the batch status screen."""
+"""The batch scrape form, its fields (and the words of its refusals), and the batch status screen."""

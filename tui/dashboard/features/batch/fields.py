@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Checkbox, Label, Static, TextArea
+from textual.widgets import Label, Static, TextArea
 
 from tui.contract.requests import BatchScrapeRequest, WebhookConfig, is_http_url
 from tui.contract.validation import validation_details
@@ -24,10 +24,11 @@ from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
 URLS = FieldSpec("urls", ("urls",))
-IGNORE_INVALID = FieldSpec("ignore-invalid", ("ignoreInvalidURLs",))
+IGNORE_INVALID = FieldSpec("ignore-invalid", ("ignoreInvalidURLs",), "invalid URLs",
+                           "ignoreInvalidURLs: drop them and go on", "boolean", group=True, default=True)
 CONCURRENCY = FieldSpec("max-concurrency", ("maxConcurrency",), "maxConcurrency",
                         f"{range_text(BatchScrapeRequest, 'maxConcurrency')}; pages at once; default the team's limit",
-                        numeric=True)
+                        "integer")
 WEBHOOK = FieldSpec("webhook", ("webhook",), "webhook", "https://… receives the batch's events", group=True)
 
 
@@ -76,12 +77,8 @@ class BatchFields(FormBody):
         yield Static("", id="urls-count", classes="field-note", markup=False)
         yield error_line("urls")
         yield ScrapeOptionsFields(id="scrape-options")
-        with Horizontal(classes="field-row group"):
-            yield Label("invalid URLs")
-            yield Checkbox("ignoreInvalidURLs: drop them and go on", True, id="ignore-invalid", compact=True)
-        yield error_line("ignore-invalid")
-        yield from CONCURRENCY.compose()
-        yield from WEBHOOK.compose()
+        for spec in (IGNORE_INVALID, CONCURRENCY, WEBHOOK):
+            yield from spec.compose()
         yield Static(NO_INBOX_HINT, id="webhook-hint", classes="field-note", markup=False)
         yield Static("ctrl+s: start the batch · ctrl+y: copy as curl · Esc: close", classes="field-hint")
 
@@ -104,11 +101,7 @@ class BatchFields(FormBody):
         return url_lines(self.query_one("#urls", TextArea).text)
 
     def wire_values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {"urls": self.urls, **self.query_one(ScrapeOptionsFields).wire_values()}
-        if not self.query_one("#ignore-invalid", Checkbox).value:
-            values["ignoreInvalidURLs"] = False
-        if self.text("max-concurrency"):
-            values["maxConcurrency"] = self.text("max-concurrency")
+        values = {"urls": self.urls, **super().wire_values(), **self.query_one(ScrapeOptionsFields).wire_values()}
         if self.text("webhook"):
             values["webhook"] = {"url": self.text("webhook")}  # the contract's webhook is an object
         return values

@@ -1,12 +1,13 @@
 """Start a batch scrape (`POST /v2/batch/scrape`): URLs and options checked against the contract, then followed.
 
 The URLs come pasted, or from the map explorer's selection (`urls`); the
-fields are `tui.dashboard.features.batch.fields`. The launch form
-(`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets Esc abandon the
-request and copies it as curl; a refusal is worded by
-`tui.dashboard.features.batch.refusals`. A started batch closes the form and opens its
-status screen (`OpenBatch`), which lists the URLs the service refused as
-invalid beside the accepted ones.
+fields are `tui.dashboard.features.batch.fields`, and the launch form
+(`tui.dashboard.kit.launch_form`) does the rest. A refusal is worded by
+`tui.dashboard.kit.error_words` with what only a batch can add (`BATCH_WORDS`):
+unlike a single scrape, a batch that timed out or lost its connection may
+have started anyway, so the words say where to look before sending it again.
+A started batch closes the form and opens its status screen (`OpenBatch`),
+which lists the URLs the service refused as invalid beside the accepted ones.
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ from textual.binding import BindingType
 from textual.widgets import TextArea
 
 from tui.api.client import WdsClient
-from tui.api.errors import WdsError
+from tui.api.errors import (
+    APIConnectionError,
+    APITimeoutError,
+    InternalServerError,
+    InvalidResponseError,
+    WdsError,
+)
 from tui.contract.models.batch import BatchScrapeStarted
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.features.batch.fields import BatchFields
-from tui.dashboard.features.batch.refusals import explain_batch
-from tui.dashboard.kit.error_words import Words
-from tui.dashboard.kit.form_body import offer_webhook
+from tui.dashboard.kit.error_words import Say, Words, request_id_text, sentence, status_code
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.shell.intents import OpenBatch
 
@@ -32,6 +37,22 @@ if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
 
 TITLE = "Batch scrape · POST /v2/batch/scrape"
+_MAYBE_STARTED = ("The batch may have started anyway: look at the activity pane (batch_scrape) before "
+                  "sending again with ctrl+s.")
+
+BATCH_WORDS: dict[type[WdsError], Say] = {
+    APITimeoutError: lambda e: Words(
+        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} {_MAYBE_STARTED}"),
+    APIConnectionError: lambda e: Words(
+        "Connection lost", f"The service could not be reached: {sentence(e.message)} Check the network or the "
+        f"service; nothing typed is lost. {_MAYBE_STARTED}"),
+    InternalServerError: lambda e: Words(
+        "The service failed", f"The service failed on its side ({status_code(e)}: {e.message}){request_id_text(e)}. "
+        f"Nothing in the form is wrong. {_MAYBE_STARTED}"),
+    InvalidResponseError: lambda e: Words(
+        "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a batch id: "
+        f"{sentence(e.message)} {_MAYBE_STARTED}"),
+}
 
 
 class BatchFormScreen(LaunchFormScreen):
@@ -56,31 +77,22 @@ class BatchFormScreen(LaunchFormScreen):
     def __init__(
         self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
     ) -> None:
-        super().__init__(client)
-        self.webhooks = webhooks
+        super().__init__(client, webhooks)
         self.urls = tuple(urls)
-        self._offered: str | None = None  # the inbox address last offered as the webhook
 
     def make_fields(self) -> BatchFields:
-        return BatchFields(self.urls, id="batch-form")
+        return BatchFields(self.urls, id="batch-form")  # prefilled
 
     def on_mount(self) -> None:
         super().on_mount()
         urls = self.query_one("#urls", TextArea)
         urls.move_cursor(urls.document.end)  # prefilled: go on typing after the last URL
 
-    def on_screen_resume(self) -> None:
-        # On opening, and back from the inbox (w started it): offer its address if the field is empty.
-        # Once per address: a field emptied on purpose stays empty after the help screen.
-        address = self.webhooks.address if self.webhooks is not None else None
-        if offer_webhook(self, address, self._offered):
-            self._offered = address
-
     async def call(self, request: BatchScrapeRequest) -> BatchScrapeStarted:
         return await self.client.batch.create(request=request)
 
-    def refusal(self, error: WdsError, request: BatchScrapeRequest) -> Words:
-        return explain_batch(error)
+    def words(self, request: BatchScrapeRequest) -> dict[type[WdsError], Say]:
+        return BATCH_WORDS
 
     def progress(self, request: BatchScrapeRequest, elapsed: int) -> str:
         count = len(request.urls)

@@ -3,7 +3,7 @@
 One screen per target: a standalone session (`POST /v2/browser/{id}/execute`)
 or the browser bound to a scrape job (`POST /v2/scrape/{id}/interact`, where
 code or a prompt is sent, exactly one, and ctrl+t stops the session after a
-confirmation). Left: the editor, language, timeout, and the parts of the last
+confirmation). Left: the form (`form.py`: editor, language, timeout) and the parts of the last
 run. Right: the live CDP status of the session and the history of runs.
 
 The code typed is never lost: nothing clears the editor, a failed call (410,
@@ -31,21 +31,17 @@ from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
-from tui.contract.limits import EXEC_TIMEOUT_MAX, EXEC_TIMEOUT_MIN
 from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, ExecuteResult
 from tui.contract.models.scrape import InteractResult
-from tui.contract.requests import ExecuteRequest, InteractRequest, Language
+from tui.contract.requests import ExecuteRequest, InteractRequest
 from tui.contract.validation import validation_details
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
-from tui.dashboard.features.console.editor import ConsoleEditor
 from tui.dashboard.features.console.example_offer import offer_example
-from tui.dashboard.features.console.highlighting import highlight
+from tui.dashboard.features.console.form import NOTHING_TO_RUN, ConsoleForm
 from tui.dashboard.features.console.history import (
-    EXAMPLES,
     LANGUAGES,
     CallFailure,
     ConsoleTarget,
-    Draft,
     RunHistory,
     RunMode,
     RunOutcome,
@@ -65,7 +61,6 @@ from tui.dashboard.shell.intents import Confirm
 
 RUN_GROUP = "console-run"
 STOP_GROUP = "console-stop"
-NOTHING_TO_RUN = "Nothing to run: the editor is empty (the grey code in it is only an example)."
 
 
 class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
@@ -122,32 +117,18 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         self.clock = clock
         self.history = history if history is not None else RunHistory()
         self._timer = timer
+        self.form = ConsoleForm(self, interact=self.target.interact)
         self._draft_ready = False  # set once mounted: saving the draft reads the widgets
 
     # --- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        draft = self.history.draft
         with Horizontal(id="console-title"):
             yield Label(shown(self.target.title), id="console-name")
             yield Static("", id="run-state", markup=False)
         with Horizontal(id="console-body"):
             with Vertical(id="console-main"):
-                with Horizontal(id="console-controls"):
-                    if self.target.interact:
-                        yield Select([("code", "code"), ("prompt", "prompt")], value=draft.mode,
-                                     allow_blank=False, id="mode")
-                    yield Select([(name, name) for name in LANGUAGES], value=draft.language,
-                                 allow_blank=False, id="language")
-                    yield Label("timeout")
-                    yield Input(draft.timeout, placeholder="30", type="integer", id="timeout",
-                                tooltip=f"seconds, {EXEC_TIMEOUT_MIN}-{EXEC_TIMEOUT_MAX}; empty: the service's 30")
-                yield Static("", id="timeout-error", classes="field-error", markup=False)
-                yield ConsoleEditor.code_editor(draft.code, theme="css", id="editor",
-                                                placeholder=EXAMPLES[draft.language])
-                if self.target.interact:
-                    yield ConsoleEditor(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
-                yield Static("", id="code-error", classes="field-error", markup=False)
+                yield from self.form.compose(self.history.draft)
                 yield RunOutput(id="output")
             with Vertical(id="console-side"):
                 note = ("connects after the first run: the interact answer carries the CDP URL"
@@ -157,9 +138,8 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        for error in self.query(".field-error"):
-            error.display = False
-        self._highlight(self.history.draft.language)
+        self.form.hide_errors()
+        self.form.highlight(self.history.draft.language)
         self.set_reactive(ConsoleScreen.mode, self.history.draft.mode if self.target.interact else "code")
         self.watch_mode(self.mode)
         self.query_one(RunList).show(self.history)
@@ -167,7 +147,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
             self.query_one(RunOutput).show_run(self.history.latest)
         # At once: Widget.focus would wait a turn, and the screen's own first focus
         # could land in between on another field.
-        self.set_focus(self._editor_for(self.mode))
+        self.set_focus(self.form.editor_for(self.mode))
         self._draft_ready = True
 
     # --- keys --------------------------------------------------------------------------
@@ -182,9 +162,9 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         """Send what is in the editor (validated first; nothing is sent when it is invalid)."""
         if self.running:
             return  # a second ctrl+r while a run is in flight must not send twice
-        if self.mode == "code" and not self._editor_for("code").text.strip():
+        if self.mode == "code" and not self.form.editor_for("code").text.strip():
             return self._offer_example()
-        spec = self._read_spec()
+        spec = self.form.read_spec(self.mode)
         if spec is None or (request := self._build_request(spec)) is None:
             return
         record = self.history.start(spec, self.clock())
@@ -195,9 +175,8 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _offer_example(self) -> None:
         """Nothing to run: offer the language's example (Enter/y inserts it; nothing is sent)."""
-        language = self.query_one("#language", Select).value
-        offer_example(self._editor_for("code"), language if language in LANGUAGES else "node",  # type: ignore[arg-type]
-                      lambda inserted: self._show_error("code-error", None if inserted else NOTHING_TO_RUN))
+        offer_example(self.form.editor_for("code"), self.form.language(),
+                      lambda inserted: self.form.show_error("code-error", None if inserted else NOTHING_TO_RUN))
 
     def action_recall(self) -> None:
         """Put the highlighted run of the history back into the editor."""
@@ -231,40 +210,14 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    # --- reading the form ----------------------------------------------------------------
-
-    def _editor_for(self, mode: RunMode) -> TextArea:
-        return self.query_one("#prompt" if mode == "prompt" else "#editor", TextArea)
-
-    def _show_error(self, widget_id: str, message: str | None) -> None:
-        error = self.query_one(f"#{widget_id}", Static)
-        error.update(shown(message or "", lines=True))  # the service's reason for a refusal
-        error.display = message is not None
-
-    def _read_spec(self) -> RunSpec | None:
-        timeout, problem = parse_timeout(self.query_one("#timeout", Input).value)
-        self._show_error("timeout-error", problem)
-        text = self._editor_for(self.mode).text
-        empty = None
-        if not text.strip():
-            empty = "Nothing to send: the prompt is empty." if self.mode == "prompt" else NOTHING_TO_RUN
-        self._show_error("code-error", empty)
-        if problem is not None or empty is not None:
-            return None
-        language = self.query_one("#language", Select).value
-        assert language in LANGUAGES
-        return RunSpec(self.mode, text, language, timeout)  # type: ignore[arg-type]
+    # --- sending ------------------------------------------------------------------------
 
     def _build_request(self, spec: RunSpec) -> ExecuteRequest | InteractRequest | None:
         """The request model: the contract's limits are checked here, before anything is sent."""
         try:
             return request_for(self.target, spec)
         except ValidationError as exc:
-            issues = validation_details(exc)
-        timeout_issues = [i["message"] for i in issues if i["path"] == "timeout"]
-        other_issues = [i["message"] for i in issues if i["path"] != "timeout"]
-        self._show_error("timeout-error", "; ".join(timeout_issues) or None)
-        self._show_error("code-error", "; ".join(other_issues) or None)
+            self.form.show_issues(validation_details(exc))
         return None
 
     # --- running -----------------------------------------------------------------------
@@ -338,14 +291,7 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         if spec.mode == "prompt" and not self.target.interact:
             return
         self.mode = spec.mode
-        self.query_one("#language", Select).value = spec.language
-        self.query_one("#timeout", Input).value = "" if spec.timeout is None else str(spec.timeout)
-        editor = self._editor_for(spec.mode)
-        if editor.text != spec.text:
-            # An edit rather than `text =`: what was in the editor stays one ctrl+z away.
-            editor.history.checkpoint()
-            editor.replace(spec.text, editor.document.start, editor.document.end)
-        editor.focus()
+        self.form.recall(spec).focus()
         self.query_one(RunOutput).show_run(record)
         self._save_draft()
 
@@ -354,32 +300,24 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
     def watch_mode(self, mode: RunMode) -> None:
         if not self.target.interact:
             return
-        self.query_one("#editor").display = mode == "code"
-        self.query_one("#prompt").display = mode == "prompt"
-        self.query_one("#language", Select).disabled = mode == "prompt"  # used with code only
-        self.query_one("#mode", Select).value = mode
-        self._show_error("code-error", None)
+        self.form.show_mode(mode)
         self._save_draft()
 
     @on(Select.Changed, "#mode")
     def _mode_chosen(self, event: Select.Changed) -> None:
         if event.value in ("code", "prompt") and event.value != self.mode:
             self.mode = event.value  # type: ignore[assignment]
-            self._editor_for(self.mode).focus()
+            self.form.editor_for(self.mode).focus()
 
     @on(Select.Changed, "#language")
     def _language_chosen(self, event: Select.Changed) -> None:
         if event.value in LANGUAGES:
-            self._highlight(event.value)  # type: ignore[arg-type]
-            self.query_one("#editor", TextArea).placeholder = EXAMPLES[event.value]  # type: ignore[index]
+            self.form.use_language(event.value)  # type: ignore[arg-type]
             self._save_draft()
-
-    def _highlight(self, language: Language) -> None:
-        highlight(self.query_one("#editor", TextArea), language)
 
     @on(Input.Changed, "#timeout")
     def _timeout_changed(self, event: Input.Changed) -> None:
-        self._show_error("timeout-error", parse_timeout(event.value)[1])
+        self.form.show_error("timeout-error", parse_timeout(event.value)[1])
         self._save_draft()
 
     @on(TextArea.Changed)
@@ -387,14 +325,5 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         self._save_draft()
 
     def _save_draft(self) -> None:
-        if not self._draft_ready:
-            return
-        prompt = self.query_one("#prompt", TextArea).text if self.target.interact else ""
-        language = self.query_one("#language", Select).value
-        self.history.draft = Draft(
-            code=self.query_one("#editor", TextArea).text,
-            prompt=prompt,
-            mode=self.mode,
-            language=language if language in LANGUAGES else "node",  # type: ignore[arg-type]
-            timeout=self.query_one("#timeout", Input).value,
-        )
+        if self._draft_ready:
+            self.history.draft = self.form.draft(self.mode)

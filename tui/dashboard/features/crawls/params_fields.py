@@ -10,126 +10,60 @@ Booleans are checkboxes, `sitemap` a choice, the path lists one regex a line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
-
-from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Select, TextArea
 
 from tui.contract.models.crawl import CrawlParams
 from tui.contract.requests import CrawlRequest
-from tui.dashboard.kit.form_body import range_text
+from tui.dashboard.kit.form_body import FieldSpec, Kind, range_text
 from tui.dashboard.kit.outside_text import visible
 
-Kind = Literal["url", "integer", "number", "boolean", "string", "lines", "choice"]
-
 SITEMAP_CHOICES = ("skip", "include", "only")
+_TYPES = {"lines": "strings, one a line", "choice": " | ".join(SITEMAP_CHOICES)}
 
 
-@dataclass(frozen=True)
-class ParamField:
-    """One crawl parameter: its wire name, its kind of widget and what it does."""
+def param(wire: str, kind: Kind, hint: str, type_words: str = "", default: bool | None = None) -> FieldSpec:
+    """The field of one parameter, labelled `limit · integer ≥ 1`: wire name, type, the request model's limits.
 
-    wire: str
-    kind: Kind
-    hint: str  # what it does, in a few words (the empty field's placeholder)
-    default: bool = False  # booleans only: the service's default, what an untouched box sends
-
-    @property
-    def dom_id(self) -> str:
-        """The id of the field's widget (its error line is `<id>-error`)."""
-        return f"param-{self.wire}"
-
-    @property
-    def python_name(self) -> str:
-        """The field's name in `CrawlRequest` and `CrawlParams`."""
-        return next(name for name, info in CrawlRequest.model_fields.items() if (info.alias or name) == self.wire)
-
-    @property
-    def label(self) -> str:
-        """`limit · integer ≥ 1`: wire name, type, limits."""
-        return f"{self.wire} · {type_text(self)}"
+    `hint` says what it does, in a few words (the empty field's placeholder, a tick's words);
+    `default` is a tick's: the service's default, what an untouched box sends.
+    """
+    words = type_words or _TYPES.get(kind) or f"{kind} {range_text(CrawlRequest, wire)}".rstrip()
+    return FieldSpec(f"param-{wire}", (wire,), f"{wire} · {words}", hint, kind, default=default,
+                     choices=SITEMAP_CHOICES if kind == "choice" else ())
 
 
 # In the order of the contract's table.
-PARAM_FIELDS: tuple[ParamField, ...] = (
-    ParamField("url", "url", "https://example.com: the site to crawl (required)"),
-    ParamField("includePaths", "lines", "one path regex a line, e.g. ^/blog/.*"),
-    ParamField("excludePaths", "lines", "one path regex a line, e.g. ^/careers/.*"),
-    ParamField("maxDepth", "integer", "levels of links followed from the start URL"),
-    ParamField("maxDiscoveryDepth", "integer", "levels of discovery from the start page"),
-    ParamField("crawlEntireDomain", "boolean", "follow links to siblings and parents too"),
-    ParamField("allowExternalLinks", "boolean", "follow links to other sites"),
-    ParamField("allowSubdomains", "boolean", "follow links to subdomains"),
-    ParamField("sitemap", "choice", "how the sitemap is used"),
-    ParamField("ignoreQueryParameters", "boolean", "same path, other query: one page"),
-    ParamField("ignoreRobotsTxt", "boolean", "crawl what robots.txt forbids"),
-    ParamField("robotsUserAgent", "string", "user agent robots.txt rules are read for"),
-    ParamField("deduplicateSimilarURLs", "boolean", "skip near-identical URLs", default=True),
-    ParamField("delay", "number", "seconds between two pages"),
-    ParamField("limit", "integer", "most pages crawled"),
+PARAM_FIELDS: tuple[FieldSpec, ...] = (
+    param("url", "text", "https://example.com: the site to crawl (required)", "URL, required"),
+    param("includePaths", "lines", "one path regex a line, e.g. ^/blog/.*"),
+    param("excludePaths", "lines", "one path regex a line, e.g. ^/careers/.*"),
+    param("maxDepth", "integer", "levels of links followed from the start URL"),
+    param("maxDiscoveryDepth", "integer", "levels of discovery from the start page"),
+    param("crawlEntireDomain", "boolean", "follow links to siblings and parents too", default=False),
+    param("allowExternalLinks", "boolean", "follow links to other sites", default=False),
+    param("allowSubdomains", "boolean", "follow links to subdomains", default=False),
+    param("sitemap", "choice", "how the sitemap is used"),
+    param("ignoreQueryParameters", "boolean", "same path, other query: one page", default=False),
+    param("ignoreRobotsTxt", "boolean", "crawl what robots.txt forbids", default=False),
+    param("robotsUserAgent", "text", "user agent robots.txt rules are read for", "string"),
+    param("deduplicateSimilarURLs", "boolean", "skip near-identical URLs", default=True),
+    param("delay", "number", "seconds between two pages"),
+    param("limit", "integer", "most pages crawled"),
 )
-FIELD_BY_WIRE = {field.wire: field for field in PARAM_FIELDS}
 
 
-def _number(value: float | None) -> str:
-    return f"{value:g}" if value is not None else ""
-
-
-def type_text(field: ParamField) -> str:
-    """The contract's type of a field with the request model's limits: `integer ≥ 1`, `number 0 to 3600`."""
-    if field.kind in ("integer", "number"):
-        return f"{field.kind} {range_text(CrawlRequest, field.wire)}".rstrip()
-    if field.kind == "url":
-        return "URL, required"
-    if field.kind == "lines":
-        return "strings, one a line"
-    if field.kind == "choice":
-        return " | ".join(SITEMAP_CHOICES)
-    return field.kind
-
-
-# --- widgets ----------------------------------------------------------------------
-
-
-def compose_field(field: ParamField) -> ComposeResult:
-    """The field's row (label and widget) and its error line, empty: `fill` puts values in."""
-    with Horizontal(classes="field-row"):
-        yield Label(field.label, id=f"{field.dom_id}-label", classes="field-label", markup=False)
-        yield _widget(field)
-    error = Static("", id=f"{field.dom_id}-error", classes="field-error", markup=False)
-    error.display = False
-    yield error
-
-
-def _widget(field: ParamField) -> Widget:
-    if field.kind == "boolean":
-        return Checkbox(field.hint, field.default, id=field.dom_id, compact=True)
-    if field.kind == "lines":
-        return TextArea(
-            "", id=field.dom_id, soft_wrap=False, show_line_numbers=False, compact=True, placeholder=field.hint
-        )
-    if field.kind == "choice":
-        options = [(choice, choice) for choice in SITEMAP_CHOICES]
-        return Select(options, prompt="not given (service default)", id=field.dom_id, compact=True)
-    input_type: Literal["integer", "number", "text"] = (
-        "integer" if field.kind == "integer" else "number" if field.kind == "number" else "text"
-    )
-    return Input(placeholder=field.hint, type=input_type, id=field.dom_id, compact=True)
-
-
-def fill(screen: Widget, params: CrawlParams) -> None:
+def fill(form: Widget, params: CrawlParams) -> None:
     """Put the parameters of a preview into the form; a parameter the answer lacks keeps its value.
 
     The values are the service's: a field shows them as text (`visible`), as everything else from outside.
     """
+    wire = params.model_dump(by_alias=True)
     for field in PARAM_FIELDS:
-        value = getattr(params, field.python_name, None)
+        value = wire.get(field.wires[0])
         if value is None:
             continue
-        widget = screen.query_one(f"#{field.dom_id}")
+        widget = form.query_one(f"#{field.field_id}")
         if isinstance(widget, Checkbox):
             widget.value = bool(value)
         elif isinstance(widget, TextArea):
@@ -137,29 +71,4 @@ def fill(screen: Widget, params: CrawlParams) -> None:
         elif isinstance(widget, Select):
             widget.value = value if value in SITEMAP_CHOICES else Select.NULL
         elif isinstance(widget, Input):
-            widget.value = _number(value) if isinstance(value, float) else visible(value)
-
-
-def read(screen: Widget) -> dict[str, Any]:
-    """The form's values by wire name, as `CrawlRequest` reads them; an empty field is left out.
-
-    Numbers stay strings, so pydantic both parses them and names the field when
-    they do not parse; a checkbox always counts (it has no "not given").
-    """
-    values: dict[str, Any] = {}
-    for field in PARAM_FIELDS:
-        widget = screen.query_one(f"#{field.dom_id}")
-        if isinstance(widget, Checkbox):
-            values[field.wire] = widget.value
-        elif isinstance(widget, TextArea):
-            lines = [line.strip() for line in widget.text.splitlines() if line.strip()]
-            if lines:
-                values[field.wire] = lines
-        elif isinstance(widget, Select):
-            if widget.value is not Select.NULL:
-                values[field.wire] = widget.value
-        elif isinstance(widget, Input):
-            text = widget.value.strip()
-            if text:
-                values[field.wire] = text
-    return values
+            widget.value = f"{value:g}" if isinstance(value, float) else visible(value)

@@ -1,1 +1,1 @@
-"""The map explorer: the form, its fields and refusals, the results, the links table and saving."""
+"""The map explorer: the form, its fields (and the words of its refusals), the results, the links table and saving."""

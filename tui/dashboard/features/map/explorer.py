@@ -1,8 +1,8 @@
 """Map a site (`POST /v2/map`) and explore its links: a form checked against the contract, then the links.
 
-The launch form (`tui.dashboard.kit.launch_form`) sends, counts the seconds, lets
-Esc abandon the request and copies it as curl; a refusal is worded by
-`tui.dashboard.features.map.refusals`. The links open in place (`tui.dashboard.features.map.results`:
+The launch form (`tui.dashboard.kit.launch_form`) does the rest; a refusal is
+worded by `tui.dashboard.kit.error_words` with what only a map can add
+(`map_words`). The links open in place (`tui.dashboard.features.map.results`:
 filter, sort, select, copy, save, batch scrape); Esc goes back to the form to
 map again.
 """
@@ -15,14 +15,20 @@ from typing import ClassVar
 from textual.binding import BindingType
 
 from tui.api.client import WdsClient
-from tui.api.errors import WdsError
+from tui.api.errors import (
+    APITimeoutError,
+    InsufficientCreditsError,
+    InvalidResponseError,
+    RequestTimeoutError,
+    ResponseTooLargeError,
+    WdsError,
+)
 from tui.contract.models.map import MapResult
 from tui.contract.requests import MapRequest
 from tui.dashboard.features.map.fields import MapFields
 from tui.dashboard.features.map.links import LinkList
-from tui.dashboard.features.map.refusals import explain
 from tui.dashboard.features.map.results import MapResults
-from tui.dashboard.kit.error_words import Words
+from tui.dashboard.kit.error_words import Say, Words, sentence, status_code
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 
 TITLE = "Map a site · POST /v2/map"
@@ -38,6 +44,7 @@ class MapExplorerScreen(LaunchFormScreen):
     NOTHING_DONE = "Nothing was mapped; the form says why and keeps what you typed."
     CANCELLED = ("Cancelled: the links will not be shown (the service may still finish the map and bill it). "
                  "The form is as you left it; ctrl+s sends again.")
+    BODY = MapFields
     ANSWER = "map-results"
 
     CANCEL_ACTION = "cancel_map"
@@ -48,17 +55,14 @@ class MapExplorerScreen(LaunchFormScreen):
         self.links: LinkList | None = None
         self.answered_at = 0.0  # time.perf_counter() when the links arrived (the benchmark reads it)
 
-    def make_fields(self) -> MapFields:
-        return MapFields(id="map-form")
-
     async def call(self, request: MapRequest) -> LinkList:
         result: MapResult = await self.client.map(request=request)
         self.answered_at = time.perf_counter()
         # The columns hold the strings: the 100,000 link objects go as this returns.
         return LinkList(result.links)
 
-    def refusal(self, error: WdsError, request: MapRequest) -> Words:
-        return explain(error, request)
+    def words(self, request: MapRequest) -> dict[type[WdsError], Say]:
+        return map_words(request)
 
     def progress(self, request: MapRequest, elapsed: int) -> str:
         budget = f"its timeout is {request.timeout / 1000:g} s" if request.timeout else "no timeout set"
@@ -69,10 +73,22 @@ class MapExplorerScreen(LaunchFormScreen):
         await self.show_answer(MapResults(self.links, id="map-links"), request,
                                f"Map · {request.url} · {len(self.links):,} links", "#links-table")
 
-    @property
-    def showing_links(self) -> bool:
-        """Whether the links are on screen (rather than the form)."""
-        return self.showing_answer
 
-    def action_cancel_map(self) -> None:
-        self.action_cancel_send()
+def map_words(request: MapRequest) -> dict[type[WdsError], Say]:
+    """The map form's own words, for a refusal of `request`."""
+    budget = f"its timeout of {request.timeout:,} ms" if request.timeout else "its time"
+    return {
+        RequestTimeoutError: lambda e: Words(
+            "The map took too long", f"The service gave up mapping {request.url} within {budget} "
+            f"({status_code(e)}: {e.message}). Raise timeout, clear it (no timeout by default), or lower limit."),
+        APITimeoutError: lambda e: Words(
+            "No answer in time", f"The service sent no answer in time: {sentence(e.message)} A big site takes a "
+            "while; set a timeout in the form to bound it, or send again with ctrl+s."),
+        InsufficientCreditsError: lambda e: Words(
+            "No credits left", f"The team has no credits left for a map ({status_code(e)}: {e.message})."),
+        ResponseTooLargeError: lambda e: Words(
+            "Answer too large", f"The answer was larger than any map of {request.limit or 'the default number of'} "
+            f"links can be: {e.message}"),
+        InvalidResponseError: lambda e: Words(
+            "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a map: {e.message}"),
+    }

@@ -1,1 +1,1 @@
-"""The scrape form, its fields and refusals, and the scrape result screen."""
+"""The scrape form, its fields (and the words of its refusals), and the scrape result screen."""

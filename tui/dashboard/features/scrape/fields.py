@@ -11,11 +11,10 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui.contract.requests import ScrapeRequest
-from tui.dashboard.kit.form_body import FieldSpec, FormBody
+from tui.dashboard.kit.form_body import URL_REQUIRED, FieldSpec, FormBody
 from tui.dashboard.kit.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
 URL = FieldSpec("url", ("url",), "URL", "https://example.com/page")
-URL_REQUIRED = {"path": "url", "message": "url: required, an absolute http:// or https:// URL"}
 
 
 class ScrapeFields(FormBody):
@@ -32,7 +31,7 @@ class ScrapeFields(FormBody):
         yield Static("ctrl+s: scrape · ctrl+y: copy as curl · Esc: close", classes="field-hint")
 
     def wire_values(self) -> dict[str, Any]:
-        return {"url": self.text("url"), **self.query_one(ScrapeOptionsFields).wire_values()}
+        return {**super().wire_values(), **self.query_one(ScrapeOptionsFields).wire_values()}
 
     def checks(self, values: dict[str, Any]) -> list[dict[str, Any]]:
-        return [] if values["url"] else [URL_REQUIRED]
+        return [] if values.get("url") else [URL_REQUIRED]

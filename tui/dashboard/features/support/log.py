@@ -35,6 +35,7 @@ from tui.api.errors import (
 from tui.contract.limits import ASK_BUDGET_SECONDS
 from tui.contract.models.support import SupportAskPartial
 from tui.dashboard.kit.error_words import WORDS, Say, Words, words_for
+from tui.dashboard.kit.form_issues import field_issues
 from tui.dashboard.kit.formatting import short_id
 from tui.dashboard.kit.status_look import is_failure
 
@@ -108,10 +109,12 @@ class AskFailure:
         """The words for every error the contract (and the network) can give support ask."""
         status = error.status if isinstance(error, APIStatusError | InvalidResponseError) else None
         words = words_for(error, _ASK_WORDS)
+        # The fields a refusal names, ours or the service's 400, read as the launch forms read them.
+        named = _field_of([str(issue["path"]) for issue in field_issues(error)])
         if isinstance(error, RequestValidationError):
-            return cls(words.title, words.text, field=_field_of(error.fields))
+            return cls(words.title, words.text, field=named)
         if isinstance(error, BadRequestError):
-            field_name = _field_of(_detail_paths(error.details)) or "question"
+            field_name = named or "question"
             return cls(words.title, f"{words.text} Edit the {field_name} and send it again.", status, field_name)
         return cls(words.title, words.text, status)
 
@@ -163,12 +166,6 @@ def partial_of(error: GatewayTimeoutError) -> SupportAskPartial | None:
         return None
     parts = (partial.answer, partial.fix_parameters, partial.validation, partial.feedback)
     return partial if any(part is not None for part in parts) else None
-
-
-def _detail_paths(details: object) -> list[str]:
-    if not isinstance(details, list):
-        return []
-    return [str(item.get("path")) for item in details if isinstance(item, dict) and item.get("path")]
 
 
 def _field_of(paths: list[str]) -> QuestionField | None:

@@ -62,7 +62,7 @@ class UsageChart(Vertical):
 
     def _draw_bars(self) -> None:
         """Draw what `show` was last given (mounting the bars the first time)."""
-        if self._shown is None:
+        if self._shown is None or not self.is_attached:  # quit before the frame the first bars waited for
             return
         months, series = self._shown
         bars = self._bars()

@@ -20,20 +20,21 @@ gives each its `compact` as it builds it, and again when `compact` changes
 Read-only: keys of actions that declare they change the service are left out
 (`tui.dashboard.keys.read_only`).
 
-`FooterKey` is Textual's key widget, which it does not export: its styles,
-clicks and tooltips are the footer's look, so it is used as it is
-(tests/test_private_names.py keeps the list of such names).
+Each key is our `FooterKey` (`tui.dashboard.kit.widgets.footer_key`): Textual
+does not export its own, and ours looks the same; a click runs the key's
+action in the namespace that bound it.
 """
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
 
 from tui.dashboard.kit.mutations import refused_mutation
+from tui.dashboard.kit.widgets.footer_key import FooterKey
 
 FIRST_ACTIONS = ("quit", "help")
 """Actions shown before any other, in this order (an action's name before its arguments)."""
@@ -74,19 +75,20 @@ class Footer(TextualFooter):
         if not self.bindings_known:
             return
         active = self.screen.active_bindings
-        shown: dict[str, tuple[Binding, bool, str, int]] = {}  # one key per action, the first bound
+        shown: dict[str, tuple[DOMNode, Binding, bool, str, int]] = {}  # one key per action, the first bound
         for namespace, binding, enabled, tooltip in active.values():
             if not binding.show or binding.action in shown or refused_mutation(self.app, binding.action, namespace):
                 continue
-            shown[binding.action] = (binding, enabled, tooltip, footer_rank(binding, namespace))
-        ordered = sorted(shown.values(), key=lambda item: item[3])  # stable: binding order within a rank
+            shown[binding.action] = (namespace, binding, enabled, tooltip, footer_rank(binding, namespace))
+        ordered = sorted(shown.values(), key=lambda item: item[4])  # stable: binding order within a rank
         self.styles.grid_size_columns = len(ordered)
-        for binding, enabled, tooltip, _ in ordered:
+        for namespace, binding, enabled, tooltip, _ in ordered:
             key = FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
                 footer_label(binding),
                 binding.action,
+                namespace,
                 disabled=not enabled,
                 tooltip=tooltip or binding.description,
             )
@@ -95,12 +97,13 @@ class Footer(TextualFooter):
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             palette = active.get(self.app.COMMAND_PALETTE_BINDING)
             if palette is not None:
-                _, binding, enabled, _ = palette
+                namespace, binding, enabled, _ = palette
                 yield FooterKey(
                     binding.key,
                     self.app.get_key_display(binding),
                     binding.description,
                     binding.action,
+                    namespace,
                     classes="-command-palette",
                     disabled=not enabled,
                     tooltip=binding.tooltip or binding.description,

@@ -28,10 +28,6 @@ class RequestProgress(Static):
         self._started = 0.0
         self._ticker: Timer | None = None
 
-    @property
-    def running(self) -> bool:
-        return self._describe is not None
-
     def start(self, describe: Callable[[int], str]) -> None:
         """Show `describe(seconds so far)` now and every second until `stop`."""
         self._describe = describe
