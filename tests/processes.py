@@ -58,8 +58,11 @@ def served_emulator(key: str, seed: int) -> Iterator[str]:
     """
     process = subprocess.Popen(
         [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", str(seed), "--no-traffic"],
-        env={**os.environ, "WDS_EMULATOR_API_KEYS": key}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": key},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
     )
     try:
         assert process.stdout is not None
@@ -119,13 +122,19 @@ PRINTED_ADDRESS = re.compile(r"(http://\S+/\?token=[A-Za-z0-9_-]+)")
 
 
 @contextmanager
-def serve_process(environment: dict[str, str], log: Path, *extra: str, port: int | None = None) -> Iterator[ServeProcess]:
+def serve_process(
+    environment: dict[str, str], log: Path, *extra: str, port: int | None = None
+) -> Iterator[ServeProcess]:
     """`python -m tui serve` on a free loopback port with `environment`, until it listens; stopped as by Ctrl+C."""
     port = port or free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "tui", "serve", "--port", str(port), *extra],
-            env=environment, stdout=out, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True,
+            env=environment,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            start_new_session=True,
         )
         try:
             _wait_for_port(port, process)
@@ -171,8 +180,11 @@ def emulator_with_banner(*args: str, env: dict[str, str] | None = None) -> Itera
     fills. The process is stopped (killed if it does not stop within 20 s) on the way out.
     """
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui.emulator", "--port", "0", *args], stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).resolve().parents[1],
+        [sys.executable, "-m", "tui.emulator", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
         env={**os.environ, **(env or {})},
     )
     try:

@@ -28,9 +28,19 @@ def test_the_first_frame_imports_nothing_it_does_not_draw() -> None:
     import subprocess
     import sys
 
-    script = "import sys\nimport tui.dashboard.shell.app, tui.dashboard.startup.launch\nprint(' '.join(sorted(sys.modules)))"
+    script = (
+        "import sys\nimport tui.dashboard.shell.app, tui.dashboard.startup.launch\nprint(' '.join(sorted(sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     loaded = set(done.stdout.split())
     assert "tui.dashboard.shell.app" in loaded, done.stderr
-    late = ("plotext", "textual_plotext", "tree_sitter", "tui.dashboard.features.console", "tui.emulator", "uvicorn", "starlette")
+    late = (
+        "plotext",
+        "textual_plotext",
+        "tree_sitter",
+        "tui.dashboard.features.console",
+        "tui.emulator",
+        "uvicorn",
+        "starlette",
+    )
     assert not {name for name in loaded if name.split(".")[0] in late or name.startswith(late)}

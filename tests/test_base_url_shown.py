@@ -43,13 +43,16 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    (f"https://api.example.com/?key={SECRET}", "https://api.example.com/?…ABCD"),
-    (f"https://u:{SECRET}@api.example.com/v2?a=1#{SECRET}", "https://…ABCD@api.example.com/v2?…#…ABCD"),
-    ("https://api.example.com/v2", "https://api.example.com/v2"),
-    ("https://api.example.com/team@x", "https://api.example.com/team@x"),  # an `@` in the path is no userinfo
-    ("http://[::1", "http://[::1"),
-])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (f"https://api.example.com/?key={SECRET}", "https://api.example.com/?…ABCD"),
+        (f"https://u:{SECRET}@api.example.com/v2?a=1#{SECRET}", "https://…ABCD@api.example.com/v2?…#…ABCD"),
+        ("https://api.example.com/v2", "https://api.example.com/v2"),
+        ("https://api.example.com/team@x", "https://api.example.com/team@x"),  # an `@` in the path is no userinfo
+        ("http://[::1", "http://[::1"),
+    ],
+)
 def test_mask_url_keeps_host_and_path_and_masks_the_rest(url: str, shown: str) -> None:
     assert mask_url(url) == shown
 

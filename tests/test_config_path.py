@@ -25,7 +25,7 @@ CASES = {
     "the environment in lower case": (None, {"wds_base_url": "https://env.example", "WDS_API_KEY": KEY}, None),
     "the file": (None, {}, SERVICE_FILE),
     "the file, top level": (None, {}, f'base_url = "https://file.example"\napi_key = "{KEY}"\n'),
-    "a file that only mentions base_url in a comment": (None, {}, "# base_url = \"https://x.example\"\n"),
+    "a file that only mentions base_url in a comment": (None, {}, '# base_url = "https://x.example"\n'),
 }
 
 
@@ -82,6 +82,7 @@ def test_the_dashboard_gets_the_emulator_started_before_its_settings(monkeypatch
     real_settings = cli._settings_from
     monkeypatch.setattr(local_emulator.LocalEmulator, "start", staticmethod(start))
     monkeypatch.setattr(cli, "_settings_from", lambda args: (events.append("settings"), real_settings(args))[1])
+
     def run(settings: object, started: object, **_: object) -> int:
         events.append(f"ran {type(started).__name__}")
         return 0
@@ -100,5 +101,7 @@ def test_nothing_is_started_early_when_a_service_is_named(monkeypatch: pytest.Mo
     from tui.dashboard.startup import embedded_emulator as local_emulator
 
     monkeypatch.setattr(local_emulator.LocalEmulator, "start", staticmethod(lambda **_: pytest.fail("started")))
-    monkeypatch.setattr("tui.dashboard.startup.launch.run_dashboard", lambda settings, started, **_: 0 if started is None else 1)
+    monkeypatch.setattr(
+        "tui.dashboard.startup.launch.run_dashboard", lambda settings, started, **_: 0 if started is None else 1
+    )
     assert cli.main(["--base-url", "https://api.example.com", "--api-key", KEY]) == 0

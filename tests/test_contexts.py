@@ -29,8 +29,17 @@ api_key = "{STAGING_KEY}"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH", "WDS_WEBHOOK_LISTEN",
-                 "WDS_WEBHOOK_SECRET", "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
+    for name in (
+        "WDS_BASE_URL",
+        "WDS_API_KEY",
+        "WDS_TIMEOUT",
+        "WDS_REFRESH",
+        "WDS_WEBHOOK_LISTEN",
+        "WDS_WEBHOOK_SECRET",
+        "WDS_CONTEXT",
+        "WDS_READ_ONLY",
+        "WDS_API_KEY_COMMAND",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))
 
@@ -117,10 +126,13 @@ def test_the_service_table_is_one_unnamed_context(tmp_path: Path) -> None:
     assert load_settings(config_path=path, context="local")[0].uses_embedded_emulator
 
 
-@pytest.mark.parametrize(("command", "said"), [
-    ("echo oops >&2; exit 3", r"api_key_command of context 'prod' failed \(exit 3\): oops"),
-    ("true", r"api_key_command of context 'prod' printed nothing"),
-])
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("echo oops >&2; exit 3", r"api_key_command of context 'prod' failed \(exit 3\): oops"),
+        ("true", r"api_key_command of context 'prod' printed nothing"),
+    ],
+)
 def test_a_key_command_that_fails_says_how(tmp_path: Path, command: str, said: str) -> None:
     path = config(tmp_path, CONTEXTS.replace(f"echo {PROD_KEY}", command.replace('"', '\\"')))
     with pytest.raises(SettingsError, match=said):

@@ -23,8 +23,6 @@ def _lint_imports() -> str:
 
 
 def test_the_import_contracts_hold() -> None:
-    done = subprocess.run(
-        [_lint_imports(), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run([_lint_imports(), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "0 broken" in done.stdout

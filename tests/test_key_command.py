@@ -32,12 +32,15 @@ def _assert_nothing_left(pgid: int) -> None:
     assert not left, f"processes of the key command still run: {left}"
 
 
-@pytest.mark.parametrize("rest", [
-    "echo KEY; sleep 60 &",  # a child holds its stdout after it ended: no end of file for a minute
-    "sleep 60 & echo KEY",
-    "yes KEY",  # never ends, never stops printing
-    "trap '' TERM; echo KEY; exec sleep 60",  # still running after its line, deaf to SIGTERM
-])
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "echo KEY; sleep 60 &",  # a child holds its stdout after it ended: no end of file for a minute
+        "sleep 60 & echo KEY",
+        "yes KEY",  # never ends, never stops printing
+        "trap '' TERM; echo KEY; exec sleep 60",  # still running after its line, deaf to SIGTERM
+    ],
+)
 def test_the_key_is_its_first_line_and_nothing_of_the_command_is_left(tmp_path: Path, rest: str) -> None:
     group = tmp_path / "group"
     # before: the first two waited for the end of file and failed after 15 s ("did not finish")
@@ -54,11 +57,17 @@ def test_a_first_line_longer_than_any_key_is_refused(tmp_path: Path) -> None:
     _assert_nothing_left(int(group.read_text()))
 
 
-@pytest.mark.parametrize(("command", "said"), [
-    ('echo "no such entry"; exit 1', r"failed \(exit 1\): \(nothing on stderr\)"),  # a line, then a failure
-    ("kill -9 $$", r"failed \(killed by SIGKILL\)"),
-    ("printf 'why\\n\\033]0;owned\\007\\033[2Jlast words\\n' >&2; exit 4", r"failed \(exit 4\): \?\]0;owned\?\?\[2Jlast words$"),
-])
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ('echo "no such entry"; exit 1', r"failed \(exit 1\): \(nothing on stderr\)"),  # a line, then a failure
+        ("kill -9 $$", r"failed \(killed by SIGKILL\)"),
+        (
+            "printf 'why\\n\\033]0;owned\\007\\033[2Jlast words\\n' >&2; exit 4",
+            r"failed \(exit 4\): \?\]0;owned\?\?\[2Jlast words$",
+        ),
+    ],
+)
 def test_a_command_that_fails_says_how_in_plain_text(command: str, said: str) -> None:
     with pytest.raises(KeyCommandError, match=said) as caught:
         key_from_command(command, "prod")
@@ -93,12 +102,18 @@ def _check_with(tmp_path: Path, command: str) -> dict[str, object]:
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize(("command", "said"), [
-    # 400 MB on one line; before: 5.5 GB of memory, and the 400 MB went out as the key
-    ("head -c 400000000 /dev/zero | tr '\\\\0' x", "printed a first line longer than"),
-    # 400 MB on stderr before failing: only its tail is kept
-    ("head -c 400000000 /dev/zero | tr '\\\\0' e >&2; echo >&2; echo locked >&2; exit 3", r"failed (exit 3): locked"),
-])
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        # 400 MB on one line; before: 5.5 GB of memory, and the 400 MB went out as the key
+        ("head -c 400000000 /dev/zero | tr '\\\\0' x", "printed a first line longer than"),
+        # 400 MB on stderr before failing: only its tail is kept
+        (
+            "head -c 400000000 /dev/zero | tr '\\\\0' e >&2; echo >&2; echo locked >&2; exit 3",
+            r"failed (exit 3): locked",
+        ),
+    ],
+)
 def test_check_with_a_flooding_key_command_stays_small(tmp_path: Path, command: str, said: str) -> None:
     seen = _check_with(tmp_path, command)
     assert seen["status"] == 2

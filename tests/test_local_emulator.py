@@ -90,7 +90,7 @@ def test_the_child_dies_with_its_parent_however_the_parent_ends(tmp_path: Path, 
         import sys, time
         from pathlib import Path
         from tui.dashboard.startup.embedded_emulator import LocalEmulator
-        running = LocalEmulator.start(log_path=Path({str(tmp_path / 'log')!r}))
+        running = LocalEmulator.start(log_path=Path({str(tmp_path / "log")!r}))
         print(running.process.pid, flush=True)
         time.sleep(60)
         """
@@ -124,7 +124,10 @@ def test_the_child_refuses_to_start_without_its_key() -> None:
     env = {k: v for k, v in os.environ.items() if k != local_emulator.KEY_VARIABLE}
     done = subprocess.run(
         [sys.executable, "-m", "tui.emulator.child", "--fd", "99", "--parent", str(os.getpid())],
-        env=env, capture_output=True, text=True, timeout=30,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert done.returncode == 2
     assert local_emulator.KEY_VARIABLE in done.stderr

@@ -20,13 +20,17 @@ pytestmark = pytest.mark.socket
 SECRET = "whsec-embedded-9c1f"
 
 
-def test_the_embedded_emulator_signs_with_the_dashboards_secret(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_embedded_emulator_signs_with_the_dashboards_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(SECRET_VARIABLE, SECRET)
     with ThreadedReceiver() as receiver, LocalEmulator.start(seed=7, log_path=tmp_path / "emulator.log") as running:
-        response = httpx.post(f"{running.base_url}/v2/crawl", timeout=30,
-                              json={"url": "https://example.com/", "limit": 2, "webhook": receiver.url},
-                              headers={"Authorization": f"Bearer {running.api_key}"})
+        response = httpx.post(
+            f"{running.base_url}/v2/crawl",
+            timeout=30,
+            json={"url": "https://example.com/", "limit": 2, "webhook": receiver.url},
+            headers={"Authorization": f"Bearer {running.api_key}"},
+        )
         assert response.status_code == 200, response.text
         [delivery] = receiver.wait_for(1)
         environ = Path(f"/proc/{running.process.pid}/environ").read_bytes()

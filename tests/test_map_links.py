@@ -134,7 +134,9 @@ def test_100000_links_filter_without_a_pathological_cost() -> None:
         assert len(links.view) == count, text
 
 
-@pytest.mark.parametrize("pattern", ["*shoe*", "*.html", "a*", "*/rides/*", "light-set-5?", "*a?c*", "[ab]*", "*", "a*c"])
+@pytest.mark.parametrize(
+    "pattern", ["*shoe*", "*.html", "a*", "*/rides/*", "light-set-5?", "*a?c*", "[ab]*", "*", "a*c"]
+)
 def test_the_fast_glob_answers_as_fnmatch(pattern: str) -> None:
     strings = ["xshoex", "a.html", "abc", "https://x/rides/y", "light-set-52", "zzabcq", "bzz", "", "a.htmlx", "ac"]
     match = glob_matcher(pattern)

@@ -46,7 +46,9 @@ def _calls(name: str) -> Iterator[tuple[str, ast.Call]]:
 
 
 def _markup_off(call: ast.Call) -> bool:
-    return any(k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False for k in call.keywords)
+    return any(
+        k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False for k in call.keywords
+    )
 
 
 def test_no_f_string_is_shown_as_markup() -> None:
@@ -70,7 +72,9 @@ def test_markup_is_parsed_only_from_literals() -> None:
 
 def test_markdown_is_shown_only_by_outside_markdown() -> None:
     offenders = [
-        f"{relative}:{call.lineno}" for relative, call in _calls("Markdown") if relative != "dashboard/kit/widgets/outside_markdown.py"
+        f"{relative}:{call.lineno}"
+        for relative, call in _calls("Markdown")
+        if relative != "dashboard/kit/widgets/outside_markdown.py"
     ]
     assert offenders == [], "use tui.dashboard.kit.widgets.outside_markdown.OutsideMarkdown"
 
@@ -88,6 +92,7 @@ def test_rows_reach_a_table_only_through_live_table() -> None:
         node.name
         for _, tree in _modules()
         for node in ast.walk(tree)
-        if isinstance(node, ast.ClassDef) and any(getattr(base, "id", None) in ("DataTable", "LineTable") for base in node.bases)
+        if isinstance(node, ast.ClassDef)
+        and any(getattr(base, "id", None) in ("DataTable", "LineTable") for base in node.bases)
     )
     assert tables == ["LinksTable", "LiveTable"]

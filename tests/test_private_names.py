@@ -77,8 +77,11 @@ def private_names_used() -> Counter[tuple[str, str]]:
                     found[(where, node.module)] += 1
                 found.update((where, f"{node.module}.{a.name}") for a in node.names if _private(a.name))
             elif isinstance(node, ast.Import):
-                found.update((where, a.name) for a in node.names
-                             if not _stdlib(a.name) and any(_private(p) for p in a.name.split(".")))
+                found.update(
+                    (where, a.name)
+                    for a in node.names
+                    if not _stdlib(a.name) and any(_private(p) for p in a.name.split("."))
+                )
             elif isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in defined:
                 if not (isinstance(node.value, ast.Name) and node.value.id in stdlib):
                     found[(where, f".{node.attr}")] += 1
@@ -95,9 +98,13 @@ def private_names_used() -> Counter[tuple[str, str]]:
 def _is_attribute_name(tree: ast.Module, constant: ast.Constant) -> bool:
     """Whether `constant` is the name argument of getattr, setattr, hasattr or delattr."""
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
-                and len(node.args) > 1 and node.args[1] is constant):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+            and len(node.args) > 1
+            and node.args[1] is constant
+        ):
             return True
     return False
 
@@ -125,7 +132,10 @@ def test_the_scan_sees_each_kind_of_private_use(tmp_path: Path, monkeypatch) -> 
     )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     assert set(private_names_used()) == {
-        ("sample.py", "textual.widgets._toast"), ("sample.py", "textual.message._x"),
-        ("sample.py", "._theirs"), ("sample.py", ".__watchers"), ("sample.py", "._stop_propagation"),
+        ("sample.py", "textual.widgets._toast"),
+        ("sample.py", "textual.message._x"),
+        ("sample.py", "._theirs"),
+        ("sample.py", ".__watchers"),
+        ("sample.py", "._stop_propagation"),
         ("sample.py", "textual.widgets._text_area"),
     }

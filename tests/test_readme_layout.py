@@ -40,8 +40,5 @@ def test_every_folder_the_layout_names_exists() -> None:
 
 def test_every_package_of_the_dashboard_is_in_the_layout() -> None:
     listed = listed_folders()
-    packages = {
-        str(init.parent.relative_to(ROOT))
-        for init in (ROOT / "tui" / "dashboard").rglob("__init__.py")
-    }
+    packages = {str(init.parent.relative_to(ROOT)) for init in (ROOT / "tui" / "dashboard").rglob("__init__.py")}
     assert not sorted(packages - listed), f"packages missing from the README's layout: {sorted(packages - listed)}"

@@ -23,15 +23,24 @@ from tests.processes import ServeProcess, children_of, serve_process
 pytestmark = pytest.mark.socket
 
 KEY = "wds-" + "5a" * 16
-SOCKET_HEADERS = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
-                  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+SOCKET_HEADERS = {
+    "Connection": "Upgrade",
+    "Upgrade": "websocket",
+    "Sec-WebSocket-Version": "13",
+    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+}
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     home = tmp_path_factory.mktemp("serve-home")
-    environment = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "WDS_CONFIG": str(home / "none.toml"),
-                   "WDS_BASE_URL": "http://127.0.0.1:9", "WDS_API_KEY": KEY}
+    environment = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "WDS_CONFIG": str(home / "none.toml"),
+        "WDS_BASE_URL": "http://127.0.0.1:9",
+        "WDS_API_KEY": KEY,
+    }
     with serve_process(environment, home / "serve.log") as process:
         yield process
 
@@ -61,8 +70,10 @@ async def socket_status(served: ServeProcess, headers: dict[str, str], query: st
             return refused.status
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://127.0.0.1:1", "https://127.0.0.1:{port}",
-                                    "http://localhost:{port}", None])
+@pytest.mark.parametrize(
+    "origin",
+    ["http://evil.example", "null", "http://127.0.0.1:1", "https://127.0.0.1:{port}", "http://localhost:{port}", None],
+)
 async def test_a_websocket_from_another_origin_is_refused_and_starts_no_dashboard(
     served: ServeProcess, origin: str | None
 ) -> None:
@@ -74,8 +85,18 @@ async def test_a_websocket_from_another_origin_is_refused_and_starts_no_dashboar
     assert children_of(served.pid) <= before
 
 
-@pytest.mark.parametrize("host", ["rebind.evil.example:{port}", "rebind.evil.example", "localhost:{port}",
-                                  "127.0.0.1", "127.0.0.1:1", "127.0.0.1.evil.example:{port}", "[::1]:{port}"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "rebind.evil.example:{port}",
+        "rebind.evil.example",
+        "localhost:{port}",
+        "127.0.0.1",
+        "127.0.0.1:1",
+        "127.0.0.1.evil.example:{port}",
+        "[::1]:{port}",
+    ],
+)
 async def test_a_request_naming_another_host_is_refused(served: ServeProcess, host: str) -> None:
     """DNS rebinding: the attacker's name now points at 127.0.0.1, and its page is 'same-origin' with ours."""
     host = host.format(port=served.port)
@@ -124,8 +145,9 @@ async def test_the_printed_address_opens_the_page_and_its_socket_streams_the_das
     assert status == 200 and f"ws://127.0.0.1:{served.port}/ws" in body
     assert (await get(f"{page(served)}/static/js/textual.js", cookie(served)))[0] == 200
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"{page(served)}/ws?width=100&height=30",
-                                      headers={"Origin": page(served), **cookie(served)}) as socket:
+        async with session.ws_connect(
+            f"{page(served)}/ws?width=100&height=30", headers={"Origin": page(served), **cookie(served)}
+        ) as socket:
             screen = b""
             while b"Team activity" not in screen:
                 message = await asyncio.wait_for(socket.receive(), 60)

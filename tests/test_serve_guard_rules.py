@@ -36,8 +36,14 @@ def request(guard: ServeGuard, host: str, origin: str | None = None, *, socket: 
         ("[0:0:0:0:0:0:0:1]:8000", Authority("::1", 8000)),  # one address, however it is spelled
         ("::1:8000", None),  # IPv6 without brackets
         ("[127.0.0.1]:8000", None),  # brackets are for IPv6
-        ("127.0.0.1:", None), ("127.0.0.1:0", None), ("127.0.0.1:65536", None), ("127.0.0.1:8O00", None),
-        ("", None), ("user@host:80", None), ("host/path", None), ("[::1]x", None),
+        ("127.0.0.1:", None),
+        ("127.0.0.1:0", None),
+        ("127.0.0.1:65536", None),
+        ("127.0.0.1:8O00", None),
+        ("", None),
+        ("user@host:80", None),
+        ("host/path", None),
+        ("[::1]x", None),
     ],
 )
 def test_host_headers_are_read_strictly(text: str, expected: Authority | None) -> None:
@@ -95,7 +101,8 @@ def test_refusals_are_logged_once_a_minute_per_check_with_the_count_between(capl
             refusals.note("host", "refused a Host")
     lines = [record.getMessage() for record in caplog.records]
     assert lines == [
-        "refused a WebSocket", "refused a Host",
+        "refused a WebSocket",
+        "refused a Host",
         "refused a WebSocket (and 29 more like it since the last line)",
         "refused a Host (and 29 more like it since the last line)",
         "refused a WebSocket (and 29 more like it since the last line)",
@@ -106,8 +113,9 @@ def test_refusals_are_logged_once_a_minute_per_check_with_the_count_between(capl
 async def test_signing_in_keeps_the_other_parameters_and_cannot_be_made_to_run_a_script() -> None:
     guard = ServeGuard.for_address(public_url="http://127.0.0.1:8000", host="127.0.0.1", port=8000, token=TOKEN)
     hostile = "%3C/script%3E%3Cscript%3Ealert(1)%3C/script%3E"
-    signing_in = make_mocked_request("GET", f"/?fontsize=20&token={TOKEN}&a=b%26c&x={hostile}",
-                                     headers={"Host": "127.0.0.1:8000"})
+    signing_in = make_mocked_request(
+        "GET", f"/?fontsize=20&token={TOKEN}&a=b%26c&x={hostile}", headers={"Host": "127.0.0.1:8000"}
+    )
     page = (await guard.middleware(signing_in, handler=None)).text
     assert page.count("<script>") == 1 and page.count("</script>") == 1
     assert TOKEN not in page
@@ -132,8 +140,9 @@ async def test_the_guarded_app_serves_textual_serves_page_socket_and_files_only_
     from tui.dashboard.startup.serve_web import GuardedServer
 
     guard = ServeGuard.for_address(public_url="http://127.0.0.1:8000", host="127.0.0.1", port=8000, token=TOKEN)
-    server = GuardedServer("true", host="127.0.0.1", port=8000, title="t", public_url="http://127.0.0.1:8000",
-                           guard=guard)
+    server = GuardedServer(
+        "true", host="127.0.0.1", port=8000, title="t", public_url="http://127.0.0.1:8000", guard=guard
+    )
     app = await server.guarded_app()
     assert list(app.middlewares) == [guard.middleware]
     assert not any(type(resource).__name__ == "PrefixedSubAppResource" for resource in app.router.resources())

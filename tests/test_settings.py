@@ -14,8 +14,18 @@ KEY = "wds-0123456789abcdef0123456789abcdef"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WDS_BASE_URL", "WDS_API_KEY", "WDS_TIMEOUT", "WDS_REFRESH", "wds_api_key", "WDS_WEBHOOK_LISTEN", "WDS_WEBHOOK_SECRET",
-                 "WDS_CONTEXT", "WDS_READ_ONLY", "WDS_API_KEY_COMMAND"):
+    for name in (
+        "WDS_BASE_URL",
+        "WDS_API_KEY",
+        "WDS_TIMEOUT",
+        "WDS_REFRESH",
+        "wds_api_key",
+        "WDS_WEBHOOK_LISTEN",
+        "WDS_WEBHOOK_SECRET",
+        "WDS_CONTEXT",
+        "WDS_READ_ONLY",
+        "WDS_API_KEY_COMMAND",
+    ):
         monkeypatch.delenv(name, raising=False)
     # Point the default config location at an empty place so a developer's own file is never read.
     monkeypatch.setenv("WDS_CONFIG", str(tmp_path / "absent.toml"))

@@ -27,13 +27,22 @@ def test_a_key_rebound_in_the_config_file_works_from_start_up(tmp_path: Path) ->
     config.write_text('[keys]\n"app.quit" = "x"\n')
     config.chmod(0o600)
     environment = {
-        "PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
         "WDS_CONFIG": str(config),  # no service named: the embedded emulator, as on a first run
-        "TEXTUAL_DRIVER": HEADLESS, "TEXTUAL_PRESS": "x",  # only x: q would quit whether or not x was bound
+        "TEXTUAL_DRIVER": HEADLESS,
+        "TEXTUAL_PRESS": "x",  # only x: q would quit whether or not x was bound
     }
     with (tmp_path / "run.log").open("wb") as log:
-        dashboard = subprocess.Popen([sys.executable, "-m", "tui"], env=environment, cwd=REPO, stdout=log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+        dashboard = subprocess.Popen(
+            [sys.executable, "-m", "tui"],
+            env=environment,
+            cwd=REPO,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             code = dashboard.wait(60)  # a start takes seconds; a key that does nothing, forever
         except subprocess.TimeoutExpired:

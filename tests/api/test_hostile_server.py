@@ -170,7 +170,11 @@ def _probe(behaviour: str, call: str, limit: int = 0) -> dict[str, Any]:
     """Meet `behaviour` on `call` in a process of its own: the peak RSS (ru_maxrss) is the process's."""
     result = subprocess.run(
         [sys.executable, "-c", RSS_PROBE, behaviour, call, str(limit)],
-        capture_output=True, text=True, timeout=120, cwd=REPO, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        check=True,
     )
     return json.loads(result.stdout)
 

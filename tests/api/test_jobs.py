@@ -21,7 +21,12 @@ CASES = [
     ("crawl", f"/v2/crawl/{JOB_ID}", STATUS, models.CrawlStatus),
     ("batch_scrape", f"/v2/batch/scrape/{JOB_ID}", STATUS, models.BatchScrapeStatus),
     ("agent", f"/v2/extract/{JOB_ID}", {"success": True, "status": "completed", "data": {}}, models.ExtractStatus),
-    ("extract", f"/v2/extract/{JOB_ID}", {"success": True, "status": "failed", "error": "no LLM"}, models.ExtractStatus),
+    (
+        "extract",
+        f"/v2/extract/{JOB_ID}",
+        {"success": True, "status": "failed", "error": "no LLM"},
+        models.ExtractStatus,
+    ),
 ]
 
 

@@ -26,18 +26,21 @@ def read_only_client(transport: Recorder) -> WdsClient:
     return WdsClient("http://127.0.0.1:3002", "wds-" + "a" * 32, http_client=http, max_retries=0, read_only=True)
 
 
-@pytest.mark.parametrize(("method", "path", "reads"), [
-    ("GET", "/v2/crawl/active", True),
-    ("POST", "/v2/support/docs-search", True),
-    ("POST", "/v2/crawl/params-preview", True),
-    ("POST", "/v2/scrape", False),
-    ("POST", "/v2/map", False),
-    ("POST", "/v2/batch/scrape", False),
-    ("POST", "/v2/crawl", False),
-    ("DELETE", "/v2/crawl/abc", False),
-    ("POST", "/v2/browser", False),
-    ("POST", "/v2/support/ask", False),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "reads"),
+    [
+        ("GET", "/v2/crawl/active", True),
+        ("POST", "/v2/support/docs-search", True),
+        ("POST", "/v2/crawl/params-preview", True),
+        ("POST", "/v2/scrape", False),
+        ("POST", "/v2/map", False),
+        ("POST", "/v2/batch/scrape", False),
+        ("POST", "/v2/crawl", False),
+        ("DELETE", "/v2/crawl/abc", False),
+        ("POST", "/v2/browser", False),
+        ("POST", "/v2/support/ask", False),
+    ],
+)
 def test_what_counts_as_a_read(method: str, path: str, reads: bool) -> None:
     assert only_reads(method, path) is reads
 

@@ -288,7 +288,10 @@ async def test_options_in_wire_spelling_are_accepted(client: WdsClient, recorder
     recorder.handler = answer_ok
     # Wire spelling is accepted at run time (pasted from the docs) but not typed: the TypedDicts hold Python names.
     await client.batch.create(
-        ["https://a.test"], onlyMainContent=False, ignoreInvalidURLs=False, max_concurrency=2  # type: ignore[call-arg]
+        ["https://a.test"],
+        onlyMainContent=False,
+        ignoreInvalidURLs=False,
+        max_concurrency=2,  # type: ignore[call-arg]
     )
     assert recorder.last_json() == {
         "urls": ["https://a.test"],

@@ -26,8 +26,9 @@ from tui.contract.requests import BatchScrapeRequest, CrawlRequest, ScrapeOption
         (CrawlArgs, CrawlRequest, "url"),
     ],
 )
-def test_the_keywords_are_the_models_fields(options: type[Any], model: type[BaseModel], own_parameter: str | None) -> None:
+def test_the_keywords_are_the_models_fields(
+    options: type[Any], model: type[BaseModel], own_parameter: str | None
+) -> None:
     fields = set(model.model_fields) - {own_parameter}
     assert set(options.__optional_keys__) == fields  # every keyword optional, none the model lacks
     assert not options.__required_keys__
-

@@ -111,19 +111,32 @@ async def measure(base_url: str, pid: int, keys: list[str], count: int, hosts: i
     more = []
     for n in range(repeat):
         extra_status, extra, extra_seconds = await post_batch(conn, alpha, batch_urls(count, hosts, f"more{n}"))
-        more.append({"status": extra_status, "seconds": round(extra_seconds, 2),
-                     "error": extra.get("error") if extra_status != 200 else None})
+        more.append(
+            {
+                "status": extra_status,
+                "seconds": round(extra_seconds, 2),
+                "error": extra.get("error") if extra_status != 200 else None,
+            }
+        )
     await asyncio.sleep(1)
     final = rss_mb(pid)
     await conn.close()
     return {
-        "urls": count, "hosts": hosts, "answer_seconds": round(seconds, 2),
-        "rss_before_mb": round(before, 1), "rss_delta_mb": round(accepted - before, 1),
-        "rss_delta_after_status_mb": round(after_status - before, 1), "status_page": page_status,
+        "urls": count,
+        "hosts": hosts,
+        "answer_seconds": round(seconds, 2),
+        "rss_before_mb": round(before, 1),
+        "rss_delta_mb": round(accepted - before, 1),
+        "rss_delta_after_status_mb": round(after_status - before, 1),
+        "status_page": page_status,
         "probe_calm_median_ms": round(1000 * statistics.median(calm), 1),
-        "probe_worst_ms": round(1000 * max(during), 1), "probe_median_ms": round(1000 * statistics.median(during), 1),
-        "probes": len(during), "probe_top5_ms": [round(1000 * x, 1) for x in sorted(during)[-5:]],
-        "probe_calm_worst_ms": round(1000 * max(calm), 1), "more_batches": more, "rss_after_more_mb": round(final - before, 1),
+        "probe_worst_ms": round(1000 * max(during), 1),
+        "probe_median_ms": round(1000 * statistics.median(during), 1),
+        "probes": len(during),
+        "probe_top5_ms": [round(1000 * x, 1) for x in sorted(during)[-5:]],
+        "probe_calm_worst_ms": round(1000 * max(calm), 1),
+        "more_batches": more,
+        "rss_after_more_mb": round(final - before, 1),
     }
 
 
@@ -142,13 +155,17 @@ def main() -> int:
         process.terminate()
         process.wait(10)
     result["loadavg"] = [round(x, 2) for x in os.getloadavg()]
-    print(f"{result['urls']} URLs over {result['hosts']} hosts: answered in {result['answer_seconds']} s; "
-          f"RSS +{result['rss_delta_mb']} MB (+{result['rss_delta_after_status_mb']} MB after a status page "
-          f"of 1000); probe worst {result['probe_worst_ms']} ms, median {result['probe_median_ms']} ms "
-          f"(calm median {result['probe_calm_median_ms']} ms, worst {result['probe_calm_worst_ms']} ms; "
-          f"{result['probes']} probes, the 5 slowest {result['probe_top5_ms']} ms)")
-    print(f"more batches: {result['more_batches']}; RSS +{result['rss_after_more_mb']} MB after them; "
-          f"load average {result['loadavg']}")
+    print(
+        f"{result['urls']} URLs over {result['hosts']} hosts: answered in {result['answer_seconds']} s; "
+        f"RSS +{result['rss_delta_mb']} MB (+{result['rss_delta_after_status_mb']} MB after a status page "
+        f"of 1000); probe worst {result['probe_worst_ms']} ms, median {result['probe_median_ms']} ms "
+        f"(calm median {result['probe_calm_median_ms']} ms, worst {result['probe_calm_worst_ms']} ms; "
+        f"{result['probes']} probes, the 5 slowest {result['probe_top5_ms']} ms)"
+    )
+    print(
+        f"more batches: {result['more_batches']}; RSS +{result['rss_after_more_mb']} MB after them; "
+        f"load average {result['loadavg']}"
+    )
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2))
     return 0

@@ -226,9 +226,11 @@ async def bench_delete_during_execute(temp: Path, language: str) -> tuple[float,
     """A 20 s run whose session is deleted 2.5 s in: seconds from the DELETE to the run's answer."""
     async with ServedEmulator(temp, prewarm=False) as client:
         session = await create_session(client)
-        running = asyncio.create_task(client.post(
-            f"/v2/browser/{session['id']}/execute", json={"code": DELETE_DURING[language], "language": language}
-        ))
+        running = asyncio.create_task(
+            client.post(
+                f"/v2/browser/{session['id']}/execute", json={"code": DELETE_DURING[language], "language": language}
+            )
+        )
         await asyncio.sleep(2.5)
         deleted_at = time.perf_counter()
         await client.delete(f"/v2/browser/{session['id']}")
@@ -301,8 +303,10 @@ async def main() -> int:
         print(f"  {language}: " + ", ".join(f"{name} {value * 1000:.0f} ms" for name, value in stages.items()))
     for language in ("python", "node"):
         ended, body = await bench_delete_during_execute(temp, language)
-        print(f"Delete 2.5 s into a 20 s {language:6} execute: the run answers {ended * 1000:7.0f} ms after the DELETE"
-              f" (killed: {body.get('killed')}, stdout {body.get('stdout')!r})")
+        print(
+            f"Delete 2.5 s into a 20 s {language:6} execute: the run answers {ended * 1000:7.0f} ms after the DELETE"
+            f" (killed: {body.get('killed')}, stdout {body.get('stdout')!r})"
+        )
         if ended > 2.0 or body.get("killed") is not True:
             failures.append(f"delete during a {language} execute")
     figures = await bench_cycles(args.cycles, temp)

@@ -140,7 +140,11 @@ def start_emulator(*extra: str) -> tuple[subprocess.Popen[str], str, str]:
     """A separate emulator process; its base URL and key, read from its banner."""
     proc = subprocess.Popen(
         [PYTHON, "-m", "tui", "emulator", "--port", "0", "--seed", "1", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=HERE.parents[1], start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=HERE.parents[1],
+        start_new_session=True,
     )
     url, key = emulator_from_banner(proc)
     return proc, url, key
@@ -283,7 +287,9 @@ def main() -> int:
     print("idle:", bench_idle(args.idle_seconds, tmp), flush=True)
     print("one changed row:", bench_row_change(args.ticks), flush=True)
     print("key latency with fetches in flight, zoom (z):", bench_key_latency(args.presses, tmp), flush=True)
-    print("key latency with fetches in flight, cursor down:", bench_key_latency(args.presses, tmp, b"\x1b[B"), flush=True)
+    print(
+        "key latency with fetches in flight, cursor down:", bench_key_latency(args.presses, tmp, b"\x1b[B"), flush=True
+    )
     return 0
 
 

@@ -60,11 +60,16 @@ HOST = "127.0.0.1"
 
 def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool, body_kib: int = 0) -> bytes:
     markdown = f"# page {number}\n" + "lorem ipsum " * (body_kib * 1024 // 12)
-    body = json.dumps({
-        "success": True, "type": "crawl.page", "id": f"bench-job-{sender}", "webhookId": f"bench-{sender}-{number}",
-        "data": [{"markdown": markdown, "metadata": {"sourceURL": f"https://example.com/{number}"}}],
-        "metadata": {"bench": sender},
-    }).encode()
+    body = json.dumps(
+        {
+            "success": True,
+            "type": "crawl.page",
+            "id": f"bench-job-{sender}",
+            "webhookId": f"bench-{sender}-{number}",
+            "data": [{"markdown": markdown, "metadata": {"sourceURL": f"https://example.com/{number}"}}],
+            "metadata": {"bench": sender},
+        }
+    ).encode()
     headers = ["POST / HTTP/1.1", f"Host: {HOST}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
     if signed:
         headers.append("X-Service-Signature: sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest())
@@ -76,7 +81,9 @@ def request_bytes(sender: int, number: int, signed: bool, keep_alive: bool, body
 async def read_answer(reader: asyncio.StreamReader) -> int:
     head = await reader.readuntil(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
-    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    length = next(
+        int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+    )
     await reader.readexactly(length)
     return status
 
@@ -147,13 +154,15 @@ SEEDS = ("seed-a", "seed-b", "seed-c")
 def seed(port: int) -> None:
     """Three signed events before the burst: the rows a person reads while it runs (its rows are unsigned)."""
     for name in SEEDS:
-        body = json.dumps({"success": True, "type": "crawl.completed", "id": "seed-job", "webhookId": name,
-                           "data": []}).encode()
+        body = json.dumps(
+            {"success": True, "type": "crawl.completed", "id": "seed-job", "webhookId": name, "data": []}
+        ).encode()
         signature = "sha256=" + hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
         with socket.create_connection((HOST, port)) as connection:
             connection.sendall(
                 f"POST / HTTP/1.1\r\nHost: {HOST}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
-                f"X-Service-Signature: {signature}\r\n\r\n".encode() + body
+                f"X-Service-Signature: {signature}\r\n\r\n".encode()
+                + body
             )
             assert connection.recv(100).startswith(b"HTTP/1.1 200"), "the inbox refused a seed"
 
@@ -212,9 +221,12 @@ def summary_ms(delays: list[float | None]) -> dict[str, float | int]:
     if not answered:
         return {"presses": len(delays), "answered": 0}
     return {
-        "presses": len(delays), "answered": len(answered),
-        "p50_ms": round(statistics.median(answered), 1), "p90_ms": round(percentile(answered, 0.9), 1),
-        "p99_ms": round(percentile(answered, 0.99), 1), "max_ms": round(max(answered), 1),
+        "presses": len(delays),
+        "answered": len(answered),
+        "p50_ms": round(statistics.median(answered), 1),
+        "p90_ms": round(percentile(answered, 0.9), 1),
+        "p99_ms": round(percentile(answered, 0.99), 1),
+        "max_ms": round(max(answered), 1),
         "over_100_ms": sum(delay > 100 for delay in answered),
     }
 
@@ -226,8 +238,12 @@ def bench(args: argparse.Namespace) -> dict:
     emulator, url, key = start_emulator("--no-traffic")
     port = free_port()
     env = {
-        **no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key, "WDS_REFRESH": "5",
-        "WDS_WEBHOOK_LISTEN": f"{HOST}:{port}", "WDS_WEBHOOK_SECRET": SECRET,
+        **no_config_env(tmp),
+        "WDS_BASE_URL": url,
+        "WDS_API_KEY": key,
+        "WDS_REFRESH": "5",
+        "WDS_WEBHOOK_LISTEN": f"{HOST}:{port}",
+        "WDS_WEBHOOK_SECRET": SECRET,
     }
     app = PtyProcess([PYTHON, "-m", "tui"], env=env)
     senders: list[subprocess.Popen[str]] = []
@@ -249,8 +265,20 @@ def bench(args: argparse.Namespace) -> dict:
         share = args.deliveries // args.senders
         for sender in range(args.senders):
             count = share if sender < args.senders - 1 else args.deliveries - share * (args.senders - 1)
-            argv = [PYTHON, __file__, "--sender", str(sender), "--port", str(port), "--first", str(sender * share),
-                    "--count", str(count), "--concurrency", str(args.concurrency)]
+            argv = [
+                PYTHON,
+                __file__,
+                "--sender",
+                str(sender),
+                "--port",
+                str(port),
+                "--first",
+                str(sender * share),
+                "--count",
+                str(count),
+                "--concurrency",
+                str(args.concurrency),
+            ]
             if args.signed:
                 argv.append("--signed")
             if args.keep_alive:
@@ -289,14 +317,22 @@ def bench(args: argparse.Namespace) -> dict:
     accepted = sum(n for status, n in statuses.items() if status.startswith("2"))
     seconds = last_answer - min(result["started"] for result in results)
     return {
-        "load_average": load_before, "load_average_after": os.getloadavg()[0],
-        "deliveries": args.deliveries, "senders": args.senders, "concurrency": args.concurrency,
+        "load_average": load_before,
+        "load_average_after": os.getloadavg()[0],
+        "deliveries": args.deliveries,
+        "senders": args.senders,
+        "concurrency": args.concurrency,
         "keep_alive": args.keep_alive,
-        "accepted": accepted, "seconds": round(seconds, 2), "accepted_per_s": round(accepted / seconds),
-        "statuses": dict(statuses), "errors": dict(errors),
-        "keys_idle": summary_ms(idle), "keys_during_burst": summary_ms(busy),
+        "accepted": accepted,
+        "seconds": round(seconds, 2),
+        "accepted_per_s": round(accepted / seconds),
+        "statuses": dict(statuses),
+        "errors": dict(errors),
+        "keys_idle": summary_ms(idle),
+        "keys_during_burst": summary_ms(busy),
         "all_shown_s_after_last_answer": round(max(shown_after, 0.0), 3) if shown_after is not None else "never",
-        "rss_mb_before": round(rss_before, 1), "rss_mb_after": round(rss_after, 1),
+        "rss_mb_before": round(rss_before, 1),
+        "rss_mb_after": round(rss_after, 1),
     }
 
 
@@ -306,12 +342,19 @@ def main() -> int:
     parser.add_argument("--senders", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=16, help="connections at a time per sender (default 16)")
     parser.add_argument("--keep-alive", action="store_true", help="reuse connections instead of one per delivery")
-    parser.add_argument("--body-kib", type=int, default=0,
-                        help="pad each delivery's data to about this many KiB (1000: the memory test of issue 18)")
+    parser.add_argument(
+        "--body-kib",
+        type=int,
+        default=0,
+        help="pad each delivery's data to about this many KiB (1000: the memory test of issue 18)",
+    )
     parser.add_argument("--press-every", type=float, default=0.1, help="seconds between key presses (default 0.1)")
     parser.add_argument("--idle-presses", type=int, default=15, help="pairs of presses before the burst (default 15)")
-    parser.add_argument("--signed", action="store_true",
-                        help="senders sign (verified: they push the seeded rows out, and the keys then measure less)")
+    parser.add_argument(
+        "--signed",
+        action="store_true",
+        help="senders sign (verified: they push the seeded rows out, and the keys then measure less)",
+    )
     # A sender process (started by the benchmark itself):
     parser.add_argument("--sender", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)

@@ -60,7 +60,10 @@ def start_emulator(keys: list[str], seed: int) -> tuple[subprocess.Popen[str], s
     process = subprocess.Popen(
         [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", str(seed), "--no-traffic"],
         env={**os.environ, "WDS_EMULATOR_API_KEYS": specs, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
     )
     assert process.stdout is not None
     for line in process.stdout:
@@ -85,8 +88,10 @@ class Connection:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                f"Authorization: Bearer {key}\r\nAccept: application/json\r\n")
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Authorization: Bearer {key}\r\nAccept: application/json\r\n"
+        )
         if body is not None:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.writer.write(head.encode() + b"\r\n" + (body or b""))
@@ -94,8 +99,10 @@ class Connection:
             raw = await self.reader.readuntil(b"\r\n\r\n")
             lines = raw.decode("latin-1").split("\r\n")
             status = int(lines[0].split(" ", 2)[1])
-            headers = {name.strip().lower(): value.strip()
-                       for name, _, value in (line.partition(":") for line in lines[1:] if line)}
+            headers = {
+                name.strip().lower(): value.strip()
+                for name, _, value in (line.partition(":") for line in lines[1:] if line)
+            }
             if headers.get("transfer-encoding", "").lower() == "chunked":
                 payload = b""
                 while size := int((await self.reader.readuntil(b"\r\n")).strip() or b"0", 16):
@@ -117,8 +124,15 @@ class Connection:
 
 
 # (name, weight): what one dashboard polls, and how often relative to the rest.
-MIX = [("activity", 25), ("crawls active", 15), ("crawl status", 15), ("token usage", 10),
-       ("sessions", 15), ("batch status", 10), ("scrape", 10)]
+MIX = [
+    ("activity", 25),
+    ("crawls active", 15),
+    ("crawl status", 15),
+    ("token usage", 10),
+    ("sessions", 15),
+    ("batch status", 10),
+    ("scrape", 10),
+]
 
 
 def pick_request(name: str, team: Team, rng: random.Random) -> tuple[str, str, bytes | None]:
@@ -141,21 +155,31 @@ async def prepare(host: str, port: int, team: Team) -> None:
     """Each team starts the crawls and batches its dashboards will poll."""
     conn = Connection(host, port)
     for limit in (10, 25):
-        status, body = await conn.request("POST", "/v2/crawl", team.key,
-                                          json.dumps({"url": SITE + "/", "limit": limit}).encode())
+        status, body = await conn.request(
+            "POST", "/v2/crawl", team.key, json.dumps({"url": SITE + "/", "limit": limit}).encode()
+        )
         assert status == 200, body
         team.crawls.append(json.loads(body)["id"])
     for count in (5, 30):
         urls = [SITE + page for page in SCRAPE_PAGES] * (count // len(SCRAPE_PAGES) + 1)
-        status, body = await conn.request("POST", "/v2/batch/scrape", team.key,
-                                          json.dumps({"urls": urls[:count]}).encode())
+        status, body = await conn.request(
+            "POST", "/v2/batch/scrape", team.key, json.dumps({"urls": urls[:count]}).encode()
+        )
         assert status == 200, body
         team.batches.append(json.loads(body)["id"])
     await conn.close()
 
 
-async def client(host: str, port: int, team: Team, seed: int, until: float,
-                 latencies: list[float], errors: Counter[str], counts: Counter[str]) -> None:
+async def client(
+    host: str,
+    port: int,
+    team: Team,
+    seed: int,
+    until: float,
+    latencies: list[float],
+    errors: Counter[str],
+    counts: Counter[str],
+) -> None:
     rng = random.Random(seed)
     names, weights = zip(*MIX, strict=True)
     conn = Connection(host, port)
@@ -186,8 +210,9 @@ def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-async def measure(base_url: str, teams: list[Team], clients: int, seconds: float,
-                  pid: int | None = None) -> dict[str, object]:
+async def measure(
+    base_url: str, teams: list[Team], clients: int, seconds: float, pid: int | None = None
+) -> dict[str, object]:
     host, _, port_text = base_url.removeprefix("http://").rpartition(":")
     port = int(port_text)
     await asyncio.gather(*(prepare(host, port, team) for team in teams))
@@ -197,19 +222,25 @@ async def measure(base_url: str, teams: list[Team], clients: int, seconds: float
     counts: Counter[str] = Counter()
     started = time.monotonic()
     until = started + seconds
-    await asyncio.gather(*(client(host, port, teams[i % len(teams)], i, until, latencies, errors, counts)
-                           for i in range(clients)))
+    await asyncio.gather(
+        *(client(host, port, teams[i % len(teams)], i, until, latencies, errors, counts) for i in range(clients))
+    )
     elapsed = time.monotonic() - started
     cpu = cpu_seconds(pid) - cpu_before if pid is not None else float("nan")
     ordered = sorted(latencies)
     return {
-        "clients": clients, "seconds": round(elapsed, 1), "requests": len(latencies),
+        "clients": clients,
+        "seconds": round(elapsed, 1),
+        "requests": len(latencies),
         "req_per_s": round(len(latencies) / elapsed, 1),
         "p50_ms": round(1000 * percentile(ordered, 0.50), 1),
         "p99_ms": round(1000 * percentile(ordered, 0.99), 1),
         "max_ms": round(1000 * ordered[-1], 1) if ordered else None,
-        "errors": sum(errors.values()), "errors_by_kind": dict(errors), "by_endpoint": dict(counts),
-        "server_cpu_s": round(cpu, 1), "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(latencies)), 3),
+        "errors": sum(errors.values()),
+        "errors_by_kind": dict(errors),
+        "by_endpoint": dict(counts),
+        "server_cpu_s": round(cpu, 1),
+        "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(latencies)), 3),
     }
 
 
@@ -232,12 +263,16 @@ def main() -> int:
     result["loadavg_before"] = [round(x, 2) for x in load_before]
     result["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
     result["cpus"] = os.cpu_count()
-    print(f"{result['clients']} clients, {result['seconds']} s: {result['req_per_s']} req/s, "
-          f"p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms, "
-          f"{result['errors']} errors {result['errors_by_kind'] or ''}; emulator CPU "
-          f"{result['server_cpu_ms_per_request']} ms a request")
-    print(f"load average before {result['loadavg_before']}, after {result['loadavg_after']} "
-          f"({result['cpus']} CPUs); requests by endpoint {result['by_endpoint']}")
+    print(
+        f"{result['clients']} clients, {result['seconds']} s: {result['req_per_s']} req/s, "
+        f"p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms, "
+        f"{result['errors']} errors {result['errors_by_kind'] or ''}; emulator CPU "
+        f"{result['server_cpu_ms_per_request']} ms a request"
+    )
+    print(
+        f"load average before {result['loadavg_before']}, after {result['loadavg_after']} "
+        f"({result['cpus']} CPUs); requests by endpoint {result['by_endpoint']}"
+    )
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2))
     return 1 if result["errors"] else 0

@@ -69,8 +69,13 @@ class TimedTransport(httpx.AsyncBaseTransport):
         response = await self.inner.handle_async_request(request)
         content = await response.aread()
         self.arrived = time.perf_counter()
-        return httpx.Response(response.status_code, headers=response.headers, content=content, request=request,
-                              extensions=response.extensions)
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            content=content,
+            request=request,
+            extensions=response.extensions,
+        )
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -175,11 +180,17 @@ def main() -> int:
         return 0
     proc, base_url, key = start_emulator()
     try:
-        httpx.post(f"{base_url}/v2/map", json={"url": SITE, "limit": LIMIT},
-                   headers={"Authorization": f"Bearer {key}"}, timeout=60)  # warm-up: builds the site
+        httpx.post(
+            f"{base_url}/v2/map",
+            json={"url": SITE, "limit": LIMIT},
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=60,
+        )  # warm-up: builds the site
         command = [sys.executable, __file__, "--keys", str(args.keys), "--child", base_url, key]
-        runs = [json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
-                for _ in range(args.runs)]
+        runs = [
+            json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
+            for _ in range(args.runs)
+        ]
     finally:
         stop(proc)
 
@@ -189,15 +200,21 @@ def main() -> int:
     keys = [latency for run in runs for latency in run["keys"]]
     key_median = statistics.median(keys)
     print(f"map {SITE} limit {LIMIT:,}, {args.runs} runs, 120x40, emulator in another process")
-    print(f"  response arrived -> rows drawn: median {median('drawn'):.3f} s "
-          f"(min {min(r['drawn'] for r in runs):.3f}, max {max(r['drawn'] for r in runs):.3f}; "
-          f"target <= {DRAW_TARGET} s)")
-    print(f"    of which parse into MapResult {median('parse'):.3f} s, LinkList + mount + first frame "
-          f"{median('rest'):.3f} s")
-    print(f"  filter keystroke -> redraw: median {key_median * 1000:.1f} ms, 90th percentile "
-          f"{statistics.quantiles(keys, n=10)[-1] * 1000:.1f} ms, worst {max(keys) * 1000:.1f} ms "
-          f"over {len(keys)} keys "
-          f"(target <= {KEY_TARGET * 1000:.0f} ms)")
+    print(
+        f"  response arrived -> rows drawn: median {median('drawn'):.3f} s "
+        f"(min {min(r['drawn'] for r in runs):.3f}, max {max(r['drawn'] for r in runs):.3f}; "
+        f"target <= {DRAW_TARGET} s)"
+    )
+    print(
+        f"    of which parse into MapResult {median('parse'):.3f} s, LinkList + mount + first frame "
+        f"{median('rest'):.3f} s"
+    )
+    print(
+        f"  filter keystroke -> redraw: median {key_median * 1000:.1f} ms, 90th percentile "
+        f"{statistics.quantiles(keys, n=10)[-1] * 1000:.1f} ms, worst {max(keys) * 1000:.1f} ms "
+        f"over {len(keys)} keys "
+        f"(target <= {KEY_TARGET * 1000:.0f} ms)"
+    )
     typed = KEYS[: args.keys]
     per_key = [statistics.median(run["keys"][i] for run in runs) for i in range(len(typed))]
     filters, text = [], ""
@@ -208,10 +225,14 @@ def main() -> int:
     print("    slowest keys (median): " + ", ".join(f"{filters[i]} {per_key[i] * 1000:.0f} ms" for i in slowest))
     full_ms = sum(sum(run["gc"]) for run in runs) * 1000 / len(runs)
     all_ms = sum(run["gc_all"] for run in runs) * 1000 / len(runs)
-    print(f"    garbage collections while typing: {sum(len(run['gc']) for run in runs)} full ones, "
-          f"{full_ms:.0f} ms a run; all generations {all_ms:.0f} ms a run")
-    print(f"  dashboard RSS with the links loaded: median {median('rss'):.0f} MB, peak {median('peak_rss'):.0f} MB "
-          f"(target <= {RSS_TARGET_MB} MB; {median('rss_before'):.0f} MB before the map)")
+    print(
+        f"    garbage collections while typing: {sum(len(run['gc']) for run in runs)} full ones, "
+        f"{full_ms:.0f} ms a run; all generations {all_ms:.0f} ms a run"
+    )
+    print(
+        f"  dashboard RSS with the links loaded: median {median('rss'):.0f} MB, peak {median('peak_rss'):.0f} MB "
+        f"(target <= {RSS_TARGET_MB} MB; {median('rss_before'):.0f} MB before the map)"
+    )
     met = median("drawn") <= DRAW_TARGET and key_median <= KEY_TARGET and median("rss") <= RSS_TARGET_MB
     return 0 if met else 1
 

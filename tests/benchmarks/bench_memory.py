@@ -179,8 +179,9 @@ def program_argv(program: str, traced: bool, snapshot_dir: Path, args: list[str]
 
 def start_emulator(argv: list[str]) -> tuple[subprocess.Popen[str], str, str]:
     """The emulator; its base URL and key, read from its banner."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, start_new_session=True
+    )
     url, key = emulator_from_banner(proc)
     return proc, url, key
 
@@ -274,8 +275,9 @@ def count_activity(base_url: str, key: str) -> int:
 # --- the two benchmarks --------------------------------------------------------------
 
 
-def sample_until(pid: int, seconds: float, every: float, label: str, started: float,
-                 extra: Callable[[], str] | None = None) -> list[tuple[float, float]]:
+def sample_until(
+    pid: int, seconds: float, every: float, label: str, started: float, extra: Callable[[], str] | None = None
+) -> list[tuple[float, float]]:
     """RSS samples of `pid` every `every` seconds for `seconds`, printed as they come."""
     samples: list[tuple[float, float]] = []
     deadline = time.monotonic() + seconds
@@ -365,16 +367,32 @@ def main() -> int:
     parser.add_argument("which", choices=("dashboard", "emulator"))
     parser.add_argument("--tracemalloc", action="store_true", help="print the allocation sites that grew most")
     parser.add_argument("--every", type=float, default=60.0, help="seconds between RSS samples (default 60)")
-    parser.add_argument("--soak-rps", type=float, default=None,
-                        help="outside requests per real second (default 0 for dashboard, 10 for emulator)")
+    parser.add_argument(
+        "--soak-rps",
+        type=float,
+        default=None,
+        help="outside requests per real second (default 0 for dashboard, 10 for emulator)",
+    )
     parser.add_argument("--warmup-minutes", type=float, default=5.0, help="dashboard: warm-up (default 5)")
     parser.add_argument("--minutes", type=float, default=60.0, help="dashboard: measured time (default 60)")
-    parser.add_argument("--clock-speed", type=float, default=96.0,
-                        help="emulator: its clock's speed-up (default 96: a day in 15 minutes)")
-    parser.add_argument("--sim-hours", type=float, default=26.0,
-                        help="emulator: emulator hours to run (default 26: past the 24-hour window)")
-    parser.add_argument("--warmup-sim-hours", type=float, default=2.0,
-                        help="emulator: emulator hours before the first tracemalloc snapshot (default 2)")
+    parser.add_argument(
+        "--clock-speed",
+        type=float,
+        default=96.0,
+        help="emulator: its clock's speed-up (default 96: a day in 15 minutes)",
+    )
+    parser.add_argument(
+        "--sim-hours",
+        type=float,
+        default=26.0,
+        help="emulator: emulator hours to run (default 26: past the 24-hour window)",
+    )
+    parser.add_argument(
+        "--warmup-sim-hours",
+        type=float,
+        default=2.0,
+        help="emulator: emulator hours before the first tracemalloc snapshot (default 2)",
+    )
     args = parser.parse_args()
     if args.soak_rps is None:
         args.soak_rps = 0.0 if args.which == "dashboard" else 10.0

@@ -22,28 +22,60 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = "a7c6eda^"
-BASELINE = tuple(f"tui/screens/{name}.py" for name in (
-    "batch_fields", "batch_form", "batch_refusals", "crawl_form", "crawl_form_errors", "crawl_params_fields",
-    "map_explorer", "map_fields", "map_refusals", "scrape_fields", "scrape_form", "scrape_options",
-    "scrape_refusals",
-))
+BASELINE = tuple(
+    f"tui/screens/{name}.py"
+    for name in (
+        "batch_fields",
+        "batch_form",
+        "batch_refusals",
+        "crawl_form",
+        "crawl_form_errors",
+        "crawl_params_fields",
+        "map_explorer",
+        "map_fields",
+        "map_refusals",
+        "scrape_fields",
+        "scrape_form",
+        "scrape_options",
+        "scrape_refusals",
+    )
+)
 TODAY = (
-    *(f"tui/dashboard/features/{path}.py" for path in (
-        "scrape/form", "scrape/fields", "map/explorer", "map/fields", "batch/form", "batch/fields",
-        "crawls/form", "crawls/fields", "crawls/params_fields",
-    )),
-    *(f"tui/dashboard/kit/{name}.py" for name in (
-        "launch_form", "form_body", "form_issues", "error_words", "curl", "scrape_options",
-        "widgets/request_progress",
-    )),
+    *(
+        f"tui/dashboard/features/{path}.py"
+        for path in (
+            "scrape/form",
+            "scrape/fields",
+            "map/explorer",
+            "map/fields",
+            "batch/form",
+            "batch/fields",
+            "crawls/form",
+            "crawls/fields",
+            "crawls/params_fields",
+        )
+    ),
+    *(
+        f"tui/dashboard/kit/{name}.py"
+        for name in (
+            "launch_form",
+            "form_body",
+            "form_issues",
+            "error_words",
+            "curl",
+            "scrape_options",
+            "widgets/request_progress",
+        )
+    ),
 )
 TARGET = 0.60
 
 
 def lines_then(path: str) -> int:
     """The lines of `path` as it was before the form work."""
-    text = subprocess.run(["git", "show", f"{BEFORE}:{path}"], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        ["git", "show", f"{BEFORE}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     return len(text.splitlines())
 
 

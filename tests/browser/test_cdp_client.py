@@ -175,5 +175,8 @@ async def test_a_dropped_connection_is_reconnected(serve: Serve) -> None:
     assert (await client.version()).product == "Fake/1"
     await client.close()
     assert seen == [
-        ConnectionState.CONNECTED, ConnectionState.RECONNECTING, ConnectionState.CONNECTED, ConnectionState.CLOSED,
+        ConnectionState.CONNECTED,
+        ConnectionState.RECONNECTING,
+        ConnectionState.CONNECTED,
+        ConnectionState.CLOSED,
     ]

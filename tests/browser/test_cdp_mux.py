@@ -81,8 +81,10 @@ async def test_the_gateway_wants_the_sessions_token(backend: ChromiumBackend) ->
 
 async def test_clients_share_the_browser_but_not_ids_or_sessions(backend: ChromiumBackend, site: str) -> None:
     handle = await backend.launch("s-two", None)
-    async with websockets.connect(handle.ws_endpoint, max_size=None) as first, \
-            websockets.connect(handle.ws_endpoint, max_size=None) as second:
+    async with (
+        websockets.connect(handle.ws_endpoint, max_size=None) as first,
+        websockets.connect(handle.ws_endpoint, max_size=None) as second,
+    ):
         # the same id on both connections at once: each gets its own answer
         version, targets = await asyncio.gather(
             call(first, 1, "Browser.getVersion"), call(second, 1, "Target.getTargets")

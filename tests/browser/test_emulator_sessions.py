@@ -54,7 +54,10 @@ async def test_create_connect_execute_delete(api: tuple[Emulator, httpx.AsyncCli
         assert first_reply < 5  # the benchmark checks the real target (1 s); this only catches hangs
         executed = await client.post(
             f"/v2/browser/{created['id']}/execute",
-            json={"code": f"await page.goto('{site}/title/Via%20API')\nprint(await page.title())", "language": "python"},
+            json={
+                "code": f"await page.goto('{site}/title/Via%20API')\nprint(await page.title())",
+                "language": "python",
+            },
         )
         assert executed.json()["stdout"] == "Via API\n"
         deleted = await client.delete(f"/v2/browser/{created['id']}")
@@ -100,16 +103,18 @@ async def _until(condition: Callable[[], bool]) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_the_three_links_grant_three_different_things(
-    api: tuple[Emulator, httpx.AsyncClient], site: str
-) -> None:
+async def test_the_three_links_grant_three_different_things(api: tuple[Emulator, httpx.AsyncClient], site: str) -> None:
     _, client = api
     created = (await client.post("/v2/browser", json={"ttl": 120})).json()
     view_url, interactive_url, cdp_url = created["liveViewUrl"], created["interactiveLiveViewUrl"], created["cdpUrl"]
-    tokens = {name: parse_qs(urlsplit(url).query)["token"][0] for name, url in
-              (("view", view_url), ("interact", interactive_url), ("cdp", cdp_url))}
-    await client.post(f"/v2/browser/{created['id']}/execute",
-                      json={"code": f"await page.goto('{site}/clicker')", "language": "python"})
+    tokens = {
+        name: parse_qs(urlsplit(url).query)["token"][0]
+        for name, url in (("view", view_url), ("interact", interactive_url), ("cdp", cdp_url))
+    }
+    await client.post(
+        f"/v2/browser/{created['id']}/execute",
+        json={"code": f"await page.goto('{site}/clicker')", "language": "python"},
+    )
     viewer = await client.get(view_url)
     assert viewer.status_code == 200 and tokens["interact"] not in viewer.text and tokens["cdp"] not in viewer.text
     assert (await client.get(f"{view_url}&interactive=1")).status_code == 403
@@ -129,10 +134,10 @@ async def test_the_three_links_grant_three_different_things(
 
 RUNS_20_S = {
     "python": "import time\nawait page.evaluate(\"document.title = 'running'\")\n"
-              "for tick in range(20):\n    print('tick', tick)\n    time.sleep(1)\nprint('done')",
+    "for tick in range(20):\n    print('tick', tick)\n    time.sleep(1)\nprint('done')",
     "node": "await page.evaluate(\"document.title = 'running'\");\n"
-            "for (let tick = 0; tick < 20; tick++) {\n  console.log('tick', tick);\n"
-            "  await new Promise((resolve) => setTimeout(resolve, 1000));\n}\nconsole.log('done');",
+    "for (let tick = 0; tick < 20; tick++) {\n  console.log('tick', tick);\n"
+    "  await new Promise((resolve) => setTimeout(resolve, 1000));\n}\nconsole.log('done');",
 }
 
 
@@ -143,9 +148,12 @@ async def test_deleting_a_session_ends_its_running_execute_as_killed(
     """Issue 18: a run of 20 s deleted a moment in went on to its end and answered `killed: false`."""
     _, client = api
     created = (await client.post("/v2/browser", json={"ttl": 120})).json()
-    execute = asyncio.create_task(client.post(
-        f"/v2/browser/{created['id']}/execute", json={"code": RUNS_20_S[language], "language": language, "timeout": 60}
-    ))
+    execute = asyncio.create_task(
+        client.post(
+            f"/v2/browser/{created['id']}/execute",
+            json={"code": RUNS_20_S[language], "language": language, "timeout": 60},
+        )
+    )
     async with CdpClient(created["cdpUrl"]) as cdp:  # the code has started when its page says so
         await asyncio.wait_for(_until(lambda: any(page.title == "running" for page in cdp.pages)), 30)
     await asyncio.sleep(1.5)  # a tick or two of output

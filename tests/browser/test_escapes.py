@@ -47,15 +47,17 @@ class Served:
 
     def execute(self, code: str, timeout: int = 60) -> dict[str, object]:
         with httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {KEY}"}, timeout=timeout + 30) as http:
-            answer = http.post(f"/v2/browser/{self.session}/execute",
-                               json={"code": code, "language": "python", "timeout": timeout})
+            answer = http.post(
+                f"/v2/browser/{self.session}/execute", json={"code": code, "language": "python", "timeout": timeout}
+            )
         assert answer.status_code == 200, answer.text
         return answer.json()
 
     def answers_within_a_second(self) -> None:
         started = time.perf_counter()
-        answer = httpx.get(f"{self.url}/v2/team/activity", params={"limit": 1},
-                           headers={"Authorization": f"Bearer {KEY}"}, timeout=1.0)
+        answer = httpx.get(
+            f"{self.url}/v2/team/activity", params={"limit": 1}, headers={"Authorization": f"Bearer {KEY}"}, timeout=1.0
+        )
         assert answer.status_code == 200 and time.perf_counter() - started < 1.0
 
     def still_works(self) -> None:
@@ -71,8 +73,9 @@ class Served:
 @pytest.fixture(scope="module")
 def served(chromium: Path) -> Iterator[Served]:
     with emulator_with_banner("--no-traffic", "--api-key", KEY) as (url, banner, _):
-        created = httpx.post(f"{url}/v2/browser", json={"ttl": 600}, headers={"Authorization": f"Bearer {KEY}"},
-                             timeout=60)
+        created = httpx.post(
+            f"{url}/v2/browser", json={"ttl": 600}, headers={"Authorization": f"Bearer {KEY}"}, timeout=60
+        )
         assert created.status_code == 200, created.text
         yield Served(url, banner, created.json()["id"])
 
@@ -132,8 +135,12 @@ print(os.getuid())
     stdout = str(outcome["stdout"])
     assert secret not in stdout.replace(f".wds-escape-{secret}", "")  # never its content
     lines = stdout.splitlines()
-    assert lines[:4] == [f"{planted} FileNotFoundError", "/etc/shadow FileNotFoundError",
-                         "/etc/ssh FileNotFoundError", f"{REPO / 'pyproject.toml'} FileNotFoundError"]
+    assert lines[:4] == [
+        f"{planted} FileNotFoundError",
+        "/etc/shadow FileNotFoundError",
+        "/etc/ssh FileNotFoundError",
+        f"{REPO / 'pyproject.toml'} FileNotFoundError",
+    ]
     # A home may exist only to hold the Python installation sandboxes run on (pyenv's, here).
     assert lines[4] == "no home" or set(json.loads(lines[4])) <= {".pyenv", ".local"}, lines[4]
     if os.geteuid() == 0:

@@ -18,7 +18,9 @@ async def session(backend: ChromiumBackend) -> BrowserHandle:
     return await backend.launch("s-exec", None)
 
 
-async def test_python_navigates_and_reads_the_title(backend: ChromiumBackend, session: BrowserHandle, site: str) -> None:
+async def test_python_navigates_and_reads_the_title(
+    backend: ChromiumBackend, session: BrowserHandle, site: str
+) -> None:
     code = f"await page.goto('{site}/title/Python%20Page')\nprint('went to', page.url)\nawait page.title()"
     outcome = await backend.execute(session, code, "python", 30)
     assert outcome.error is None, outcome.stderr
@@ -114,7 +116,9 @@ async def test_state_carries_over_between_executions_and_languages(
         ("bash", "sleep 60 & sleep 60"),
     ],
 )
-async def test_timeout_kills_the_run(backend: ChromiumBackend, session: BrowserHandle, language: str, code: str) -> None:
+async def test_timeout_kills_the_run(
+    backend: ChromiumBackend, session: BrowserHandle, language: str, code: str
+) -> None:
     groups_before = process.live_groups()
     outcome = await backend.execute(session, code, language, 1)
     assert outcome.killed is True

@@ -25,14 +25,17 @@ from tui.emulator.browser.sandbox import find_bwrap
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: sessions are not "
-                       "isolated here (the emulator says so), so there is no isolation to prove"),
+    pytest.mark.skipif(
+        find_bwrap() is None,
+        reason="bubblewrap (bwrap) is not installed: sessions are not "
+        "isolated here (the emulator says so), so there is no isolation to prove",
+    ),
 ]
 
 ALPHA_KEY = "wds-" + secrets.token_hex(16)
 BETA_KEY = "wds-" + secrets.token_hex(16)
 
-ATTACK = r'''
+ATTACK = r"""
 import glob, json, os, re, socket, urllib.request
 
 found = {"cmdlines": [], "environ": [], "devtools_files": [], "ports": {}, "pages": []}
@@ -71,13 +74,15 @@ for port in sorted(ports):
                 found["pages"].append(target.get("title", "") + " " + target.get("url", ""))
 found["seen"] = {"pids": len(found["cmdlines"]), "ports": len(ports)}
 print(json.dumps(found))
-'''
+"""
 
 
 @pytest.fixture
 def emulator_url(chromium: Path) -> Iterator[str]:
     with emulator_with_banner("--no-traffic", "--api-key", f"alpha={ALPHA_KEY}", "--api-key", f"beta={BETA_KEY}") as (
-        url, _, _,
+        url,
+        _,
+        _,
     ):
         yield url
 
@@ -89,14 +94,18 @@ def test_one_teams_code_finds_neither_the_other_teams_key_nor_its_page(emulator_
         alpha = {"Authorization": f"Bearer {ALPHA_KEY}"}
         beta_session = http.post("/v2/browser", json={"ttl": 300}, headers=beta).json()
         opened = http.post(
-            f"/v2/browser/{beta_session['id']}/execute", headers=beta,
-            json={"code": f"await page.set_content('<title>{secret_title}</title>')\nawait page.title()",
-                  "language": "python"},
+            f"/v2/browser/{beta_session['id']}/execute",
+            headers=beta,
+            json={
+                "code": f"await page.set_content('<title>{secret_title}</title>')\nawait page.title()",
+                "language": "python",
+            },
         ).json()
         assert opened["result"] == secret_title, opened
         alpha_session = http.post("/v2/browser", json={"ttl": 300}, headers=alpha).json()
         attacked = http.post(
-            f"/v2/browser/{alpha_session['id']}/execute", headers=alpha,
+            f"/v2/browser/{alpha_session['id']}/execute",
+            headers=alpha,
             json={"code": ATTACK, "language": "python", "timeout": 120},
         ).json()
         assert attacked["error"] is None, attacked
@@ -112,6 +121,9 @@ def test_one_teams_code_finds_neither_the_other_teams_key_nor_its_page(emulator_
         # Chrome with a debugging port, other test runs on the machine): beta's is not among them.
         assert not any(secret_title in page for page in found["pages"])
         # and beta's page is still there for beta
-        again = http.post(f"/v2/browser/{beta_session['id']}/execute", headers=beta,
-                          json={"code": "await page.title()", "language": "python"}).json()
+        again = http.post(
+            f"/v2/browser/{beta_session['id']}/execute",
+            headers=beta,
+            json={"code": "await page.title()", "language": "python"},
+        ).json()
         assert again["result"] == secret_title

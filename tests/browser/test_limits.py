@@ -21,12 +21,23 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_sizes_and_counts_come_from_the_environment() -> None:
-    limits = SandboxLimits.from_environment({
-        "WDS_RUN_MEMORY": "768M", "WDS_BROWSER_MEMORY": "1.5G", "WDS_RUN_TASKS": "64", "WDS_RUN_CPUS": "0.5",
-        "WDS_SANDBOX_TMP": "64m", "WDS_SANDBOX_FILE": "10485760", "WDS_BROWSER_TASKS": " ",
-    })
+    limits = SandboxLimits.from_environment(
+        {
+            "WDS_RUN_MEMORY": "768M",
+            "WDS_BROWSER_MEMORY": "1.5G",
+            "WDS_RUN_TASKS": "64",
+            "WDS_RUN_CPUS": "0.5",
+            "WDS_SANDBOX_TMP": "64m",
+            "WDS_SANDBOX_FILE": "10485760",
+            "WDS_BROWSER_TASKS": " ",
+        }
+    )
     assert (limits.run_memory, limits.browser_memory, limits.tmp_size, limits.file_size) == (
-        768 * MIB, int(1.5 * GIB), 64 * MIB, 10 * MIB)
+        768 * MIB,
+        int(1.5 * GIB),
+        64 * MIB,
+        10 * MIB,
+    )
     assert (limits.tasks(Kind.RUN), limits.tasks(Kind.BROWSER), limits.cpus(Kind.RUN)) == (64, 1024, 0.5)
     assert SandboxLimits.from_environment({}) == SandboxLimits()
 
@@ -49,8 +60,12 @@ def test_a_limit_that_cannot_be_used_is_refused_by_name(variable: str, value: st
 
 def test_the_emulator_refuses_to_start_with_a_bad_limit() -> None:
     started = subprocess.run(
-        [sys.executable, "-m", "tui.emulator", "--port", "0", "--no-traffic"], cwd=REPO, capture_output=True,
-        text=True, timeout=60, env={**os.environ, "WDS_RUN_MEMORY": "half"},
+        [sys.executable, "-m", "tui.emulator", "--port", "0", "--no-traffic"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "WDS_RUN_MEMORY": "half"},
     )
     assert started.returncode == 2
     assert "wds-tui emulator: WDS_RUN_MEMORY='half' is not a size" in started.stderr
@@ -58,7 +73,12 @@ def test_the_emulator_refuses_to_start_with_a_bad_limit() -> None:
 
 def test_parse_size_takes_the_usual_suffixes() -> None:
     assert [parse_size(text, "X") for text in ("1G", "1GiB", "512MB", "2048k", "1048576")] == [
-        GIB, GIB, 512 * MIB, 2 * MIB, MIB]
+        GIB,
+        GIB,
+        512 * MIB,
+        2 * MIB,
+        MIB,
+    ]
 
 
 def test_a_machine_without_bubblewrap_or_cgroups_is_told_what_does_not_hold(chromium: Path, tmp_path: Path) -> None:

@@ -68,8 +68,11 @@ async def test_the_screenshot_shows_the_current_page(
 
 
 async def test_only_the_interact_token_clicks(
-    backend: ChromiumBackend, sessions: FakeSessions, viewer: httpx.AsyncClient,
-    watched: tuple[BrowserHandle, SessionSecrets], site: str,
+    backend: ChromiumBackend,
+    sessions: FakeSessions,
+    viewer: httpx.AsyncClient,
+    watched: tuple[BrowserHandle, SessionSecrets],
+    site: str,
 ) -> None:
     handle, secrets = watched
     await backend.execute(handle, f"await page.goto('{site}/clicker')", "python", 30)
@@ -90,7 +93,9 @@ async def test_only_the_interact_token_clicks(
 
 
 async def test_an_ended_session_shows_no_more(
-    backend: ChromiumBackend, sessions: FakeSessions, viewer: httpx.AsyncClient,
+    backend: ChromiumBackend,
+    sessions: FakeSessions,
+    viewer: httpx.AsyncClient,
     watched: tuple[BrowserHandle, SessionSecrets],
 ) -> None:
     handle, secrets = watched

@@ -45,8 +45,9 @@ def test_debian_binary_is_preferred_to_the_wrapper_on_path(tmp_path: Path) -> No
 
 
 def test_path_is_searched_in_order(tmp_path: Path) -> None:
-    found = find_chromium({}, which=lambda name: f"/opt/{name}" if name == "google-chrome" else None,
-                          debian_binary=tmp_path / "absent")
+    found = find_chromium(
+        {}, which=lambda name: f"/opt/{name}" if name == "google-chrome" else None, debian_binary=tmp_path / "absent"
+    )
     assert found == Path("/opt/google-chrome")
 
 

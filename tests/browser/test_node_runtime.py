@@ -13,12 +13,7 @@ import pytest
 
 from tui.emulator.browser.backend import BrowserUnavailable
 from tui.emulator.browser.execute import CodeRunner
-from tui.emulator.browser.node_runtime import (
-    NodeRuntimeMissing,
-    find_node_runtime,
-    node_paths,
-    wheel_node_runtime,
-)
+from tui.emulator.browser.node_runtime import NodeRuntimeMissing, find_node_runtime, node_paths, wheel_node_runtime
 
 
 def test_the_wheels_node_runs_and_its_playwright_core_is_the_package(monkeypatch: pytest.MonkeyPatch) -> None:

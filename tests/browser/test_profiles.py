@@ -15,9 +15,7 @@ pytestmark = pytest.mark.browser
 READ_STATE = "[document.cookie, localStorage.getItem('note')]"
 
 
-async def test_a_saved_cookie_and_local_storage_survive_into_a_new_session(
-    backend: ChromiumBackend, site: str
-) -> None:
+async def test_a_saved_cookie_and_local_storage_survive_into_a_new_session(backend: ChromiumBackend, site: str) -> None:
     saver = await backend.launch("s-save", ProfileSpec("team-1/shop", save_changes=True))
     outcome = await backend.execute(saver, f"await page.goto('{site}/set-cookie')\nawait page.title()", "python", 30)
     assert outcome.result == "cookie set", outcome.stderr
@@ -26,8 +24,9 @@ async def test_a_saved_cookie_and_local_storage_survive_into_a_new_session(
     assert not saver.user_data_dir.exists()
 
     reader = await backend.launch("s-read", ProfileSpec("team-1/shop", save_changes=False))
-    outcome = await backend.execute(reader, f"await page.goto('{site}/title/back'); await page.evaluate(\"{READ_STATE}\")",
-                                    "node", 30)
+    outcome = await backend.execute(
+        reader, f"await page.goto('{site}/title/back'); await page.evaluate(\"{READ_STATE}\")", "node", 30
+    )
     assert outcome.error is None, outcome.stderr
     assert outcome.result == '["flavour=oatmeal","kept"]'
     await backend.close(reader, save_profile=False)
@@ -40,8 +39,9 @@ async def test_a_loader_changes_nothing(backend: ChromiumBackend, site: str) -> 
     assert not backend.profiles.exists("fresh")
 
     later = await backend.launch("s-later", ProfileSpec("fresh", save_changes=True))
-    outcome = await backend.execute(later, f"await page.goto('{site}/title/x'); await page.evaluate('document.cookie')",
-                                    "node", 30)
+    outcome = await backend.execute(
+        later, f"await page.goto('{site}/title/x'); await page.evaluate('document.cookie')", "node", 30
+    )
     assert outcome.result == ""
 
 
@@ -57,9 +57,7 @@ async def test_one_saver_per_profile(backend: ChromiumBackend) -> None:
     await backend.close(reader, save_profile=False)
 
 
-async def test_profiles_outlive_the_backend_when_given_a_directory(
-    chromium: Path, tmp_path: Path, site: str
-) -> None:
+async def test_profiles_outlive_the_backend_when_given_a_directory(chromium: Path, tmp_path: Path, site: str) -> None:
     profiles = tmp_path / "profiles"
     for round_trip in range(2):
         backend = PagesBackend(chromium, profiles_dir=profiles, temp_parent=tmp_path)
@@ -68,8 +66,9 @@ async def test_profiles_outlive_the_backend_when_given_a_directory(
             if round_trip == 0:
                 await backend.execute(handle, f"await page.goto('{site}/set-cookie')", "python", 30)
             else:
-                outcome = await backend.execute(handle, f"await page.goto('{site}/title/x')\nawait page.evaluate('document.cookie')",
-                                                "python", 30)
+                outcome = await backend.execute(
+                    handle, f"await page.goto('{site}/title/x')\nawait page.evaluate('document.cookie')", "python", 30
+                )
                 assert outcome.result == "flavour=oatmeal"
             await backend.close(handle, save_profile=True)
         finally:

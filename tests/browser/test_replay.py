@@ -62,7 +62,9 @@ async def test_the_first_interact_opens_the_scraped_page(api: tuple[Emulator, ht
     again = await interact(client, job_id, "await page.evaluate('document.documentElement.outerHTML')", "node")
     assert again["sessionId"] == opened["sessionId"]
     assert "<h1>" in again["result"] and document["metadata"]["title"] in again["result"]
-    served = await interact(client, job_id, f"r = await page.goto('https://{HOST}/blog')\nprint(await r.text(), end='')")
+    served = await interact(
+        client, job_id, f"r = await page.goto('https://{HOST}/blog')\nprint(await r.text(), end='')"
+    )
     assert served["stdout"] == document["rawHtml"]
 
 
@@ -77,8 +79,12 @@ async def test_executed_code_visits_the_rest_of_the_site_over_https(
     assert missing["metadata"]["statusCode"] == 404
     code = "\n".join(
         f"r = await page.goto({url!r})\nprint(r.status, await page.title(), sep='|')"
-        for url in (f"https://{HOST}/about", f"https://docs.{HOST}/quickstart", f"https://{HOST}/no-such-page",
-                    f"{site}/title/Served%20for%20real")
+        for url in (
+            f"https://{HOST}/about",
+            f"https://docs.{HOST}/quickstart",
+            f"https://{HOST}/no-such-page",
+            f"{site}/title/Served%20for%20real",
+        )
     )
     code += f"\nr = await page.goto('https://{HOST}/robots.txt')\nprint(r.status, r.headers['content-type'], sep='|')"
     code += "\nprint('Disallow: /admin' in await r.text())"
@@ -115,4 +121,8 @@ except Exception as exc:
     executed = await client.post(f"/v2/browser/{session['id']}/execute", json={"code": code, "language": "python"})
     body = executed.json()
     # At first only the "Loading…" placeholder; the site's script fills in the sections later.
-    assert body["stdout"].splitlines() == [f"Products | {emulator.sites.site(HOST).brand} False", "rendered", "TimeoutError"]
+    assert body["stdout"].splitlines() == [
+        f"Products | {emulator.sites.site(HOST).brand} False",
+        "rendered",
+        "TimeoutError",
+    ]

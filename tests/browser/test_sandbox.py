@@ -23,7 +23,9 @@ from tui.emulator.browser.temp_roots import OWNER_FILE, make_root, process_start
 
 pytestmark = pytest.mark.browser
 
-needs_bwrap = pytest.mark.skipif(find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: nothing to sandbox with")
+needs_bwrap = pytest.mark.skipif(
+    find_bwrap() is None, reason="bubblewrap (bwrap) is not installed: nothing to sandbox with"
+)
 
 
 async def gone(marker: str) -> bool:
@@ -39,8 +41,9 @@ def our_cgroups() -> list[Path]:
     support = cgroups.detect()
     if support is None:
         return []
-    return [group for parent in set(support.parents.values())
-            for group in parent.glob(f"{cgroups.PREFIX}{os.getpid()}-*")]
+    return [
+        group for parent in set(support.parents.values()) for group in parent.glob(f"{cgroups.PREFIX}{os.getpid()}-*")
+    ]
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["bwrap", "no-bwrap"])
@@ -147,7 +150,9 @@ async def test_without_bwrap_sessions_run_as_before_and_the_emulator_says_so_onc
     assert [r.getMessage() for r in caplog.records].count(NOT_ISOLATED_WARNING) == 1
 
 
-async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_bwrap_that_cannot_make_a_sandbox_counts_as_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken = tmp_path / "bwrap"
     broken.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
     broken.chmod(0o755)
@@ -202,11 +207,13 @@ async def test_a_bubblewrap_without_network_namespaces_or_sizes_still_sandboxes_
     try:
         handle = await backend.launch("s-degraded", None)
         for language in ("python", "node"):
-            outcome = await backend.execute(handle, f"await page.goto('{ORIGIN}/title/Here'); await page.title()",
-                                            language, 30)
+            outcome = await backend.execute(
+                handle, f"await page.goto('{ORIGIN}/title/Here'); await page.title()", language, 30
+            )
             assert outcome.result == "Here", outcome.stderr
-        seen = await backend.execute(handle, "import os\nprint(len(os.listdir('/proc')) < 80, os.path.exists('/root/.ssh'))",
-                                     "python", 30)
+        seen = await backend.execute(
+            handle, "import os\nprint(len(os.listdir('/proc')) < 80, os.path.exists('/root/.ssh'))", "python", 30
+        )
         assert seen.stdout == "True False\n"  # still its own processes and its chosen files
     finally:
         await backend.shutdown()

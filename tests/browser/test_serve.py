@@ -43,9 +43,7 @@ def dashboard_environment(tmp_path: Path, **service: str) -> dict[str, str]:
     }
 
 
-async def test_the_served_page_shows_the_activity_and_takes_keys(
-    emulator: str, chromium: Path, tmp_path: Path
-) -> None:
+async def test_the_served_page_shows_the_activity_and_takes_keys(emulator: str, chromium: Path, tmp_path: Path) -> None:
     async with WdsClient(emulator, KEY) as client:
         newest = (await client.team.activity(limit=3)).data
     assert newest, "the seeded emulator has activity"
@@ -118,8 +116,13 @@ async def test_another_page_of_the_same_browser_cannot_drive_the_dashboard(
 
 def test_serve_refuses_a_remote_host_without_allow_remote(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tui", "serve", "--host", "192.0.2.10"], check=False,
-        env=dashboard_environment(tmp_path), capture_output=True, text=True, cwd=REPO, timeout=30,
+        [sys.executable, "-m", "tui", "serve", "--host", "192.0.2.10"],
+        check=False,
+        env=dashboard_environment(tmp_path),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=30,
     )
     assert done.returncode == 2
     assert "--allow-remote" in done.stderr and "API key" in done.stderr
@@ -133,9 +136,13 @@ def test_serve_on_a_taken_port_says_so(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "tui", "serve", "--port", str(port)], check=False,
+            [sys.executable, "-m", "tui", "serve", "--port", str(port)],
+            check=False,
             env=dashboard_environment(tmp_path, WDS_BASE_URL="http://127.0.0.1:9", WDS_API_KEY=KEY),
-            capture_output=True, text=True, cwd=REPO, timeout=30,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=30,
         )
     assert done.returncode == 2
     assert f"cannot serve on 127.0.0.1:{port}" in done.stderr

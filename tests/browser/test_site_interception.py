@@ -88,9 +88,7 @@ except Exception as exc:
     # Loopback is not intercepted: the browser goes to its own loopback, which in its sandbox
     # (a network namespace of its own) has nothing listening, whatever the host serves there.
     reached = "net::ERR_CONNECTION_REFUSED" if backend.sandbox.isolated else "local"
-    assert outcome.stdout.splitlines() == [
-        "made up /one", "<title>made up /two</title>", "made up /three", reached
-    ]
+    assert outcome.stdout.splitlines() == ["made up /one", "<title>made up /two</title>", "made up /three", reached]
     asked = {url for url in recorder.urls if not url.endswith("/favicon.ico")}
     assert asked == {"https://a.test/one", "https://a.test/two", "http://c.test/three"}
 

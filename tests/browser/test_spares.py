@@ -42,10 +42,18 @@ async def spare_ready(backend: ChromiumBackend, language: str) -> None:
 @pytest.mark.parametrize(
     ("language", "navigate", "fail", "hang"),
     [
-        ("python", "await page.goto('{site}/title/Warm')\nprint(page.url)\nawait page.title()",
-         "raise RuntimeError('warm failure')", "import time\ntime.sleep(60)"),
-        ("node", "await page.goto('{site}/title/Warm');\nconsole.log(page.url());\nawait page.title()",
-         "throw new Error('warm failure')", "await new Promise(() => {})"),
+        (
+            "python",
+            "await page.goto('{site}/title/Warm')\nprint(page.url)\nawait page.title()",
+            "raise RuntimeError('warm failure')",
+            "import time\ntime.sleep(60)",
+        ),
+        (
+            "node",
+            "await page.goto('{site}/title/Warm');\nconsole.log(page.url());\nawait page.title()",
+            "throw new Error('warm failure')",
+            "await new Promise(() => {})",
+        ),
     ],
     ids=["python", "node"],
 )
@@ -74,8 +82,9 @@ async def test_a_spare_runs_code_like_a_cold_runner(
     assert hung.killed is True and hung.duration_ms is not None and hung.duration_ms < 5000
 
     await spare_ready(warm_backend, language)
-    pwd = await warm_backend.execute(handle, "import os\nos.getcwd()" if language == "python" else "process.cwd()",
-                                     language, 30)
+    pwd = await warm_backend.execute(
+        handle, "import os\nos.getcwd()" if language == "python" else "process.cwd()", language, 30
+    )
     assert pwd.result is not None and Path(pwd.result).parent == warm_backend.root / "runs"
     assert not Path(pwd.result).exists()
 
@@ -99,7 +108,7 @@ def descendants_mentioning(root: int, text: str) -> list[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            parents[int(entry.name)] = int(stat[stat.rfind(")") + 2:].split()[1])
+            parents[int(entry.name)] = int(stat[stat.rfind(")") + 2 :].split()[1])
 
     def under(pid: int) -> bool:
         while pid > 1:

@@ -51,14 +51,27 @@ BATCH_LIMITS = [
     Limit("urls-min", "urls", {"urls": PAGES[:1]}, {"urls": []}),
     Limit("timeout-min", "timeout", {"urls": PAGES[:1], "timeout": 1000}, {"urls": PAGES[:1], "timeout": 999}),
     Limit("timeout-max", "timeout", {"urls": PAGES[:1], "timeout": 300_000}, {"urls": PAGES[:1], "timeout": 300_001}),
-    Limit("maxConcurrency-min", "maxConcurrency", {"urls": PAGES[:1], "maxConcurrency": 1},
-          {"urls": PAGES[:1], "maxConcurrency": 0}),
-    Limit("ignoreInvalidURLs-boolean", "ignoreInvalidURLs", {"urls": PAGES[:1], "ignoreInvalidURLs": True},
-          {"urls": PAGES[:1], "ignoreInvalidURLs": "yes"}),
-    Limit("webhook-url", "webhook", {"urls": PAGES[:1], "webhook": "http://127.0.0.1:9/hooks"},
-          {"urls": PAGES[:1], "webhook": "not a url"}),
-    Limit("formats-enum", "formats[0]", {"urls": PAGES[:1], "formats": ["links"]},
-          {"urls": PAGES[:1], "formats": ["pdf"]}),
+    Limit(
+        "maxConcurrency-min",
+        "maxConcurrency",
+        {"urls": PAGES[:1], "maxConcurrency": 1},
+        {"urls": PAGES[:1], "maxConcurrency": 0},
+    ),
+    Limit(
+        "ignoreInvalidURLs-boolean",
+        "ignoreInvalidURLs",
+        {"urls": PAGES[:1], "ignoreInvalidURLs": True},
+        {"urls": PAGES[:1], "ignoreInvalidURLs": "yes"},
+    ),
+    Limit(
+        "webhook-url",
+        "webhook",
+        {"urls": PAGES[:1], "webhook": "http://127.0.0.1:9/hooks"},
+        {"urls": PAGES[:1], "webhook": "not a url"},
+    ),
+    Limit(
+        "formats-enum", "formats[0]", {"urls": PAGES[:1], "formats": ["links"]}, {"urls": PAGES[:1], "formats": ["pdf"]}
+    ),
     Limit("minAge-min", "minAge", {"urls": PAGES[:1], "minAge": 1}, {"urls": PAGES[:1], "minAge": 0}),
 ]
 

@@ -81,7 +81,8 @@ async def test_lockdown_batch_serves_the_cached_url_and_404s_the_never_cached_on
     assert_miss_404(docs[NEVER_CACHED], "SCRAPE_LOCKDOWN_CACHE_MISS", single)
     assert status.credits_used == 5 + 1, "lockdown: 5 credits a hit, 1 a miss, as a single scrape"
     assert [(e["url"], e["code"]) for e in await batch_errors(service, job_id)] == [
-        (NEVER_CACHED, "SCRAPE_LOCKDOWN_CACHE_MISS")]
+        (NEVER_CACHED, "SCRAPE_LOCKDOWN_CACHE_MISS")
+    ]
 
 
 async def test_min_age_batch_serves_old_enough_entries_and_404s_the_rest(service: Service, alpha: WdsClient) -> None:
@@ -124,8 +125,7 @@ async def test_max_age_older_than_the_entry_or_zero_scrapes_afresh(service: Serv
         assert extra(status.data[0], "cacheState") == "miss" and extra(status.data[0], "cachedAt") is None
 
 
-async def test_a_batch_stores_what_it_scrapes_for_the_team(service: Service, alpha: WdsClient,
-                                                           beta: WdsClient) -> None:
+async def test_a_batch_stores_what_it_scrapes_for_the_team(service: Service, alpha: WdsClient, beta: WdsClient) -> None:
     await finished_batch(service, alpha, [NEVER_CACHED])
     locked = await alpha.scrape.create(NEVER_CACHED, lockdown=True)
     assert locked.data is not None and extra(locked.data, "cacheState") == "hit"
@@ -142,8 +142,9 @@ async def test_store_in_cache_false_leaves_nothing_behind(service: Service, alph
     single = await single_scrape_error(alpha, NEVER_CACHED, lockdown=True)
     assert single.code == "SCRAPE_LOCKDOWN_CACHE_MISS"
     _, locked = await finished_batch(service, alpha, [ALSO_NEVER_CACHED], lockdown=True)
-    assert_miss_404(locked.data[0], "SCRAPE_LOCKDOWN_CACHE_MISS",
-                    await single_scrape_error(alpha, ALSO_NEVER_CACHED, lockdown=True))
+    assert_miss_404(
+        locked.data[0], "SCRAPE_LOCKDOWN_CACHE_MISS", await single_scrape_error(alpha, ALSO_NEVER_CACHED, lockdown=True)
+    )
 
 
 async def test_a_lockdown_batch_stores_nothing(service: Service, alpha: WdsClient) -> None:
@@ -175,8 +176,7 @@ async def test_a_lockdown_crawl_serves_cached_pages_and_404s_the_others(service:
         assert_miss_404(page, "SCRAPE_LOCKDOWN_CACHE_MISS", await single_scrape_error(alpha, url, lockdown=True))
     assert status.credits_used == 5 + len(others)
     answer = (await service.raw("GET", f"/v2/crawl/{job_id}/errors")).json()
-    assert sorted(e["url"] for e in answer["errors"] if e.get("code")) == sorted(
-        p.metadata.source_url for p in others)
+    assert sorted(e["url"] for e in answer["errors"] if e.get("code")) == sorted(p.metadata.source_url for p in others)
 
 
 async def test_a_min_age_crawl_and_a_crawl_that_fills_the_cache(service: Service, alpha: WdsClient) -> None:
@@ -184,10 +184,13 @@ async def test_a_min_age_crawl_and_a_crawl_that_fills_the_cache(service: Service
     assert all(extra(d, "cacheState") == "miss" for d in first.data), "a first crawl scrapes every page"
     _, second = await finished_crawl(service, alpha, scrape_options={"minAge": 1})
     assert [d.metadata.source_url for d in second.data] == [d.metadata.source_url for d in first.data]
-    assert all(extra(d, "cacheState") == "hit" and d.metadata.status_code == d2.metadata.status_code
-               for d, d2 in zip(second.data, first.data, strict=True)), "the first crawl stored its pages"
-    _, unstored = await finished_crawl(service, alpha, include_paths=["^/legal"],
-                                       scrape_options={"storeInCache": False, "maxAge": 0})
+    assert all(
+        extra(d, "cacheState") == "hit" and d.metadata.status_code == d2.metadata.status_code
+        for d, d2 in zip(second.data, first.data, strict=True)
+    ), "the first crawl stored its pages"
+    _, unstored = await finished_crawl(
+        service, alpha, include_paths=["^/legal"], scrape_options={"storeInCache": False, "maxAge": 0}
+    )
     assert all(extra(d, "cacheState") == "miss" for d in unstored.data)
 
 

@@ -10,15 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    UNKNOWN_ID,
-    Limit,
-    Service,
-    assert_fails_with,
-    assert_limit,
-    kwargs_of,
-    limit_params,
-)
+from tests.contract.conftest import UNKNOWN_ID, Limit, Service, assert_fails_with, assert_limit, kwargs_of, limit_params
 from tui.api.client import WdsClient
 from tui.api.errors import (
     APIStatusError,
@@ -55,8 +47,9 @@ CREATE_LIMITS = [
     Limit("ttl-max", "ttl", {"ttl": 3600}, {"ttl": 3601}),
     Limit("activityTtl-min", "activityTtl", {"ttl": 60, "activityTtl": 10}, {"ttl": 60, "activityTtl": 9}),
     Limit("activityTtl-max", "activityTtl", {"ttl": 60, "activityTtl": 3600}, {"ttl": 60, "activityTtl": 3601}),
-    Limit("profile.name-min", "profile.name", {"ttl": 60, "profile": {"name": "p"}},
-          {"ttl": 60, "profile": {"name": ""}}),
+    Limit(
+        "profile.name-min", "profile.name", {"ttl": 60, "profile": {"name": "p"}}, {"ttl": 60, "profile": {"name": ""}}
+    ),
     Limit(
         "profile.name-max",
         "profile.name",
@@ -69,8 +62,12 @@ CREATE_LIMITS = [
         {"ttl": 60, "profile": {"name": "p", "saveChanges": False}},
         {"ttl": 60, "profile": {"name": "p", "saveChanges": "no"}},
     ),
-    Limit("streamWebView-boolean", "streamWebView", {"ttl": 60, "streamWebView": False},
-          {"ttl": 60, "streamWebView": "yes"}),
+    Limit(
+        "streamWebView-boolean",
+        "streamWebView",
+        {"ttl": 60, "streamWebView": False},
+        {"ttl": 60, "streamWebView": "yes"},
+    ),
 ]
 
 
@@ -244,8 +241,12 @@ EXECUTE_LIMITS = [
     Limit("code-max", "code", {"code": "1" * 100_000}, {"code": "1" * 100_001}),
     Limit("timeout-min", "timeout", {"code": "1", "timeout": 1}, {"code": "1", "timeout": 0}),
     Limit("timeout-max", "timeout", {"code": "1", "timeout": 300}, {"code": "1", "timeout": 301}),
-    Limit("language-enum", "language", {"code": "open https://a.test", "language": "bash"},
-          {"code": "1", "language": "ruby"}),
+    Limit(
+        "language-enum",
+        "language",
+        {"code": "open https://a.test", "language": "bash"},
+        {"code": "1", "language": "ruby"},
+    ),
 ]
 
 

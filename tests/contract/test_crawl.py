@@ -119,23 +119,37 @@ CRAWL_LIMITS = [
     Limit("url-http", "url", {"url": SITE, "limit": 2}, {"url": "mailto:a@acme-outdoor.com"}),
     Limit("limit-min", "limit", {"url": SITE, "limit": 1}, {"url": SITE, "limit": 0}),
     Limit("maxDepth-min", "maxDepth", {"url": SITE, "limit": 2, "maxDepth": 0}, {"url": SITE, "maxDepth": -1}),
-    Limit("prompt-max", "prompt", {"url": SITE, "limit": 2, "prompt": "p" * 10_000},
-          {"url": SITE, "prompt": "p" * 10_001}),
-    Limit("sitemap-enum", "sitemap", {"url": SITE, "limit": 2, "sitemap": "skip"},
-          {"url": SITE, "sitemap": "sometimes"}),
+    Limit(
+        "prompt-max", "prompt", {"url": SITE, "limit": 2, "prompt": "p" * 10_000}, {"url": SITE, "prompt": "p" * 10_001}
+    ),
+    Limit(
+        "sitemap-enum", "sitemap", {"url": SITE, "limit": 2, "sitemap": "skip"}, {"url": SITE, "sitemap": "sometimes"}
+    ),
     Limit("delay-min", "delay", {"url": SITE, "limit": 2, "delay": 0}, {"url": SITE, "delay": -0.5}),
-    Limit("webhook-url", "webhook",
-          {"url": SITE, "limit": 2, "webhook": {"url": "http://127.0.0.1:9/h", "events": ["started"]}},
-          {"url": SITE, "webhook": {"url": "hooks.test/h"}}),
-    Limit("scrapeOptions.timeout-min", "scrapeOptions.timeout",
-          {"url": SITE, "limit": 2, "scrapeOptions": {"timeout": 1000}},
-          {"url": SITE, "scrapeOptions": {"timeout": 999}}),
-    Limit("scrapeOptions.timeout-max", "scrapeOptions.timeout",
-          {"url": SITE, "limit": 2, "scrapeOptions": {"timeout": 300_000}},
-          {"url": SITE, "scrapeOptions": {"timeout": 300_001}}),
-    Limit("scrapeOptions.profile.name-max", "scrapeOptions.profile.name",
-          {"url": SITE, "limit": 2, "scrapeOptions": {"profile": {"name": "p" * 128}}},
-          {"url": SITE, "scrapeOptions": {"profile": {"name": "p" * 129}}}),
+    Limit(
+        "webhook-url",
+        "webhook",
+        {"url": SITE, "limit": 2, "webhook": {"url": "http://127.0.0.1:9/h", "events": ["started"]}},
+        {"url": SITE, "webhook": {"url": "hooks.test/h"}},
+    ),
+    Limit(
+        "scrapeOptions.timeout-min",
+        "scrapeOptions.timeout",
+        {"url": SITE, "limit": 2, "scrapeOptions": {"timeout": 1000}},
+        {"url": SITE, "scrapeOptions": {"timeout": 999}},
+    ),
+    Limit(
+        "scrapeOptions.timeout-max",
+        "scrapeOptions.timeout",
+        {"url": SITE, "limit": 2, "scrapeOptions": {"timeout": 300_000}},
+        {"url": SITE, "scrapeOptions": {"timeout": 300_001}},
+    ),
+    Limit(
+        "scrapeOptions.profile.name-max",
+        "scrapeOptions.profile.name",
+        {"url": SITE, "limit": 2, "scrapeOptions": {"profile": {"name": "p" * 128}}},
+        {"url": SITE, "scrapeOptions": {"profile": {"name": "p" * 129}}},
+    ),
 ]
 
 

@@ -140,10 +140,7 @@ async def browser_session_id(service: Service) -> str:
     return str(response.json()["id"])
 
 
-PATH_IDS: dict[str, Callable[[Service], Awaitable[str]]] = {
-    "{jobId}": scrape_job_id,
-    "{sessionId}": browser_session_id,
-}
+PATH_IDS: dict[str, Callable[[Service], Awaitable[str]]] = {"{jobId}": scrape_job_id, "{sessionId}": browser_session_id}
 
 
 async def send(service: Service, row: Row, value: Any) -> httpx.Response:

@@ -45,11 +45,19 @@ MAP_LIMITS = [
     Limit("limit-min", "limit", {"url": SITE, "limit": 1}, {"url": SITE, "limit": 0}),
     Limit("limit-max", "limit", {"url": SITE, "limit": 100_000}, {"url": SITE, "limit": 100_001}),
     Limit("sitemap-enum", "sitemap", {"url": SITE, "sitemap": "only"}, {"url": SITE, "sitemap": "never"}),
-    Limit("includeSubdomains-boolean", "includeSubdomains", {"url": SITE, "includeSubdomains": False},
-          {"url": SITE, "includeSubdomains": "no"}),
+    Limit(
+        "includeSubdomains-boolean",
+        "includeSubdomains",
+        {"url": SITE, "includeSubdomains": False},
+        {"url": SITE, "includeSubdomains": "no"},
+    ),
     Limit("timeout-min", "timeout", {"url": SITE, "limit": 1, "timeout": 60_000}, {"url": SITE, "timeout": 0}),
-    Limit("location.country", "location.country", {"url": SITE, "location": {"country": "FR", "languages": ["fr"]}},
-          {"url": SITE, "location": {"country": "France"}}),
+    Limit(
+        "location.country",
+        "location.country",
+        {"url": SITE, "location": {"country": "FR", "languages": ["fr"]}},
+        {"url": SITE, "location": {"country": "France"}},
+    ),
 ]
 
 

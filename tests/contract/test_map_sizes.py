@@ -75,7 +75,7 @@ async def test_search_ranks_a_catalogue_item_first_and_keeps_every_link(alpha: W
 @pytest.mark.parametrize("path", ["/catalog", "/catalog?page=3", "an item"])
 async def test_a_map_started_inside_the_catalogue_still_lists_the_site(alpha: WdsClient, path: str) -> None:
     if path == "an item":
-        path = next(link.url for link in (await alpha.map(BIG, limit=200)).links if "/catalog/" in link.url)[len(BIG):]
+        path = next(link.url for link in (await alpha.map(BIG, limit=200)).links if "/catalog/" in link.url)[len(BIG) :]
     links = (await alpha.map(f"{BIG}{path}", sitemap="skip", limit=MAP_LIMIT_MAX)).links
     assert len(links) == MAP_LIMIT_MAX and f"{BIG}/" in {link.url for link in links[:100]}
 

@@ -47,8 +47,13 @@ WAIT = {"poll_interval": 0.2}  # seconds between the waiters' polls (typed int i
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[str, Emulator]]:
-    emulator = Emulator.from_keys({"alpha": [ALPHA_KEY], "beta": [BETA_KEY]}, seed=7, history=False,
-                                  clock=ScaledClock(CLOCK_SPEED), webhook_secret=WEBHOOK_SECRET)
+    emulator = Emulator.from_keys(
+        {"alpha": [ALPHA_KEY], "beta": [BETA_KEY]},
+        seed=7,
+        history=False,
+        clock=ScaledClock(CLOCK_SPEED),
+        webhook_secret=WEBHOOK_SECRET,
+    )
     with ServerThread(emulator) as base_url:
         yield base_url, emulator
 
@@ -155,8 +160,9 @@ def test_map_options_change_the_answer(sdk: Any) -> None:
     skip = {link.url for link in sdk.map(MEDIUM, sitemap="skip", limit=100_000).links}
     assert only < default and skip < default and only | skip == default
     own_host = sdk.map(MEDIUM, include_subdomains=False, limit=100_000).links
-    assert len(own_host) < len(default) and all(urlsplit(link.url).hostname == "trailhead-journal.com"
-                                                for link in own_host)
+    assert len(own_host) < len(default) and all(
+        urlsplit(link.url).hostname == "trailhead-journal.com" for link in own_host
+    )
     target = next(url for url in sorted(default) if "/catalog/" in url)
     ranked = sdk.map(MEDIUM, search=target.rsplit("/", 1)[-1], limit=5).links
     assert len(ranked) == 5 and ranked[0].url == target
@@ -210,8 +216,10 @@ def test_the_crawl_waiter_and_cache_only_scrape_options(sdk: Any) -> None:
     assert crawled.status == "completed" and len(crawled.data) == 3
     assert all(document.markdown for document in crawled.data)
     # The Python SDK has no min_age keyword for a scrape or a batch; a crawl's scrape options carry it.
-    for options, code in ((ScrapeOptions(lockdown=True), "SCRAPE_LOCKDOWN_CACHE_MISS"),
-                          (ScrapeOptions(min_age=1), "SCRAPE_NO_CACHED_DATA")):
+    for options, code in (
+        (ScrapeOptions(lockdown=True), "SCRAPE_LOCKDOWN_CACHE_MISS"),
+        (ScrapeOptions(min_age=1), "SCRAPE_NO_CACHED_DATA"),
+    ):
         crawled = sdk.crawl(TINY, limit=3, scrape_options=options, **WAIT)
         assert crawled.status == "completed" and crawled.data
         assert all(d.metadata.status_code == 404 and d.metadata.model_extra["code"] == code for d in crawled.data)
@@ -257,8 +265,12 @@ def test_crawl_and_batch_webhooks_are_signed_and_echo_metadata(sdk: Any, hooks: 
     batch = sdk.start_batch_scrape([f"{SITE}/about", f"{SITE}/blog"], webhook=webhook)
     for job_id, kind in ((crawl.id, "crawl"), (batch.id, "batch_scrape")):
         events = wait_for_events(hooks, job_id, f"{kind}.completed")
-        assert [event["type"] for event in events] == [f"{kind}.started", f"{kind}.page", f"{kind}.page",
-                                                      f"{kind}.completed"]
+        assert [event["type"] for event in events] == [
+            f"{kind}.started",
+            f"{kind}.page",
+            f"{kind}.page",
+            f"{kind}.completed",
+        ]
         assert all(event["metadata"] == {"from": "sdk"} for event in events)
 
 

@@ -65,11 +65,19 @@ SCRAPE_LIMITS = [
     Limit("timeout-max", "timeout", {"url": FAST_PAGE, "timeout": 300_000}, {"url": FAST_PAGE, "timeout": 300_001}),
     Limit("maxAge-min", "maxAge", {"url": FAST_PAGE, "maxAge": 0}, {"url": FAST_PAGE, "maxAge": -1}),
     Limit("waitFor-min", "waitFor", {"url": FAST_PAGE, "waitFor": 0}, {"url": FAST_PAGE, "waitFor": -1}),
-    Limit("formats-enum", "formats[1]", {"url": FAST_PAGE, "formats": ["markdown", "rawHtml"]},
-          {"url": FAST_PAGE, "formats": ["markdown", "pdf"]}),
+    Limit(
+        "formats-enum",
+        "formats[1]",
+        {"url": FAST_PAGE, "formats": ["markdown", "rawHtml"]},
+        {"url": FAST_PAGE, "formats": ["markdown", "pdf"]},
+    ),
     Limit("proxy-enum", "proxy", {"url": FAST_PAGE, "proxy": "enhanced"}, {"url": FAST_PAGE, "proxy": "tor"}),
-    Limit("location.country", "location.country", {"url": FAST_PAGE, "location": {"country": "DE"}},
-          {"url": FAST_PAGE, "location": {"country": "DEU"}}),
+    Limit(
+        "location.country",
+        "location.country",
+        {"url": FAST_PAGE, "location": {"country": "DE"}},
+        {"url": FAST_PAGE, "location": {"country": "DEU"}},
+    ),
     Limit("mobile-boolean", "mobile", {"url": FAST_PAGE, "mobile": True}, {"url": FAST_PAGE, "mobile": "yes"}),
 ]
 

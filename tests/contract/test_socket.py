@@ -36,8 +36,13 @@ DELIVERY_WAIT_SECONDS = 5.0
 @contextlib.asynccontextmanager
 async def served(clock: ManualClock, backend: RecordingBackend, **options: Any) -> AsyncIterator[tuple[Emulator, str]]:
     """The standard teams' emulator on uvicorn at 127.0.0.1:<free port>; yields it and its base URL."""
-    settings: dict[str, Any] = {"seed": 7, "clock": clock, "history": False, "browser_backend": backend,
-                                "webhook_secret": WEBHOOK_SECRET}
+    settings: dict[str, Any] = {
+        "seed": 7,
+        "clock": clock,
+        "history": False,
+        "browser_backend": backend,
+        "webhook_secret": WEBHOOK_SECRET,
+    }
     settings.update(options)
     emulator = Emulator.from_keys({"alpha": [ALPHA_KEY], "beta": [BETA_KEY]}, **settings)
     async with running(emulator) as base_url:
@@ -175,7 +180,11 @@ async def test_crawl_webhook_reaches_a_real_receiver_signed(clock: ManualClock, 
     [event] = receiver.events
     assert isinstance(event, CrawlStartedEvent)
     assert (event.success, event.type, event.id, event.data, event.metadata) == (
-        True, "crawl.started", started.id, [], {"run": "c1"},
+        True,
+        "crawl.started",
+        started.id,
+        [],
+        {"run": "c1"},
     )
     assert uuid.UUID(event.webhook_id).version == 4
     [delivery] = receiver.deliveries

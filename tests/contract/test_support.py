@@ -11,16 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    ALPHA_KEY,
-    SITE,
-    UNKNOWN_KEY,
-    Limit,
-    Service,
-    assert_limit,
-    kwargs_of,
-    limit_params,
-)
+from tests.contract.conftest import ALPHA_KEY, SITE, UNKNOWN_KEY, Limit, Service, assert_limit, kwargs_of, limit_params
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, GatewayTimeoutError
 from tui.contract.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial
@@ -109,8 +100,12 @@ ASK_LIMITS = [
         {"question": "q", "rationale": "r" * 2001},
     ),
     Limit("jobId-string", "jobId", {"question": "q", "jobId": "job-7"}, {"question": "q", "jobId": 7}),
-    Limit("context-object", "context", {"question": "q", "context": {"pane": "jobs"}},
-          {"question": "q", "context": "jobs"}),
+    Limit(
+        "context-object",
+        "context",
+        {"question": "q", "context": {"pane": "jobs"}},
+        {"question": "q", "context": "jobs"},
+    ),
 ]
 
 

@@ -64,9 +64,7 @@ async def test_token_usage_is_scoped_to_the_team(service: Service, alpha: WdsCli
     assert [p.total_tokens for p in (await alpha.team.token_usage_historical()).periods] == [15]
 
 
-USAGE_LIMITS = [
-    Limit("byApiKey-boolean", "byApiKey", {"byApiKey": True}, {"byApiKey": "maybe"}),
-]
+USAGE_LIMITS = [Limit("byApiKey-boolean", "byApiKey", {"byApiKey": True}, {"byApiKey": "maybe"})]
 
 
 @pytest.mark.parametrize("limit", limit_params(USAGE_LIMITS))

@@ -31,10 +31,26 @@ import uvicorn
 
 from tests.e2e.hostile_text import ESCAPES_FIRST, hostile
 
-TEXT_KEYS = frozenset({
-    "target", "url", "sourceURL", "title", "description", "markdown", "summary", "error", "warning",
-    "answer", "reason", "pathOrUrl", "blockedBy", "attempted", "evidence", "message",
-})
+TEXT_KEYS = frozenset(
+    {
+        "target",
+        "url",
+        "sourceURL",
+        "title",
+        "description",
+        "markdown",
+        "summary",
+        "error",
+        "warning",
+        "answer",
+        "reason",
+        "pathOrUrl",
+        "blockedBy",
+        "attempted",
+        "evidence",
+        "message",
+    }
+)
 """Keys whose strings are read by a person (and never sent back as an id)."""
 PROFILE = "P" + ESCAPES_FIRST
 """The profile each listed browser session has."""
@@ -105,8 +121,13 @@ class Poisoned:
                 for session in answer.get("sessions") or []:  # a service that lists each session's profile
                     session.setdefault("profile", {"name": PROFILE})
             body = json.dumps(poison(answer)).encode()
-        await send({"type": "http.response.start", "status": start["status"],
-                    "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": start["status"],
+                "headers": [*headers, (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     @staticmethod

@@ -155,16 +155,23 @@ class ScreenGrid:
 class PtyApp:
     """A command on a pty of `columns` x `rows`: keys in, every byte out kept (`raw`), its screen drawn."""
 
-    def __init__(self, argv: Sequence[str], env: Mapping[str, str], *, columns: int = 200, rows: int = 50,
-                 cwd: str | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], env: Mapping[str, str], *, columns: int = 200, rows: int = 50, cwd: str | None = None
+    ) -> None:
         self.screen = ScreenGrid(columns, rows)
         self._raw = bytearray()
         self._lock = threading.Lock()
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
-            list(argv), stdin=slave, stdout=slave, stderr=slave, env=dict(env), cwd=cwd,
-            start_new_session=True, close_fds=True,
+            list(argv),
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=dict(env),
+            cwd=cwd,
+            start_new_session=True,
+            close_fds=True,
         )
         os.close(slave)
         self._master = master

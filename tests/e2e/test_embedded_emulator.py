@@ -20,10 +20,15 @@ CHILD = "tui.emulator.child"
 
 def _start(tmp_path: Path) -> tuple[Terminal, set[int]]:
     before = set(processes_mentioning(CHILD))
-    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "WDS_CONFIG": str(tmp_path / "none.toml"),
-           "PATH": os.environ.get("PATH", "")}
-    terminal = Terminal(["sh", "-c", f"{sys.executable} -m tui; echo $? > {tmp_path / 'status'}"], env,
-                        tmp_path / "status")
+    env = {
+        "TERM": "xterm-256color",
+        "HOME": str(tmp_path),
+        "WDS_CONFIG": str(tmp_path / "none.toml"),
+        "PATH": os.environ.get("PATH", ""),
+    }
+    terminal = Terminal(
+        ["sh", "-c", f"{sys.executable} -m tui; echo $? > {tmp_path / 'status'}"], env, tmp_path / "status"
+    )
     terminal.wait_for("connected")
     children = set(processes_mentioning(CHILD)) - before
     assert len(children) == 1, "one embedded emulator per dashboard"

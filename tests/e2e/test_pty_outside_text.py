@@ -53,9 +53,15 @@ def service() -> Iterator[str]:
 
 def start(base_url: str, tmp_path: Path, *args: str) -> PtyApp:
     env = {
-        "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": os.environ.get("PATH", ""),
-        "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"), "WDS_CONFIG": str(tmp_path / "none.toml"),
-        "WDS_BASE_URL": base_url, "WDS_API_KEY": KEY, "WDS_HYPERLINKS": "1",  # links on: OSC 8 is written too
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "WDS_CONFIG": str(tmp_path / "none.toml"),
+        "WDS_BASE_URL": base_url,
+        "WDS_API_KEY": KEY,
+        "WDS_HYPERLINKS": "1",  # links on: OSC 8 is written too
         "PYTHONPATH": str(REPO),
     }
     app = PtyApp([sys.executable, "-m", "tui", *args], env, columns=200, rows=50, cwd=str(REPO))
@@ -188,19 +194,30 @@ def test_a_hostile_unsigned_webhook_is_shown_as_text_in_the_inbox(service: str, 
     app = start(service, tmp_path, "--webhook-listen", "127.0.0.1:0")
     try:
         app.keys("w")
-        screen = app.wait_for(lambda screen: re.search(r"Listening on (http://127\.0\.0\.1:\d+\S*)", screen) is not None)
+        screen = app.wait_for(
+            lambda screen: re.search(r"Listening on (http://127\.0\.0\.1:\d+\S*)", screen) is not None
+        )
         address = re.search(r"Listening on (http://127\.0\.0\.1:\d+\S*)", screen).group(1)  # type: ignore[union-attr]
         delivery = {
-            "success": True, "type": hostile("Wtype"), "id": hostile("Wid"), "webhookId": hostile("WwebhookId"),
-            "metadata": {hostile("Wkey"): hostile("Wvalue")}, "error": hostile("Werror"), "data": [],
+            "success": True,
+            "type": hostile("Wtype"),
+            "id": hostile("Wid"),
+            "webhookId": hostile("WwebhookId"),
+            "metadata": {hostile("Wkey"): hostile("Wvalue")},
+            "error": hostile("Werror"),
+            "data": [],
         }
         answer = httpx.post(address, content=json.dumps(delivery).encode(), timeout=10)
         assert answer.status_code == 200
-        app.wait_for(showing(
-            shown("Werror"), shown("Wid"), shown("WwebhookId"),  # the highlighted row's detail, whole
-            "Wtype[/b][bold][@click=app.quit]quit[/]␛]52;c;",  # the type column, cut to fit
-            "\\u001b]52;c;UFdORUQ=",  # the metadata, as JSON: the escape written out
-        ))
+        app.wait_for(
+            showing(
+                shown("Werror"),
+                shown("Wid"),
+                shown("WwebhookId"),  # the highlighted row's detail, whole
+                "Wtype[/b][bold][@click=app.quit]quit[/]␛]52;c;",  # the type column, cut to fit
+                "\\u001b]52;c;UFdORUQ=",  # the metadata, as JSON: the escape written out
+            )
+        )
         assert_no_injected_sequence(app, "Wtype", "Wid", "WwebhookId", "Werror")
         quit_cleanly(app)
     finally:

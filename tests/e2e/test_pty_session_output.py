@@ -78,8 +78,11 @@ def test_session_output_page_titles_and_profiles_are_shown_as_text(browser_servi
         app.wait_for("Kout" + SHOWN, seconds=60)  # stdout
         # The page's title, in the CDP panel's pages, wrapped: Chromium itself made its C0 controls
         # spaces (a title cannot hold them), its C1 controls it keeps.
-        app.wait_for(lambda screen: "Ktitle[/b][bold][@click=app.quit]quit[/]]52;c;UFdORUQ=]0;PWNED[2J�2J�0;PWNED�"
-                     in flat(screen))
+        app.wait_for(
+            lambda screen: (
+                "Ktitle[/b][bold][@click=app.quit]quit[/]]52;c;UFdORUQ=]0;PWNED[2J�2J�0;PWNED�" in flat(screen)
+            )
+        )
         assert_no_injected_sequence(app, "Kout", "Ktitle")
         app.keys(CTRL_S)  # nothing bound: still up
         quit_cleanly(app)

@@ -30,8 +30,20 @@ class Terminal:
         self.status_file = status_file
         env_args = [f"{k}={v}" for k, v in env.items()]
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-             "env", *env_args, *command],
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                self.name,
+                "-x",
+                str(width),
+                "-y",
+                str(height),
+                "env",
+                *env_args,
+                *command,
+            ],
             check=True,
         )
         # A detached session on a fresh tmux server may start at 80x24 whatever -x/-y say.
@@ -41,9 +53,7 @@ class Terminal:
         )
 
     def screen(self) -> str:
-        out = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
-        )
+        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return out.stdout
 
     def keys(self, *keys: str) -> None:
@@ -78,7 +88,7 @@ def terminal(tmp_path) -> Iterator[Terminal]:
     env = {k: v for k, v in env.items() if v}
     status_file = tmp_path / "exit-status"
     # Record the exit status, so a crash cannot pass for a clean quit.
-    script = f'{sys.executable} -m tui; echo $? > {status_file}'
+    script = f"{sys.executable} -m tui; echo $? > {status_file}"
     term = Terminal(["sh", "-c", script], env, status_file)
     yield term
     term.kill()

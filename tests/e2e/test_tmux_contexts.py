@@ -42,8 +42,13 @@ def test_a_read_only_context_refuses_changes_and_t_switches_to_local(ops_emulato
         f'current = "ops"\n\n[contexts.ops]\nbase_url = "{ops_emulator}"\napi_key = "{KEY}"\nread_only = true\n'
     )
     config.chmod(0o600)
-    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "WDS_CONFIG": str(config),
-           "PATH": os.environ.get("PATH", ""), "WDS_CHROMIUM": os.environ.get("WDS_CHROMIUM", "")}
+    env = {
+        "TERM": "xterm-256color",
+        "HOME": str(tmp_path),
+        "WDS_CONFIG": str(config),
+        "PATH": os.environ.get("PATH", ""),
+        "WDS_CHROMIUM": os.environ.get("WDS_CHROMIUM", ""),
+    }
     env = {k: v for k, v in env.items() if v}
     status = tmp_path / "exit-status"
     terminal = Terminal(["sh", "-c", f"{sys.executable} -m tui; echo $? > {status}"], env, status)

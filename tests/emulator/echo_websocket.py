@@ -27,8 +27,11 @@ async def echo_server(protocol: type[HeaderDeadlineProtocol]) -> AsyncIterator[s
     """Serve the echo app with `protocol` on a free loopback port; yields its `ws://.../echo` URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=[WebSocketRoute("/echo", _echo)]), log_level="warning",
-                                           lifespan="off", http=protocol))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            Starlette(routes=[WebSocketRoute("/echo", _echo)]), log_level="warning", lifespan="off", http=protocol
+        )
+    )
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         await asyncio.sleep(0.01)

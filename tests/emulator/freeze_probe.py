@@ -50,8 +50,9 @@ class BadRequest(threading.Thread):
         self.seconds = time.monotonic() - self.started_at
 
 
-def activity_latencies_while(base_url: str, call: Callable[[], Any], *, lead_seconds: float = 0.15,
-                             join_seconds: float = 30.0) -> tuple[list[float], BadRequest]:
+def activity_latencies_while(
+    base_url: str, call: Callable[[], Any], *, lead_seconds: float = 0.15, join_seconds: float = 30.0
+) -> tuple[list[float], BadRequest]:
     """Probe latencies (seconds) measured while `call` runs, and the finished bad request.
 
     Another team (beta) probes, as the issue's "every team" means. `lead_seconds`
@@ -75,9 +76,11 @@ def activity_latencies_while(base_url: str, call: Callable[[], Any], *, lead_sec
             time.sleep(PROBE_GAP_SECONDS)
         bad.join(max(0.0, deadline - time.monotonic()))
     # Shown with `pytest -s`: the figures the issue's report quotes.
-    print(f"\nactivity probes (ms): max {round(1000 * max(latencies), 1)} of {len(latencies)}, first "
-          f"{[round(1000 * s, 1) for s in latencies[:8]]}; bad request took "
-          f"{bad.seconds if bad.seconds is None else round(bad.seconds, 2)} s")
+    print(
+        f"\nactivity probes (ms): max {round(1000 * max(latencies), 1)} of {len(latencies)}, first "
+        f"{[round(1000 * s, 1) for s in latencies[:8]]}; bad request took "
+        f"{bad.seconds if bad.seconds is None else round(bad.seconds, 2)} s"
+    )
     return latencies, bad
 
 
@@ -85,6 +88,7 @@ def assert_loop_free(latencies: list[float]) -> None:
     """The probes answered as on a free loop: mostly within the issue's bound, none stalled."""
     shown = [round(1000 * s, 1) for s in latencies]
     within = sum(1 for s in latencies if s < ACTIVITY_BOUND_SECONDS)
-    assert within >= WITHIN_BOUND_SHARE * len(latencies), \
+    assert within >= WITHIN_BOUND_SHARE * len(latencies), (
         f"only {within} of {len(latencies)} activity probes within {1000 * ACTIVITY_BOUND_SECONDS:.0f} ms: {shown}"
+    )
     assert max(latencies) < STALL_SECONDS, f"an activity probe stalled: {shown} ms"

@@ -83,7 +83,9 @@ async def echo(request: Request) -> JSONResponse:
 
 @pytest.fixture
 async def tiny() -> httpx.AsyncClient:
-    app = Starlette(routes=[Route("/x/{jobId}", echo, methods=["POST"])], exception_handlers={ApiError: api_error_handler})
+    app = Starlette(
+        routes=[Route("/x/{jobId}", echo, methods=["POST"])], exception_handlers={ApiError: api_error_handler}
+    )
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         yield c
 

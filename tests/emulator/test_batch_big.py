@@ -52,8 +52,9 @@ async def status(client: httpx.AsyncClient, job_id: str, **params: Any) -> dict[
 # -- scraped when its turn comes ------------------------------------------------------------------
 
 
-async def test_a_url_is_scraped_through_the_cache_when_its_turn_comes(client: httpx.AsyncClient,
-                                                                      clock: ManualClock) -> None:
+async def test_a_url_is_scraped_through_the_cache_when_its_turn_comes(
+    client: httpx.AsyncClient, clock: ManualClock
+) -> None:
     first, second = f"{SITE}/pricing", f"{SITE}/about"
     started = (await start(client, [first, second], maxConcurrency=1)).json()  # one page a second
     clock.advance(0.5)
@@ -66,8 +67,9 @@ async def test_a_url_is_scraped_through_the_cache_when_its_turn_comes(client: ht
     assert docs[second]["cachedAt"] == "2025-06-15T12:00:00.500Z"
 
 
-async def test_a_batch_is_billed_page_by_page(client: httpx.AsyncClient, clock: ManualClock,
-                                              emulator: Emulator) -> None:
+async def test_a_batch_is_billed_page_by_page(
+    client: httpx.AsyncClient, clock: ManualClock, emulator: Emulator
+) -> None:
     team = emulator.team_by_key(ALPHA_KEY)
     assert team is not None
     before = team.credits_remaining
@@ -89,8 +91,9 @@ def test_a_served_emulator_scrapes_and_bills_running_batches_unread(emulator: Em
     assert team is not None
     with ServerThread(emulator) as base_url:
         before = team.credits_remaining
-        answer = httpx.post(f"{base_url}/v2/batch/scrape", json={"urls": [f"{SITE}/pricing", f"{SITE}/about"]},
-                            headers=auth(ALPHA_KEY))
+        answer = httpx.post(
+            f"{base_url}/v2/batch/scrape", json={"urls": [f"{SITE}/pricing", f"{SITE}/about"]}, headers=auth(ALPHA_KEY)
+        )
         assert answer.status_code == 200
         clock.advance(60)
         for _ in range(100):  # the catch-up loop runs every second; nobody reads the batch
@@ -100,8 +103,9 @@ def test_a_served_emulator_scrapes_and_bills_running_batches_unread(emulator: Em
         assert before - team.credits_remaining == 2
 
 
-async def test_status_pages_skip_urls_that_produced_no_document(client: httpx.AsyncClient, clock: ManualClock,
-                                                                emulator: Emulator) -> None:
+async def test_status_pages_skip_urls_that_produced_no_document(
+    client: httpx.AsyncClient, clock: ManualClock, emulator: Emulator
+) -> None:
     slow = next(p.url for p in emulator.sites.site("acme-outdoor.com").pages() if p.section == "reports")
     urls = [f"{SITE}/pricing", slow, f"{SITE}/about", slow, f"{SITE}/contact"]
     started = (await start(client, urls)).json()
@@ -122,8 +126,9 @@ async def test_page_events_are_made_as_pages_are_scraped_a_few_hundred_a_round(
 ) -> None:
     count = PAGE_EVENTS_PER_ROUND + 50
     async with Receiver() as receiver:
-        started = (await start(client, urls(count), webhook={"url": receiver.url,
-                                                                "events": ["page", "completed"]})).json()
+        started = (
+            await start(client, urls(count), webhook={"url": receiver.url, "events": ["page", "completed"]})
+        ).json()
         assert emulator.webhooks.log == [], "no page event exists before its page is scraped"
         clock.advance(count)  # two pages a second: the batch is over
         rounds = [len(await emulator.webhooks.run_due()) for _ in range(3)]
@@ -188,13 +193,19 @@ async def test_a_batch_of_100000_urls_keeps_a_few_bytes_a_url(client: httpx.Asyn
 
 
 @pytest.mark.socket
-def test_the_loop_keeps_answering_while_a_batch_of_100000_urls_is_accepted(emulator: Emulator,
-                                                                          clock: ManualClock) -> None:
+def test_the_loop_keeps_answering_while_a_batch_of_100000_urls_is_accepted(
+    emulator: Emulator, clock: ManualClock
+) -> None:
     body = json.dumps({"urls": big_urls()}).encode()
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
-            return httpx.post(f"{base_url}/v2/batch/scrape", content=body, timeout=120,
-                              headers={**auth(ALPHA_KEY), "content-type": "application/json"})
+            return httpx.post(
+                f"{base_url}/v2/batch/scrape",
+                content=body,
+                timeout=120,
+                headers={**auth(ALPHA_KEY), "content-type": "application/json"},
+            )
 
         latencies, batch = activity_latencies_while(base_url, bad, lead_seconds=0.05, join_seconds=120)
         assert batch.error is None and batch.result.status_code == 200, batch.result

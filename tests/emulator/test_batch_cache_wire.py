@@ -22,9 +22,23 @@ async def test_a_lockdown_miss_in_a_batch_is_the_single_scrape_404_as_a_document
     assert (status["status"], status["completed"], status["total"], status["creditsUsed"]) == ("completed", 1, 1, 1)
     metadata = status["data"][0]["metadata"]
     assert status["data"][0] == {"metadata": metadata}, "no content: the target was never contacted"
-    assert metadata == {"sourceURL": URL, "url": URL, "statusCode": 404, "error": single.json()["error"],
-                        "code": single.json()["code"], "cacheState": "miss", "creditsUsed": 1,
-                        "scrapeId": metadata["scrapeId"]}
+    assert metadata == {
+        "sourceURL": URL,
+        "url": URL,
+        "statusCode": 404,
+        "error": single.json()["error"],
+        "code": single.json()["code"],
+        "cacheState": "miss",
+        "creditsUsed": 1,
+        "scrapeId": metadata["scrapeId"],
+    }
     errors = (await client.get(f"/v2/batch/scrape/{job_id}/errors", headers=auth(ALPHA_KEY))).json()
-    assert errors["errors"] == [{"id": metadata["scrapeId"], "timestamp": errors["errors"][0]["timestamp"],
-                                 "url": URL, "error": single.json()["error"], "code": "SCRAPE_LOCKDOWN_CACHE_MISS"}]
+    assert errors["errors"] == [
+        {
+            "id": metadata["scrapeId"],
+            "timestamp": errors["errors"][0]["timestamp"],
+            "url": URL,
+            "error": single.json()["error"],
+            "code": "SCRAPE_LOCKDOWN_CACHE_MISS",
+        }
+    ]

@@ -47,7 +47,9 @@ async def test_result_falls_back_to_stdout(
     browser_client: httpx.AsyncClient, session_id: str, backend: RecordingBackend
 ) -> None:
     backend.script(ExecutionOutcome("printed\n", "", 0, False, None, None))
-    assert (await execute(browser_client, session_id, code="echo printed", language="bash")).json()["result"] == "printed\n"
+    assert (await execute(browser_client, session_id, code="echo printed", language="bash")).json()[
+        "result"
+    ] == "printed\n"
 
 
 async def test_profile_busy_in_the_backend_is_409(browser_client: httpx.AsyncClient, backend: RecordingBackend) -> None:
@@ -69,15 +71,14 @@ async def test_execute_passes_language_and_timeout(
         (ExecutionOutcome("", "boom", 1, False, None, None), "boom"),
         (ExecutionOutcome("", "", 2, False, None, None), "Execution failed"),
         (ExecutionOutcome("partial", "", None, True, None, None), "Execution failed"),
-        (ExecutionOutcome("", "trace", 0, False, "TimeoutError: Navigation timeout", None), "TimeoutError: Navigation timeout"),
+        (
+            ExecutionOutcome("", "trace", 0, False, "TimeoutError: Navigation timeout", None),
+            "TimeoutError: Navigation timeout",
+        ),
     ],
 )
 async def test_error_is_set_on_failure_while_success_stays_true(
-    browser_client: httpx.AsyncClient,
-    session_id: str,
-    backend: RecordingBackend,
-    outcome: ExecutionOutcome,
-    error: str,
+    browser_client: httpx.AsyncClient, session_id: str, backend: RecordingBackend, outcome: ExecutionOutcome, error: str
 ) -> None:
     backend.script(outcome)
     r = await execute(browser_client, session_id, code="x")
@@ -96,10 +97,17 @@ async def test_truncated_output_is_flagged(
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"code": ""}, 400), ({"code": "x"}, 200), ({"code": "x" * 100_000}, 200), ({"code": "x" * 100_001}, 400),
-        ({}, 400), ({"code": "x", "timeout": 0}, 400), ({"code": "x", "timeout": 1}, 200),
-        ({"code": "x", "timeout": 300}, 200), ({"code": "x", "timeout": 301}, 400),
-        ({"code": "x", "language": "ruby"}, 400), ({"code": "x", "language": "bash"}, 200),
+        ({"code": ""}, 400),
+        ({"code": "x"}, 200),
+        ({"code": "x" * 100_000}, 200),
+        ({"code": "x" * 100_001}, 400),
+        ({}, 400),
+        ({"code": "x", "timeout": 0}, 400),
+        ({"code": "x", "timeout": 1}, 200),
+        ({"code": "x", "timeout": 300}, 200),
+        ({"code": "x", "timeout": 301}, 400),
+        ({"code": "x", "language": "ruby"}, 400),
+        ({"code": "x", "language": "bash"}, 200),
     ],
 )
 async def test_execute_boundaries(
@@ -149,7 +157,11 @@ async def test_backend_unavailable_during_execute_is_503(
     backend.execute = refuse  # type: ignore[method-assign]
     r = await execute(browser_client, session_id, code="x")
     assert r.status_code == 503
-    assert r.json() == {"success": False, "error": "Chromium went away; install chromium", "code": "SERVICE_UNAVAILABLE"}
+    assert r.json() == {
+        "success": False,
+        "error": "Chromium went away; install chromium",
+        "code": "SERVICE_UNAVAILABLE",
+    }
 
 
 async def test_execute_is_recorded_as_browser_activity(

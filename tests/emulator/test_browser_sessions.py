@@ -36,8 +36,10 @@ async def test_create_returns_urls_and_expiry(browser_client: httpx.AsyncClient,
     assert set(body) == {"success", "id", "cdpUrl", "liveViewUrl", "interactiveLiveViewUrl", "expiresAt"}
     sid = body["id"]
     assert body["success"] is True and UUID_RE.match(sid)
-    cdp, view, interact = (re.search(r"token=([^&]+)", body[name]).group(1)  # type: ignore[union-attr]
-                           for name in ("cdpUrl", "liveViewUrl", "interactiveLiveViewUrl"))
+    cdp, view, interact = (
+        re.search(r"token=([^&]+)", body[name]).group(1)  # type: ignore[union-attr]
+        for name in ("cdpUrl", "liveViewUrl", "interactiveLiveViewUrl")
+    )
     assert len({cdp, view, interact}) == 3  # one secret per kind of access (see test_session_secrets.py)
     assert body["cdpUrl"] == f"ws://emulator.test/cdp/{sid}?token={cdp}"
     assert body["liveViewUrl"] == f"http://emulator.test/live/{sid}?token={view}"
@@ -67,7 +69,14 @@ async def test_list_shows_fields_and_filters_by_status(browser_client: httpx.Asy
     listed = await sessions(browser_client)
     assert [s["id"] for s in listed] == [second, first]  # newest first
     assert set(listed[0]) == {
-        "id", "status", "cdpUrl", "liveViewUrl", "interactiveLiveViewUrl", "streamWebView", "createdAt", "lastActivity",
+        "id",
+        "status",
+        "cdpUrl",
+        "liveViewUrl",
+        "interactiveLiveViewUrl",
+        "streamWebView",
+        "createdAt",
+        "lastActivity",
     }
     assert listed[1]["streamWebView"] is False
     assert listed[0]["createdAt"] == "2025-06-15T12:00:05.000Z"
@@ -175,9 +184,18 @@ async def test_token_lookup_for_the_cdp_proxy(browser_client: httpx.AsyncClient,
 @pytest.mark.parametrize(
     ("field", "value", "status"),
     [
-        ("ttl", 29, 400), ("ttl", 30, 200), ("ttl", 3600, 200), ("ttl", 3601, 400), ("ttl", "60", 200),
-        ("ttl", 60.5, 400), ("activityTtl", 9, 400), ("activityTtl", 10, 200), ("activityTtl", 3600, 200),
-        ("activityTtl", 3601, 400), ("streamWebView", "yes", 400), ("streamWebView", False, 200),
+        ("ttl", 29, 400),
+        ("ttl", 30, 200),
+        ("ttl", 3600, 200),
+        ("ttl", 3601, 400),
+        ("ttl", "60", 200),
+        ("ttl", 60.5, 400),
+        ("activityTtl", 9, 400),
+        ("activityTtl", 10, 200),
+        ("activityTtl", 3600, 200),
+        ("activityTtl", 3601, 400),
+        ("streamWebView", "yes", 400),
+        ("streamWebView", False, 200),
     ],
 )
 async def test_create_boundaries(browser_client: httpx.AsyncClient, field: str, value: Any, status: int) -> None:
@@ -190,8 +208,13 @@ async def test_create_boundaries(browser_client: httpx.AsyncClient, field: str, 
 @pytest.mark.parametrize(
     ("profile", "status"),
     [
-        ({"name": ""}, 400), ({"name": "p"}, 200), ({"name": "p" * 128}, 200), ({"name": "p" * 129}, 400),
-        ({}, 400), ({"name": "p", "saveChanges": "no"}, 400), ({"name": "p", "saveChanges": False}, 200),
+        ({"name": ""}, 400),
+        ({"name": "p"}, 200),
+        ({"name": "p" * 128}, 200),
+        ({"name": "p" * 129}, 400),
+        ({}, 400),
+        ({"name": "p", "saveChanges": "no"}, 400),
+        ({"name": "p", "saveChanges": False}, 200),
     ],
 )
 async def test_profile_boundaries(browser_client: httpx.AsyncClient, profile: dict[str, Any], status: int) -> None:

@@ -16,11 +16,7 @@ import httpx
 import pytest
 
 from tui.emulator.cli import KeySpecError, add_arguments, banner, teams_from_specs
-from tui.emulator.key_sources import (
-    KEYS_VARIABLE,
-    specs_from_file,
-    take_specs_from_environment,
-)
+from tui.emulator.key_sources import KEYS_VARIABLE, specs_from_file, take_specs_from_environment
 from tui.emulator.service import Emulator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,7 +53,12 @@ def test_defaults_and_flags() -> None:
     add_arguments(parser)
     args = parser.parse_args([])
     assert (args.host, args.port, args.api_key, args.seed, args.allow_remote, args.no_traffic) == (
-        "127.0.0.1", 3002, [], 0, False, False,
+        "127.0.0.1",
+        3002,
+        [],
+        0,
+        False,
+        False,
     )
     args = parser.parse_args(["--port", "0", "--api-key", "a", "--api-key", "t=b", "--seed", "9", "--no-traffic"])
     assert (args.port, args.api_key, args.seed, args.no_traffic) == (0, ["a", "t=b"], 9, True)
@@ -72,8 +73,7 @@ def test_banner_prints_full_keys_and_a_curl() -> None:
 
 def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.emulator", *args],
-        capture_output=True, text=True, timeout=30, cwd=REPO, env=env,
+        [sys.executable, "-m", "tui.emulator", *args], capture_output=True, text=True, timeout=30, cwd=REPO, env=env
     )
 
 
@@ -179,7 +179,11 @@ def start_emulator(
     and its banner."""
     process = subprocess.Popen(
         [sys.executable, "-m", *entry, "--port", "0", "--no-traffic", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=env,
     )
     lines = []
     deadline = time.monotonic() + 30

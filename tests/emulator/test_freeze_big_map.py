@@ -22,6 +22,7 @@ from tui.emulator.sites.sizes import BIGGEST_HOST
 def test_maps_of_the_biggest_site_back_to_back_leave_the_loop_free(emulator: Emulator) -> None:
     body = {"url": f"https://{BIGGEST_HOST}/", "limit": 100_000}
     with ServerThread(emulator) as base_url:
+
         def bad() -> list[int]:
             with httpx.Client(base_url=base_url, headers=auth(ALPHA_KEY), timeout=60) as c:
                 # Counted, not parsed: parsing 21 MiB here would hold this process's GIL, the server's too.
@@ -33,15 +34,19 @@ def test_maps_of_the_biggest_site_back_to_back_leave_the_loop_free(emulator: Emu
 
 
 def test_a_sliced_encoding_writes_the_bytes_jsonresponse_writes() -> None:
-    links = [{"url": f"https://example.com/{i}", "title": f"Pâge {i}", "description": "d\"q"} for i in range(4500)]
-    for payload in ({"success": True, "links": links}, {"success": True, "links": []},
-                    {"success": True, "status": "completed", "next": "https://x/?skip=2", "data": links[:3]}):
+    links = [{"url": f"https://example.com/{i}", "title": f"Pâge {i}", "description": 'd"q'} for i in range(4500)]
+    for payload in (
+        {"success": True, "links": links},
+        {"success": True, "links": []},
+        {"success": True, "status": "completed", "next": "https://x/?skip=2", "data": links[:3]},
+    ):
         key = "links" if "links" in payload else "data"
         assert encode_json(payload, key) == JSONResponse(payload).body
 
 
-async def test_other_requests_are_answered_while_a_big_map_is_built(client: httpx.AsyncClient,
-                                                                     emulator: Emulator) -> None:
+async def test_other_requests_are_answered_while_a_big_map_is_built(
+    client: httpx.AsyncClient, emulator: Emulator
+) -> None:
     """In one process, one event loop: activity calls made during a 100,000-link map are answered at once.
 
     Encoding the map in one go holds the loop for as long as `one_go` takes (about 0.15 s

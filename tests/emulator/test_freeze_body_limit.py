@@ -57,8 +57,9 @@ async def test_a_declared_length_over_the_limit_is_refused_unread(client: httpx.
 
 
 async def test_support_endpoints_answer_413_in_their_own_shape(client: httpx.AsyncClient) -> None:
-    response = await client.post("/v2/support/docs-search", content=streamed(huge_json(MAX_BODY_BYTES + 10)),
-                                 headers=auth(ALPHA_KEY))
+    response = await client.post(
+        "/v2/support/docs-search", content=streamed(huge_json(MAX_BODY_BYTES + 10)), headers=auth(ALPHA_KEY)
+    )
     assert_413(response, support=True)
 
 
@@ -71,6 +72,7 @@ async def test_a_body_at_the_limit_is_read_as_usual(client: httpx.AsyncClient) -
 @pytest.mark.socket
 def test_a_100_mb_streamed_body_answers_413_while_others_are_served(emulator: Emulator) -> None:
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
             return httpx.post(f"{base_url}/v2/scrape", content=huge_json(), headers=auth(ALPHA_KEY), timeout=120)
 
@@ -85,8 +87,10 @@ def test_a_declared_100_mb_body_is_refused_before_it_is_sent(emulator: Emulator)
     with ServerThread(emulator) as base_url:
         host, port = base_url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=5) as sock:
-            sock.sendall(f"POST /v2/scrape HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {ALPHA_KEY}\r\n"
-                         f"Content-Type: application/json\r\nContent-Length: {HUNDRED_MB}\r\n\r\n".encode())
+            sock.sendall(
+                f"POST /v2/scrape HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {ALPHA_KEY}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {HUNDRED_MB}\r\n\r\n".encode()
+            )
             started = time.monotonic()
             answer = ""
             while "}" not in answer:  # the JSON error body has arrived

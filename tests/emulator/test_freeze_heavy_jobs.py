@@ -25,9 +25,11 @@ HEAVY_PATTERN = ".{0,100}" * 9
 @pytest.mark.socket
 def test_a_batch_of_hundreds_of_new_sites_leaves_the_loop_free(emulator: Emulator, clock: ManualClock) -> None:
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
-            return httpx.post(f"{base_url}/v2/batch/scrape", json={"urls": NEW_HOSTS}, headers=auth(ALPHA_KEY),
-                              timeout=120)
+            return httpx.post(
+                f"{base_url}/v2/batch/scrape", json={"urls": NEW_HOSTS}, headers=auth(ALPHA_KEY), timeout=120
+            )
 
         latencies, batch = activity_latencies_while(base_url, bad, lead_seconds=0.1, join_seconds=120)
         assert batch.error is None and batch.result.status_code == 200, batch.result
@@ -39,10 +41,14 @@ def test_a_batch_of_hundreds_of_new_sites_leaves_the_loop_free(emulator: Emulato
 
 @pytest.mark.socket
 def test_a_crawl_with_the_costliest_patterns_leaves_the_loop_free(emulator: Emulator) -> None:
-    body = {"url": "https://heavy-patterns.example/", "crawlEntireDomain": True,
-            "includePaths": [HEAVY_PATTERN + f"{i}|/" for i in range(30)],
-            "excludePaths": [HEAVY_PATTERN + f"{i}$" for i in range(30)]}
+    body = {
+        "url": "https://heavy-patterns.example/",
+        "crawlEntireDomain": True,
+        "includePaths": [HEAVY_PATTERN + f"{i}|/" for i in range(30)],
+        "excludePaths": [HEAVY_PATTERN + f"{i}$" for i in range(30)],
+    }
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
             return httpx.post(f"{base_url}/v2/crawl", json=body, headers=auth(ALPHA_KEY), timeout=120)
 
@@ -55,15 +61,20 @@ def test_a_crawl_with_the_costliest_patterns_leaves_the_loop_free(emulator: Emul
 def test_a_status_page_of_a_thousand_documents_leaves_the_loop_free(emulator: Emulator, clock: ManualClock) -> None:
     urls = [f"https://lumen-labs.io/blog?page={i}" for i in range(1000)]
     with ServerThread(emulator) as base_url:
-        created = httpx.post(f"{base_url}/v2/batch/scrape", headers=auth(ALPHA_KEY), timeout=60,
-                             json={"urls": urls, "formats": ["markdown", "html", "rawHtml", "links"]})
+        created = httpx.post(
+            f"{base_url}/v2/batch/scrape",
+            headers=auth(ALPHA_KEY),
+            timeout=60,
+            json={"urls": urls, "formats": ["markdown", "html", "rawHtml", "links"]},
+        )
         clock.advance(36_000)
 
         def bad() -> list[int]:  # megabytes of documents to render, by four pollers at once
             async def poll() -> list[int]:
                 async with httpx.AsyncClient(headers=auth(ALPHA_KEY), timeout=60) as c:
-                    pages = await asyncio.gather(*(c.get(created.json()["url"], params={"limit": 1000})
-                                                   for _ in range(4)))
+                    pages = await asyncio.gather(
+                        *(c.get(created.json()["url"], params={"limit": 1000}) for _ in range(4))
+                    )
                 return [len(page.json()["data"]) for page in pages]
 
             return asyncio.run(poll())
@@ -109,7 +120,9 @@ def test_the_site_registry_keeps_the_most_recent_sites_and_rebuilds_the_rest_ide
         registry.site(host)
     assert registry.site("docs.a.example") is first  # used recently: kept
     rebuilt = registry.site("b.example")  # dropped when d came: built again, the same
-    assert [page.url for page in rebuilt.pages()] == [page.url for page in SiteRegistry(seed=7).site("b.example").pages()]
+    assert [page.url for page in rebuilt.pages()] == [
+        page.url for page in SiteRegistry(seed=7).site("b.example").pages()
+    ]
 
 
 async def test_short_work_does_not_queue_behind_long_work() -> None:

@@ -20,17 +20,21 @@ SITE = "https://lumen-labs.io/"
 def random_words(chars: int, seed: int = 9) -> str:
     """Distinct made-up words: the costliest text to tokenize and rank."""
     rng = random.Random(seed)
-    text = " ".join("".join(rng.choice(string.ascii_letters) for _ in range(rng.randint(2, 9)))
-                    for _ in range(chars // 3))
+    text = " ".join(
+        "".join(rng.choice(string.ascii_letters) for _ in range(rng.randint(2, 9))) for _ in range(chars // 3)
+    )
     return text[:chars]
 
 
 async def test_a_search_past_the_bound_answers_400_in_the_error_shape(client: httpx.AsyncClient) -> None:
-    response = await client.post("/v2/map", json={"url": SITE, "search": "x" * (MAP_SEARCH_MAX + 1)},
-                                 headers=auth(ALPHA_KEY))
+    response = await client.post(
+        "/v2/map", json={"url": SITE, "search": "x" * (MAP_SEARCH_MAX + 1)}, headers=auth(ALPHA_KEY)
+    )
     body = response.json()
     assert response.status_code == 400 and body["success"] is False and body["code"] == "BAD_REQUEST"
-    assert body["details"] == [{"path": ["search"], "message": f"String should have at most {MAP_SEARCH_MAX} characters"}]
+    assert body["details"] == [
+        {"path": ["search"], "message": f"String should have at most {MAP_SEARCH_MAX} characters"}
+    ]
     # Refused before it costs anything: no map is billed or listed.
     activity = (await client.get("/v2/team/activity", headers=auth(ALPHA_KEY))).json()
     assert activity["data"] == []
@@ -47,6 +51,7 @@ async def test_a_search_at_the_bound_still_ranks(client: httpx.AsyncClient) -> N
 def test_the_issues_200_kb_search_is_refused_at_once(emulator: Emulator) -> None:
     body = {"url": SITE, "search": random_words(200_000)}
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
             return httpx.post(f"{base_url}/v2/map", json=body, headers=auth(ALPHA_KEY), timeout=30)
 
@@ -59,6 +64,7 @@ def test_the_issues_200_kb_search_is_refused_at_once(emulator: Emulator) -> None
 def test_searches_at_the_bound_back_to_back_leave_the_loop_free(emulator: Emulator) -> None:
     searches = [random_words(MAP_SEARCH_MAX, seed) for seed in range(20)]
     with ServerThread(emulator) as base_url:
+
         def bad() -> list[int]:
             with httpx.Client(base_url=base_url, headers=auth(ALPHA_KEY), timeout=30) as c:
                 return [c.post("/v2/map", json={"url": SITE, "search": search}).status_code for search in searches]

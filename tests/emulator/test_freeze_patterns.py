@@ -36,6 +36,7 @@ def test_patterns_re2_cannot_run_safely_are_refused(pattern: str) -> None:
 @pytest.mark.socket
 def test_the_evil_crawl_answers_at_once_and_others_are_served(emulator: Emulator, clock: ManualClock) -> None:
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
             return httpx.post(f"{base_url}/v2/crawl", json=EVIL_CRAWL, headers=auth(ALPHA_KEY), timeout=10)
 
@@ -51,8 +52,9 @@ def test_the_evil_crawl_answers_at_once_and_others_are_served(emulator: Emulator
 
 async def test_lookarounds_and_backreferences_answer_400_naming_the_pattern(client: httpx.AsyncClient) -> None:
     for field, patterns in (("excludePaths", ["^/blog", r"(a)\1"]), ("includePaths", ["(?=x)"])):
-        response = await client.post("/v2/crawl", json={"url": "https://lumen-labs.io/", field: patterns},
-                                     headers=auth(ALPHA_KEY))
+        response = await client.post(
+            "/v2/crawl", json={"url": "https://lumen-labs.io/", field: patterns}, headers=auth(ALPHA_KEY)
+        )
         body = response.json()
         assert response.status_code == 400 and body["success"] is False and body["code"] == "BAD_REQUEST"
         assert body["details"][0]["path"] == [field, len(patterns) - 1]
@@ -60,17 +62,22 @@ async def test_lookarounds_and_backreferences_answer_400_naming_the_pattern(clie
 
 
 async def test_too_many_patterns_answer_400(client: httpx.AsyncClient) -> None:
-    response = await client.post("/v2/crawl", json={"url": "https://lumen-labs.io/",
-                                                    "includePaths": ["^/a"] * (PATTERNS_MAX + 1)},
-                                 headers=auth(ALPHA_KEY))
+    response = await client.post(
+        "/v2/crawl",
+        json={"url": "https://lumen-labs.io/", "includePaths": ["^/a"] * (PATTERNS_MAX + 1)},
+        headers=auth(ALPHA_KEY),
+    )
     assert response.status_code == 400 and f"at most {PATTERNS_MAX}" in response.json()["error"]
 
 
 async def test_re2_keeps_the_usual_path_filters_working(client: httpx.AsyncClient) -> None:
-    for field, patterns in (("includePaths", [r"^/blog(/.*)?$", r"\d+", "(?i)BLOG"]),
-                            ("excludePaths", ["^/careers(/.*)?$", "[^a-z]legal"])):
-        response = await client.post("/v2/crawl", json={"url": "https://lumen-labs.io/", field: patterns},
-                                     headers=auth(ALPHA_KEY))
+    for field, patterns in (
+        ("includePaths", [r"^/blog(/.*)?$", r"\d+", "(?i)BLOG"]),
+        ("excludePaths", ["^/careers(/.*)?$", "[^a-z]legal"]),
+    ):
+        response = await client.post(
+            "/v2/crawl", json={"url": "https://lumen-labs.io/", field: patterns}, headers=auth(ALPHA_KEY)
+        )
         assert response.status_code == 200, response.text
 
 
@@ -79,6 +86,7 @@ def test_a_prompt_of_ten_thousand_digits_is_read_at_once_and_others_are_served(e
     # `re` tried every position of the digit run for a number followed by "levels": 13 s on the loop.
     body = {"url": "https://lumen-labs.io/", "prompt": "1" * 9999}
     with ServerThread(emulator) as base_url:
+
         def bad() -> httpx.Response:
             return httpx.post(f"{base_url}/v2/crawl/params-preview", json=body, headers=auth(ALPHA_KEY), timeout=30)
 
@@ -88,8 +96,16 @@ def test_a_prompt_of_ten_thousand_digits_is_read_at_once_and_others_are_served(e
         assert_loop_free(latencies)
 
 
-@pytest.mark.parametrize("prompt", ["1" * 9999, "skip the blog and docs or " * 380, "only blog, " * 900,
-                                    "as a" + "-" * 9990, "only " + "/a" * 4990 + " and"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "1" * 9999,
+        "skip the blog and docs or " * 380,
+        "only blog, " * 900,
+        "as a" + "-" * 9990,
+        "only " + "/a" * 4990 + " and",
+    ],
+)
 def test_worst_prompts_are_read_in_milliseconds(prompt: str) -> None:
     started = time.monotonic()
     read_prompt("https://lumen-labs.io/", prompt[:10_000])
@@ -97,11 +113,19 @@ def test_worst_prompts_are_read_in_milliseconds(prompt: str) -> None:
 
 
 def test_prompt_reading_still_finds_every_parameter() -> None:
-    params = read_prompt("https://a.io/", "Crawl only the blog and docs, at most one hundred pages, depth 3, "
-                                          "skip careers & legal or /café, as MyBot/1.0 with delay 500 ms")
+    params = read_prompt(
+        "https://a.io/",
+        "Crawl only the blog and docs, at most one hundred pages, depth 3, "
+        "skip careers & legal or /café, as MyBot/1.0 with delay 500 ms",
+    )
     assert params["includePaths"] == ["^/blog(/.*)?$", "^/docs(/.*)?$"]
     assert params["excludePaths"] == ["^/careers(/.*)?$", "^/legal(/.*)?$", "^/café(/.*)?$"]
-    assert (params["limit"], params["maxDepth"], params["delay"], params["robotsUserAgent"]) == (100, 3, 0.5, "MyBot/1.0")
+    assert (params["limit"], params["maxDepth"], params["delay"], params["robotsUserAgent"]) == (
+        100,
+        3,
+        0.5,
+        "MyBot/1.0",
+    )
 
 
 def test_prompt_reading_keeps_pythons_unicode_word_rules() -> None:

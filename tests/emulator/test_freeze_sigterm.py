@@ -32,8 +32,21 @@ STOP_SECONDS = 8
 def start_emulator() -> tuple[subprocess.Popen[str], str]:
     """`wds-tui emulator` on a free port, and its base URL once it serves."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui.dashboard.startup.cli", "emulator", "--port", "0", "--no-traffic", "--api-key", KEY],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+        [
+            sys.executable,
+            "-m",
+            "tui.dashboard.startup.cli",
+            "emulator",
+            "--port",
+            "0",
+            "--no-traffic",
+            "--api-key",
+            KEY,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=REPO,
     )
     assert process.stdout is not None
     deadline = time.monotonic() + 30

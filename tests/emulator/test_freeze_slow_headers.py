@@ -63,7 +63,8 @@ def test_slow_header_connections_are_closed_at_the_deadline_while_others_are_ser
         clients = open_slow_clients(base_url)
         try:
             latencies, trickle = activity_latencies_while(
-                base_url, lambda: trickle_until_closed(clients, 10 * HEADER_TIMEOUT), lead_seconds=0.1)
+                base_url, lambda: trickle_until_closed(clients, 10 * HEADER_TIMEOUT), lead_seconds=0.1
+            )
         finally:
             for sock in clients:
                 sock.close()
@@ -103,9 +104,7 @@ async def test_a_websocket_outlives_the_deadline() -> None:
             assert await ws.recv() == "still here"
 
 
-def test_a_request_head_still_unfinished_after_16_kb_is_refused_and_the_next_caller_served(
-    emulator: Emulator,
-) -> None:
+def test_a_request_head_still_unfinished_after_16_kb_is_refused_and_the_next_caller_served(emulator: Emulator) -> None:
     with ServerThread(emulator, header_timeout=HEADER_TIMEOUT) as base_url:
         host, port = base_url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=5) as sock:

@@ -67,7 +67,10 @@ class Served:
 def served() -> Iterator[Served]:
     emulator = Emulator.from_keys(
         {"alpha": [ALPHA_KEY], "beta": [BETA_KEY]},
-        seed=7, clock=ManualClock(START), history=False, browser_backend=RecordingBackend(),
+        seed=7,
+        clock=ManualClock(START),
+        history=False,
+        browser_backend=RecordingBackend(),
     )
     emulator.webhooks.use_transport(httpx.MockTransport(lambda request: httpx.Response(200)))
     with ServerThread(emulator) as base_url, requests.Session() as session:
@@ -117,11 +120,7 @@ def _assert_listings_answer(served: Served) -> None:
 
 @schema.parametrize()
 @settings(
-    max_examples=MAX_EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
+    max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
 def test_no_request_gets_a_server_error_or_breaks_the_listings(case: schemathesis.Case, served: Served) -> None:
     _use_real_ids(case, served.ids)

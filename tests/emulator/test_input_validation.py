@@ -55,12 +55,15 @@ SURROGATE_BODIES = {
     "crawl url": ("/v2/crawl", f'{{"url":"https://a.com/{SURROGATE}"}}', ["url"]),
     "crawl exclude path": ("/v2/crawl", f'{{"url":"{SITE}","excludePaths":["{SURROGATE}"]}}', ["excludePaths", 0]),
     "batch url": ("/v2/batch/scrape", f'{{"urls":["{SITE}","https://a.com/{SURROGATE}"]}}', ["urls", 1]),
-    "batch webhook": ("/v2/batch/scrape", f'{{"urls":["{SITE}"],"webhook":"https://h.com/{SURROGATE}"}}',
-                      ["webhook"]),
-    "crawl webhook url": ("/v2/crawl", f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/{SURROGATE}"}}}}',
-                          ["webhook", "url"]),
+    "batch webhook": ("/v2/batch/scrape", f'{{"urls":["{SITE}"],"webhook":"https://h.com/{SURROGATE}"}}', ["webhook"]),
+    "crawl webhook url": (
+        "/v2/crawl",
+        f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/{SURROGATE}"}}}}',
+        ["webhook", "url"],
+    ),
     "crawl webhook metadata": (
-        "/v2/crawl", f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/","metadata":{{"k":["{SURROGATE}"]}}}}}}',
+        "/v2/crawl",
+        f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/","metadata":{{"k":["{SURROGATE}"]}}}}}}',
         ["webhook", "metadata", "k", 0],
     ),
     "scrape header name": ("/v2/scrape", f'{{"url":"{SITE}","headers":{{"{SURROGATE}":"v"}}}}', ["headers"]),
@@ -78,9 +81,7 @@ async def test_a_lone_surrogate_is_refused_before_it_is_stored(
     await assert_listings_still_answer(client)
 
 
-async def test_a_lone_surrogate_in_a_support_job_id_is_refused_in_the_support_shape(
-    client: httpx.AsyncClient,
-) -> None:
+async def test_a_lone_surrogate_in_a_support_job_id_is_refused_in_the_support_shape(client: httpx.AsyncClient) -> None:
     r = await post_raw(client, "/v2/support/ask", f'{{"question":"why did it fail?","jobId":"{SURROGATE}"}}')
     assert r.status_code == 400
     assert list(r.json()) == ["error"] and "jobId" in r.json()["error"]
@@ -94,6 +95,7 @@ async def test_surrogate_bytes_not_escapes_are_refused_too(client: httpx.AsyncCl
 
 
 # --- numbers -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "fields, code",
@@ -133,6 +135,7 @@ async def test_the_largest_sane_numbers_are_accepted_and_the_crawl_can_be_cancel
 
 # --- nesting -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("body", ["[" * 10_000 + "]" * 10_000, '{"url":' + "[" * 10_000 + "]" * 10_000 + "}"])
 async def test_ten_thousand_levels_of_json_are_a_400_not_a_recursion_error(
     client: httpx.AsyncClient, body: str
@@ -144,12 +147,15 @@ async def test_ten_thousand_levels_of_json_are_a_400_not_a_recursion_error(
 
 async def test_nesting_that_parses_but_no_response_could_carry_is_refused(client: httpx.AsyncClient) -> None:
     deep = "[" * 500 + "]" * 500  # Python reads it; echoing it in a status page would exhaust the writer
-    r = await post_raw(client, "/v2/crawl", f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/","metadata":{{"x":{deep}}}}}}}')
+    r = await post_raw(
+        client, "/v2/crawl", f'{{"url":"{SITE}","webhook":{{"url":"https://h.com/","metadata":{{"x":{deep}}}}}}}'
+    )
     assert_bad_request(r)
     assert r.json()["details"][0]["path"][:3] == ["webhook", "metadata", "x"]
 
 
 # --- URLs --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", ["/v2/scrape", "/v2/map", "/v2/crawl", "/v2/crawl/params-preview"])
 @pytest.mark.parametrize("url", ["http://[::1]/", "http://[::1", "https://a.com:99999/", "https://a.com/a\r\nb"])
@@ -174,6 +180,7 @@ async def test_a_batch_drops_an_ipv6_literal_as_an_invalid_url(client: httpx.Asy
 
 
 # --- webhooks ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "webhook",
@@ -213,8 +220,9 @@ async def test_a_delivery_that_raises_is_a_failed_attempt_not_stuck_in_flight(em
     clock = emulator.clock
     assert isinstance(clock, ManualClock)
     bad = emulator.webhooks.enqueue(team, "job-1", "crawl.started", "https://h.com/a\r\nb", clock.now(), [])
-    bad_header = emulator.webhooks.enqueue(team, "job-2", "crawl.started", "https://h.com/", clock.now(), [],
-                                           headers={"X-A": "caf\u00e9"})
+    bad_header = emulator.webhooks.enqueue(
+        team, "job-2", "crawl.started", "https://h.com/", clock.now(), [], headers={"X-A": "caf\u00e9"}
+    )
     # Nothing may leave the machine: the receiver is a mock that would answer 200.
     emulator.webhooks.use_transport(httpx.MockTransport(lambda request: httpx.Response(200)))
     await emulator.webhooks.run_due()
@@ -229,6 +237,7 @@ async def test_a_delivery_that_raises_is_a_failed_attempt_not_stuck_in_flight(em
 
 
 # --- the client refuses the same, before sending -----------------------------------------------
+
 
 @pytest.mark.parametrize(
     "build",
@@ -247,6 +256,7 @@ def test_the_client_refuses_them_locally(build: Any) -> None:
 
 
 # --- numbers read from a crawl prompt ------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("prompt", "key", "expected"),

@@ -59,7 +59,9 @@ async def test_first_call_opens_a_session_at_the_job_url_and_later_calls_reuse_i
 
     listed = (await browser_client.get("/v2/browser", headers=auth(ALPHA_KEY))).json()["sessions"]
     assert [s["id"] for s in listed] == [sid]
-    entries = (await browser_client.get("/v2/team/activity", params={"endpoint": "interact"}, headers=auth(ALPHA_KEY))).json()["data"]
+    entries = (
+        await browser_client.get("/v2/team/activity", params={"endpoint": "interact"}, headers=auth(ALPHA_KEY))
+    ).json()["data"]
     assert [e["target"] for e in entries] == [sid, sid]
 
 
@@ -130,10 +132,17 @@ async def test_code_or_prompt_rules(browser_client: httpx.AsyncClient, browser_e
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"code": ""}, 400), ({"code": "x" * 100_000}, 200), ({"code": "x" * 100_001}, 400),
-        ({"prompt": ""}, 400), ({"prompt": "p" * 10_000}, 502), ({"prompt": "p" * 10_001}, 400),
-        ({"code": "1", "timeout": 0.5}, 400), ({"code": "1", "timeout": 1}, 200), ({"code": "1", "timeout": 300}, 200),
-        ({"code": "1", "timeout": 300.5}, 400), ({"code": "1", "language": "perl"}, 400),
+        ({"code": ""}, 400),
+        ({"code": "x" * 100_000}, 200),
+        ({"code": "x" * 100_001}, 400),
+        ({"prompt": ""}, 400),
+        ({"prompt": "p" * 10_000}, 502),
+        ({"prompt": "p" * 10_001}, 400),
+        ({"code": "1", "timeout": 0.5}, 400),
+        ({"code": "1", "timeout": 1}, 200),
+        ({"code": "1", "timeout": 300}, 200),
+        ({"code": "1", "timeout": 300.5}, 400),
+        ({"code": "1", "language": "perl"}, 400),
         ({"code": "1", "origin": "dashboard"}, 200),
     ],
 )

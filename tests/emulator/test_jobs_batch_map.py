@@ -116,7 +116,9 @@ async def test_map_options(client: httpx.AsyncClient) -> None:
 
 
 async def test_map_search_orders_by_relevance(client: httpx.AsyncClient, emulator: Emulator) -> None:
-    product = next(p for p in emulator.sites.site("example.com").pages() if p.section == "products" and p.path != "/products")
+    product = next(
+        p for p in emulator.sites.site("example.com").pages() if p.section == "products" and p.path != "/products"
+    )
     found = await links(client, search=product.title.split(" | ")[0])
     assert found[0]["url"] == product.url
     assert len(found) == len(await links(client))  # ordered, not filtered
@@ -156,8 +158,11 @@ async def test_preview_reads_the_prompt(client: httpx.AsyncClient) -> None:
 
 
 async def test_preview_more_phrases(client: httpx.AsyncClient) -> None:
-    data = await preview(client, "the entire site except careers and legal; skip the sitemap; "
-                                 "wait 2 seconds between requests; at most twenty pages; 1 click from the home page")
+    data = await preview(
+        client,
+        "the entire site except careers and legal; skip the sitemap; "
+        "wait 2 seconds between requests; at most twenty pages; 1 click from the home page",
+    )
     assert data["crawlEntireDomain"] is True and data["sitemap"] == "skip" and data["delay"] == 2
     assert data["excludePaths"] == ["^/careers(/.*)?$", "^/legal(/.*)?$"]
     assert data["limit"] == 20 and data["maxDiscoveryDepth"] == 1

@@ -61,11 +61,13 @@ async def test_crawl_progresses_with_the_clock(client: httpx.AsyncClient, clock:
     assert len(set(ids)) == 10
 
 
-async def test_active_list_shrinks_as_crawls_finish(client: httpx.AsyncClient, clock: ManualClock,
-                                                   emulator: Emulator) -> None:
+async def test_active_list_shrinks_as_crawls_finish(
+    client: httpx.AsyncClient, clock: ManualClock, emulator: Emulator
+) -> None:
     short = await start(client, limit=2)
-    long = await start(client, limit=20, scrapeOptions={"formats": ["markdown"], "profile": {"name": "p1",
-                                                                                            "saveChanges": False}})
+    long = await start(
+        client, limit=20, scrapeOptions={"formats": ["markdown"], "profile": {"name": "p1", "saveChanges": False}}
+    )
     await start(client, BETA_KEY, limit=20)
     active = (await client.get("/v2/crawl/active", headers=auth(ALPHA_KEY))).json()
     assert active["success"] is True
@@ -157,8 +159,9 @@ async def test_sitemap_modes(client: httpx.AsyncClient, clock: ManualClock) -> N
 async def test_crawl_below_a_path_stays_there(client: httpx.AsyncClient, clock: ManualClock) -> None:
     urls = await finished(client, clock, url="https://example.com/blog")
     assert all(url.startswith("https://example.com/blog") for url in urls)
-    assert any("/about" in url for url in await finished(client, clock, url="https://example.com/blog",
-                                                          crawlEntireDomain=True))
+    assert any(
+        "/about" in url for url in await finished(client, clock, url="https://example.com/blog", crawlEntireDomain=True)
+    )
 
 
 async def test_robots_blocked_start_fails_the_crawl(client: httpx.AsyncClient, clock: ManualClock) -> None:
@@ -197,8 +200,7 @@ async def test_delay_slows_a_crawl(client: httpx.AsyncClient, clock: ManualClock
     assert (await status(client, crawl_id))["completed"] == 2
 
 
-async def test_prompt_fills_options_that_the_request_leaves_out(client: httpx.AsyncClient,
-                                                                clock: ManualClock) -> None:
+async def test_prompt_fills_options_that_the_request_leaves_out(client: httpx.AsyncClient, clock: ManualClock) -> None:
     urls = await finished(client, clock, prompt="only blog posts, up to 4 pages")
     assert len(urls) == 4 and all("/blog" in url for url in urls[1:])
     explicit = await finished(client, clock, prompt="only blog posts, up to 4 pages", limit=2)

@@ -176,8 +176,14 @@ async def test_failing_scrape_recipes_fail_for_their_reason(emulator: Emulator) 
     from tui.emulator.core.teams import Caller
 
     team = emulator.team_by_key(ALPHA_KEY)
-    for kind in (FailureKind.TIMEOUT, FailureKind.TARGET_NOT_FOUND, FailureKind.TARGET_SERVER_ERROR,
-                 FailureKind.ANTI_BOT, FailureKind.LOCKDOWN_MISS, FailureKind.NO_CACHED_DATA,
-                 FailureKind.JS_NOT_RENDERED):
+    for kind in (
+        FailureKind.TIMEOUT,
+        FailureKind.TARGET_NOT_FOUND,
+        FailureKind.TARGET_SERVER_ERROR,
+        FailureKind.ANTI_BOT,
+        FailureKind.LOCKDOWN_MISS,
+        FailureKind.NO_CACHED_DATA,
+        FailureKind.JS_NOT_RENDERED,
+    ):
         job = emulator.jobs.failing_scrape(Caller(team, ALPHA_KEY), kind, "shop.example.net")
         assert job.failure is not None and job.failure.kind == kind

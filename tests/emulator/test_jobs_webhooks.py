@@ -37,11 +37,13 @@ async def start_crawl(client: httpx.AsyncClient, webhook: Any, **body: Any) -> s
     return str(response.json()["id"])
 
 
-async def test_crawl_started_is_delivered_signed_with_metadata(signed_client: httpx.AsyncClient,
-                                                               signed_emulator: Emulator) -> None:
+async def test_crawl_started_is_delivered_signed_with_metadata(
+    signed_client: httpx.AsyncClient, signed_emulator: Emulator
+) -> None:
     async with Receiver() as receiver:
-        crawl_id = await start_crawl(signed_client, {"url": receiver.url, "metadata": {"project": "docs", "n": 1},
-                                                     "headers": {"X-Token": "abc"}})
+        crawl_id = await start_crawl(
+            signed_client, {"url": receiver.url, "metadata": {"project": "docs", "n": 1}, "headers": {"X-Token": "abc"}}
+        )
         attempted = await signed_emulator.webhooks.run_due()
     assert len(attempted) == 1 and attempted[0].state == "delivered"
     [delivery] = receiver.received
@@ -63,11 +65,14 @@ async def test_no_secret_means_no_signature(client: httpx.AsyncClient, emulator:
     assert "x-service-signature" not in delivery.headers and "metadata" not in delivery.json
 
 
-async def test_retry_after_a_500_keeps_the_webhook_id(signed_client: httpx.AsyncClient, signed_emulator: Emulator,
-                                                     clock: ManualClock) -> None:
+async def test_retry_after_a_500_keeps_the_webhook_id(
+    signed_client: httpx.AsyncClient, signed_emulator: Emulator, clock: ManualClock
+) -> None:
     dispatcher = signed_emulator.webhooks
     async with Receiver(statuses=[500, 200]) as receiver:
-        crawl_id = await start_crawl(signed_client, {"url": receiver.url, "metadata": {"k": "v"}, "events": ["started"]})
+        crawl_id = await start_crawl(
+            signed_client, {"url": receiver.url, "metadata": {"k": "v"}, "events": ["started"]}
+        )
         await dispatcher.run_due()
         assert await dispatcher.run_due() == []  # the retry is not due yet
         clock.advance(59)
@@ -82,8 +87,9 @@ async def test_retry_after_a_500_keeps_the_webhook_id(signed_client: httpx.Async
     assert dispatcher.deliveries_for(crawl_id) == [retried]
 
 
-async def test_retries_after_1_5_and_15_minutes_then_gives_up(client: httpx.AsyncClient, emulator: Emulator,
-                                                              clock: ManualClock) -> None:
+async def test_retries_after_1_5_and_15_minutes_then_gives_up(
+    client: httpx.AsyncClient, emulator: Emulator, clock: ManualClock
+) -> None:
     dispatcher = emulator.webhooks
     async with Receiver(statuses=[503]) as receiver:
         await start_crawl(client, {"url": receiver.url, "events": ["started"]})
@@ -117,8 +123,9 @@ async def test_unreachable_and_slow_receivers_are_retried(client: httpx.AsyncCli
     await emulator.webhooks.aclose()
 
 
-async def test_events_filter_adds_page_and_completed_events(client: httpx.AsyncClient, emulator: Emulator,
-                                                            clock: ManualClock) -> None:
+async def test_events_filter_adds_page_and_completed_events(
+    client: httpx.AsyncClient, emulator: Emulator, clock: ManualClock
+) -> None:
     async with Receiver() as receiver:
         crawl_id = await start_crawl(client, {"url": receiver.url, "events": ["started", "page", "completed"]})
         await emulator.webhooks.run_due()
@@ -132,8 +139,9 @@ async def test_events_filter_adds_page_and_completed_events(client: httpx.AsyncC
     assert len({r.json["webhookId"] for r in receiver.received}) == 5
 
 
-async def test_failed_crawl_sends_a_failed_event(client: httpx.AsyncClient, emulator: Emulator,
-                                                 clock: ManualClock) -> None:
+async def test_failed_crawl_sends_a_failed_event(
+    client: httpx.AsyncClient, emulator: Emulator, clock: ManualClock
+) -> None:
     async with Receiver() as receiver:
         await start_crawl(client, {"url": receiver.url, "events": ["failed"]}, url="https://example.com/admin")
         assert await emulator.webhooks.run_due() == []
@@ -143,8 +151,9 @@ async def test_failed_crawl_sends_a_failed_event(client: httpx.AsyncClient, emul
     assert event["type"] == "crawl.failed" and event["success"] is False and "robots" in event["error"]
 
 
-async def test_cancel_drops_events_that_have_not_happened(client: httpx.AsyncClient, emulator: Emulator,
-                                                          clock: ManualClock) -> None:
+async def test_cancel_drops_events_that_have_not_happened(
+    client: httpx.AsyncClient, emulator: Emulator, clock: ManualClock
+) -> None:
     async with Receiver() as receiver:
         crawl_id = await start_crawl(client, {"url": receiver.url, "events": ["started", "completed"]}, limit=20)
         await client.delete(f"/v2/crawl/{crawl_id}", headers=auth(ALPHA_KEY))
@@ -153,26 +162,34 @@ async def test_cancel_drops_events_that_have_not_happened(client: httpx.AsyncCli
     # The completed event never happens; the receiver that wanted the end hears of the cancellation.
     assert [r.json["type"] for r in receiver.received] == ["crawl.started", "crawl.cancelled"]
     assert [(d.event, d.state) for d in emulator.webhooks.deliveries_for(crawl_id)] == [
-        ("crawl.started", "delivered"), ("crawl.completed", "cancelled"), ("crawl.cancelled", "delivered")]
+        ("crawl.started", "delivered"),
+        ("crawl.completed", "cancelled"),
+        ("crawl.cancelled", "delivered"),
+    ]
 
 
 async def test_batch_scrape_webhook(client: httpx.AsyncClient, emulator: Emulator) -> None:
     async with Receiver() as receiver:
-        response = await client.post("/v2/batch/scrape", json={"urls": ["https://example.com/"],
-                                                                "webhook": {"url": receiver.url}},
-                                      headers=auth(ALPHA_KEY))
+        response = await client.post(
+            "/v2/batch/scrape",
+            json={"urls": ["https://example.com/"], "webhook": {"url": receiver.url}},
+            headers=auth(ALPHA_KEY),
+        )
         await emulator.webhooks.run_due()
     [event] = [r.json for r in receiver.received]
     assert event["type"] == "batch_scrape.started" and event["id"] == response.json()["id"]
 
 
 async def test_webhook_config_is_validated(client: httpx.AsyncClient) -> None:
-    bad_url = await client.post("/v2/crawl", json={"url": "https://example.com/", "webhook": {"url": "nope"}},
-                                headers=auth(ALPHA_KEY))
+    bad_url = await client.post(
+        "/v2/crawl", json={"url": "https://example.com/", "webhook": {"url": "nope"}}, headers=auth(ALPHA_KEY)
+    )
     assert bad_url.status_code == 400
-    bad_event = await client.post("/v2/crawl", json={"url": "https://example.com/",
-                                                     "webhook": {"url": "http://127.0.0.1:9/", "events": ["x"]}},
-                                  headers=auth(ALPHA_KEY))
+    bad_event = await client.post(
+        "/v2/crawl",
+        json={"url": "https://example.com/", "webhook": {"url": "http://127.0.0.1:9/", "events": ["x"]}},
+        headers=auth(ALPHA_KEY),
+    )
     assert bad_event.status_code == 400
 
 
@@ -184,8 +201,11 @@ async def test_served_emulator_delivers_in_the_background() -> None:
     emulator = Emulator.from_keys({"alpha": [ALPHA_KEY]}, seed=7, history=False, webhook_secret=SECRET)
     async with Receiver() as receiver, running(emulator) as base_url:
         async with httpx.AsyncClient(base_url=base_url) as http:
-            response = await http.post("/v2/crawl", json={"url": "https://example.com/", "limit": 2,
-                                                          "webhook": receiver.url}, headers=auth(ALPHA_KEY))
+            response = await http.post(
+                "/v2/crawl",
+                json={"url": "https://example.com/", "limit": 2, "webhook": receiver.url},
+                headers=auth(ALPHA_KEY),
+            )
             assert response.status_code == 200
         for _ in range(100):
             if receiver.received:

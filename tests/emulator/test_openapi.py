@@ -54,8 +54,12 @@ async def test_parameters_and_error_bodies(client: httpx.AsyncClient) -> None:
     doc = (await client.get("/openapi.json")).json()
     status = doc["paths"]["/v2/crawl/{jobId}"]["get"]
     params = {p["name"]: p for p in status["parameters"]}
-    assert params["jobId"] == {"name": "jobId", "in": "path", "required": True,
-                               "schema": {"type": "string", "format": "uuid"}}
+    assert params["jobId"] == {
+        "name": "jobId",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "format": "uuid"},
+    }
     assert params["limit"]["in"] == "query" and params["limit"]["schema"]["maximum"] == 1000
     activity = {p["name"]: p for p in doc["paths"]["/v2/team/activity"]["get"]["parameters"]}
     assert activity["limit"]["schema"]["maximum"] == 100

@@ -10,8 +10,14 @@ from tui.emulator.core.clock import ManualClock, isoformat_z
 
 async def test_an_idle_team_has_an_empty_queue(client: httpx.AsyncClient) -> None:
     queue = (await client.get("/v2/team/queue-status", headers=auth(ALPHA_KEY))).json()
-    assert queue == {"success": True, "jobsInQueue": 0, "activeJobsInQueue": 0, "waitingJobsInQueue": 0,
-                     "maxConcurrency": 2, "mostRecentSuccess": None}
+    assert queue == {
+        "success": True,
+        "jobsInQueue": 0,
+        "activeJobsInQueue": 0,
+        "waitingJobsInQueue": 0,
+        "maxConcurrency": 2,
+        "mostRecentSuccess": None,
+    }
     check = (await client.get("/v2/concurrency-check", headers=auth(ALPHA_KEY))).json()
     assert check == {"success": True, "concurrency": 0, "maxConcurrency": 2}
 

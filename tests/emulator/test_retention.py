@@ -27,8 +27,9 @@ async def scrape(c, url: str, key: str = ALPHA_KEY) -> str:  # type: ignore[no-u
     return r.json()["data"]["metadata"]["scrapeId"]
 
 
-async def test_entries_and_jobs_older_than_the_window_are_dropped_newer_kept(emulator: Emulator,
-                                                                              clock: ManualClock) -> None:
+async def test_entries_and_jobs_older_than_the_window_are_dropped_newer_kept(
+    emulator: Emulator, clock: ManualClock
+) -> None:
     async with client_for(emulator) as c:
         old = await scrape(c, "https://acme-outdoor.com/blog")
         clock.advance(20 * HOUR)
@@ -66,8 +67,9 @@ async def test_a_sweep_changes_nothing_a_request_can_see(emulator: Emulator, clo
         assert emulator.activity.count(team_id(emulator)) == 30
 
 
-async def test_a_job_whose_entry_is_still_listed_is_kept_past_its_own_expiry(emulator: Emulator,
-                                                                             clock: ManualClock) -> None:
+async def test_a_job_whose_entry_is_still_listed_is_kept_past_its_own_expiry(
+    emulator: Emulator, clock: ManualClock
+) -> None:
     async with client_for(emulator) as c:
         await scrape(c, "https://acme-outdoor.com/")
     caller_team = emulator.team_by_name("alpha")
@@ -75,8 +77,11 @@ async def test_a_job_whose_entry_is_still_listed_is_kept_past_its_own_expiry(emu
     from tui.emulator.core.teams import Caller
 
     # A job made in the past but listed now (the activity log moves an entry up to the team's newest time).
-    job = emulator.jobs.create_scrape(Caller(caller_team, ALPHA_KEY), ScrapeRequest(url="https://acme-outdoor.com/about"),
-                                      at=clock.now() - timedelta(hours=2))
+    job = emulator.jobs.create_scrape(
+        Caller(caller_team, ALPHA_KEY),
+        ScrapeRequest(url="https://acme-outdoor.com/about"),
+        at=clock.now() - timedelta(hours=2),
+    )
     clock.advance(23 * HOUR)  # the job is 25 h old; its entry, 23 h: still listed
     emulator.retention.sweep()
     assert emulator.jobs.get(job.id) is not None
@@ -128,12 +133,24 @@ def test_seeded_history_past_the_window_is_dropped_by_the_first_sweep(make_emula
 
 async def test_finished_webhook_deliveries_are_forgotten_after_a_day(emulator: Emulator, clock: ManualClock) -> None:
     team = emulator.team_by_name("alpha")
-    delivery = emulator.webhooks.enqueue(team, "job-1", "crawl.started", "https://hooks.example/x",  # type: ignore[arg-type]
-                                         clock.now(), [])
+    delivery = emulator.webhooks.enqueue(
+        team,
+        "job-1",
+        "crawl.started",
+        "https://hooks.example/x",  # type: ignore[arg-type]
+        clock.now(),
+        [],
+    )
     delivery.state = "delivered"
     emulator.webhooks._pending.remove(delivery)
-    pending = emulator.webhooks.enqueue(team, "job-2", "crawl.completed", "https://hooks.example/x",  # type: ignore[arg-type]
-                                        clock.now(), [])
+    pending = emulator.webhooks.enqueue(
+        team,
+        "job-2",
+        "crawl.completed",
+        "https://hooks.example/x",  # type: ignore[arg-type]
+        clock.now(),
+        [],
+    )
     clock.advance(24 * HOUR + 1)
     emulator.retention.sweep()
     assert emulator.webhooks.log == [pending]
@@ -169,7 +186,13 @@ def test_the_scrape_cache_keeps_at_most_its_bound_newest_first() -> None:
     cache.put("t", "https://a.com/2", {"metadata": {}}, at)  # stored again: now the newest
     cache.put("t", "https://a.com/5", {"metadata": {}}, at)
     assert [cache.get("t", f"https://a.com/{n}") is not None for n in range(6)] == [
-        False, False, True, False, True, True]
+        False,
+        False,
+        True,
+        False,
+        True,
+        True,
+    ]
 
 
 def test_the_site_registry_keeps_the_recently_used_sites_and_rebuilds_the_same_site() -> None:
@@ -212,7 +235,9 @@ def test_live_traffic_follows_the_clocks_speed(make_emulator) -> None:  # type: 
 
 async def test_a_dropped_crawl_or_batch_still_answers_job_expired(emulator: Emulator, clock: ManualClock) -> None:
     async with client_for(emulator) as c:
-        crawl = await c.post("/v2/crawl", json={"url": "https://acme-outdoor.com/", "limit": 2}, headers=auth(ALPHA_KEY))
+        crawl = await c.post(
+            "/v2/crawl", json={"url": "https://acme-outdoor.com/", "limit": 2}, headers=auth(ALPHA_KEY)
+        )
         batch = await c.post("/v2/batch/scrape", json={"urls": ["https://acme-outdoor.com/"]}, headers=auth(ALPHA_KEY))
         crawl_id, batch_id = crawl.json()["id"], batch.json()["id"]
         clock.advance(25 * HOUR)

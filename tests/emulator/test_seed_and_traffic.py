@@ -39,7 +39,13 @@ def test_history_is_a_day_and_a_half_of_every_kind(make_emulator, clock: ManualC
 def test_retrievable_entries_are_backed_by_jobs_of_the_team(make_emulator) -> None:  # type: ignore[no-untyped-def]
     emulator = make_emulator(history=True)
     alpha = emulator.team_by_name("alpha")
-    job_kinds = {"scrape": "scrape", "crawl": "crawl", "batch_scrape": "batch_scrape", "agent": "agent", "extract": "agent"}
+    job_kinds = {
+        "scrape": "scrape",
+        "crawl": "crawl",
+        "batch_scrape": "batch_scrape",
+        "agent": "agent",
+        "extract": "agent",
+    }
     backed = 0
     for entry_id, kind, _target, _ in history(emulator):
         if kind in job_kinds:

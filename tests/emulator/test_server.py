@@ -30,7 +30,8 @@ def test_server_thread_serves_on_a_free_port(emulator: Emulator) -> None:
 
 
 async def test_running_in_the_current_loop_builds_urls_from_the_real_address(
-    make_emulator, backend: RecordingBackend  # type: ignore[no-untyped-def]
+    make_emulator,
+    backend: RecordingBackend,  # type: ignore[no-untyped-def]
 ) -> None:
     emulator = make_emulator(browser_backend=backend)
     async with running(emulator) as base_url:
@@ -50,13 +51,30 @@ def test_curl_can_use_the_emulator(emulator: Emulator) -> None:
     with ServerThread(emulator) as base_url:
         out = subprocess.run(
             ["curl", "-sS", "-H", f"Authorization: Bearer {ALPHA_KEY}", f"{base_url}/v2/team/token-usage/historical"],
-            capture_output=True, text=True, timeout=10, check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         )
         assert json.loads(out.stdout) == {"success": True, "periods": []}
         out = subprocess.run(
-            ["curl", "-sS", "-X", "POST", "-H", f"Authorization: Bearer {ALPHA_KEY}", "-H",
-             "Content-Type: application/json", "-d", "{not json", f"{base_url}/v2/browser"],
-            capture_output=True, text=True, timeout=10, check=True,
+            [
+                "curl",
+                "-sS",
+                "-X",
+                "POST",
+                "-H",
+                f"Authorization: Bearer {ALPHA_KEY}",
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                "{not json",
+                f"{base_url}/v2/browser",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         )
         assert json.loads(out.stdout)["code"] == "BAD_REQUEST_INVALID_JSON"
 

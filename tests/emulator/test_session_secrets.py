@@ -55,7 +55,9 @@ async def test_the_view_only_link_neither_shows_nor_grants_interaction(browser_c
     assert (await browser_client.get(f"/live/{sid}", params={"token": view, "interactive": "1"})).status_code == 403
     click = {"type": "click", "x": 1, "y": 1}
     for token in (view, cdp):
-        refused = await browser_client.post(f"/live/{sid}/input", params={"token": token, "interactive": "1"}, json=click)
+        refused = await browser_client.post(
+            f"/live/{sid}/input", params={"token": token, "interactive": "1"}, json=click
+        )
         assert refused.status_code == 403
     interactive = await browser_client.get(f"/live/{sid}", params={"token": interact, "interactive": "1"})
     assert interactive.status_code == 200 and interact in interactive.text and cdp not in interactive.text

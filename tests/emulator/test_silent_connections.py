@@ -47,6 +47,7 @@ def test_connections_that_never_send_a_byte_are_closed_at_the_deadline(emulator:
     with ServerThread(emulator, header_timeout=HEADER_TIMEOUT) as base_url:
         silent = [connect(base_url) for _ in range(SILENT)]
         try:
+
             def wait() -> list[bool]:
                 deadline = time.monotonic() + HEADER_TIMEOUT + 3
                 return [closed_by_server(sock, max(0.01, deadline - time.monotonic())) for sock in silent]
@@ -55,8 +56,9 @@ def test_connections_that_never_send_a_byte_are_closed_at_the_deadline(emulator:
         finally:
             for sock in silent:
                 sock.close()
-        assert waited.error is None and waited.result == [True] * SILENT, \
+        assert waited.error is None and waited.result == [True] * SILENT, (
             f"{waited.result.count(False) if waited.result else '?'} silent connections still open"
+        )
         assert_loop_free(latencies)
 
 
@@ -93,8 +95,11 @@ async def test_a_websocket_leaves_the_count_of_its_address() -> None:
     """An upgraded connection is no longer an HTTP connection waiting: it does not hold a place."""
     protocol = HeaderDeadlineProtocol.configured(header_timeout=HEADER_TIMEOUT, max_per_client=2)
     async with echo_server(protocol) as url:
-        async with websockets.connect(url) as first, websockets.connect(url) as second, \
-                websockets.connect(url) as third:
+        async with (
+            websockets.connect(url) as first,
+            websockets.connect(url) as second,
+            websockets.connect(url) as third,
+        ):
             for ws in (first, second, third):
                 await ws.send("here")
                 assert await ws.recv() == "here"

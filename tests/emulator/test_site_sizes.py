@@ -42,8 +42,10 @@ BEFORE_SIZES = {
 }
 
 
-@pytest.mark.parametrize("host", [*STANDARD_HOSTS, "example.com", "docs.example.com", "shop.example.net", "a.test",
-                                  "freeze-1.example", "localhost"])
+@pytest.mark.parametrize(
+    "host",
+    [*STANDARD_HOSTS, "example.com", "docs.example.com", "shop.example.net", "a.test", "freeze-1.example", "localhost"],
+)
 def test_demo_hosts_and_reserved_names_keep_the_standard_layout(host: str) -> None:
     site = SiteRegistry(0).site(host)
     assert site.size.kind == "standard" and site.catalogue is None
@@ -124,8 +126,9 @@ async def post(client: httpx.AsyncClient, path: str, **body: Any) -> dict[str, A
     return dict(response.json())
 
 
-async def test_a_crawl_of_the_biggest_site_is_bounded_by_its_limit(client: httpx.AsyncClient,
-                                                                   clock: ManualClock) -> None:
+async def test_a_crawl_of_the_biggest_site_is_bounded_by_its_limit(
+    client: httpx.AsyncClient, clock: ManualClock
+) -> None:
     started = time.perf_counter()
     crawl = await post(client, "/v2/crawl", url=f"https://{BIGGEST_HOST}/", limit=30)
     assert time.perf_counter() - started < 5

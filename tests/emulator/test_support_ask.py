@@ -69,8 +69,9 @@ async def test_latest_failed_job_is_used_without_a_job_id(client: httpx.AsyncCli
         ({"url": "https://example.com/about", "minAge": 1}, {"minAge": None}),
     ],
 )
-async def test_rules_with_a_parameter_fix(client: httpx.AsyncClient, emulator: Emulator, body: dict[str, Any],
-                                          fix: dict[str, Any]) -> None:
+async def test_rules_with_a_parameter_fix(
+    client: httpx.AsyncClient, emulator: Emulator, body: dict[str, Any], fix: dict[str, Any]
+) -> None:
     if "waitFor" in fix:  # a little more than the page's own rendering delay, in whole seconds
         render_ms = emulator.sites.site("example.com").fetch(body["url"]).render_ms
         fix = {"waitFor": (render_ms + 500 + 999) // 1000 * 1000}
@@ -93,8 +94,11 @@ async def test_site_error_is_not_a_parameter_problem(client: httpx.AsyncClient) 
     job_id = await scrape(client, url="https://example.com/status/legacy")
     envelope = await diagnose(client, jobId=job_id)
     assert envelope["fixParameters"] is None and envelope["confidence"] == "medium"
-    assert envelope["validation"] == {"tested": True, "result": "failure",
-                                      "evidence": "Re-scraped https://example.com/status/legacy: status 500."}
+    assert envelope["validation"] == {
+        "tested": True,
+        "result": "failure",
+        "evidence": "Re-scraped https://example.com/status/legacy: status 500.",
+    }
 
 
 async def test_robots_blocked_crawl(client: httpx.AsyncClient) -> None:
@@ -105,16 +109,18 @@ async def test_robots_blocked_crawl(client: httpx.AsyncClient) -> None:
 
 
 async def test_crawl_filtered_to_nothing(client: httpx.AsyncClient) -> None:
-    crawl = await client.post("/v2/crawl", json={"url": "https://example.com/", "includePaths": ["^/nope/"]},
-                              headers=auth(ALPHA_KEY))
+    crawl = await client.post(
+        "/v2/crawl", json={"url": "https://example.com/", "includePaths": ["^/nope/"]}, headers=auth(ALPHA_KEY)
+    )
     envelope = await diagnose(client, jobId=crawl.json()["id"], question="Why only one page?")
     assert envelope["fixParameters"]["includePaths"] == [] and "includePaths" in envelope["answer"]
     assert envelope["validation"]["result"] == "success"
 
 
 async def test_crawl_page_timeout_is_fixed_in_scrape_options(client: httpx.AsyncClient, clock: ManualClock) -> None:
-    crawl = await client.post("/v2/crawl", json={"url": "https://example.com/reports", "crawlEntireDomain": False},
-                              headers=auth(ALPHA_KEY))
+    crawl = await client.post(
+        "/v2/crawl", json={"url": "https://example.com/reports", "crawlEntireDomain": False}, headers=auth(ALPHA_KEY)
+    )
     envelope = await diagnose(client, jobId=crawl.json()["id"])
     assert set(envelope["fixParameters"]) == {"scrapeOptions"}
     assert envelope["fixParameters"]["scrapeOptions"]["timeout"] > 60000
@@ -195,8 +201,9 @@ async def test_ask_auth_and_bad_json(client: httpx.AsyncClient) -> None:
     assert bad.status_code == 400 and set(bad.json()) == {"error"}
 
 
-async def test_budget_exceeded_answers_504_with_a_partial_envelope(client: httpx.AsyncClient,
-                                                                   emulator: Emulator) -> None:
+async def test_budget_exceeded_answers_504_with_a_partial_envelope(
+    client: httpx.AsyncClient, emulator: Emulator
+) -> None:
     emulator.support.budget_seconds = 0
     response = await ask(client)
     body = response.json()
@@ -205,8 +212,9 @@ async def test_budget_exceeded_answers_504_with_a_partial_envelope(client: httpx
     assert body["feedback"]["blockedBy"].startswith("The 0 s budget ran out")
 
 
-async def test_budget_running_out_before_validation_keeps_the_diagnosis(client: httpx.AsyncClient,
-                                                                       emulator: Emulator) -> None:
+async def test_budget_running_out_before_validation_keeps_the_diagnosis(
+    client: httpx.AsyncClient, emulator: Emulator
+) -> None:
     slow = next(p for p in emulator.sites.site("example.com").pages() if p.section == "reports")
     job_id = await scrape(client, url=slow.url)
     ticks = itertools.count()

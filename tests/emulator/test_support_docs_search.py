@@ -55,16 +55,31 @@ def test_no_match_gives_no_hits_and_scores_match_the_formula() -> None:
 def test_corpus_covers_the_service() -> None:
     pages = {p.path for p in corpus()}
     assert len(pages) >= 15
-    for expected in ("authentication", "errors", "rate-limits", "scrape-options", "crawl", "map", "batch-scrape",
-                     "browser-sessions", "interact", "webhooks", "webhook-signatures", "activity", "token-usage",
-                     "credits-and-billing"):
+    for expected in (
+        "authentication",
+        "errors",
+        "rate-limits",
+        "scrape-options",
+        "crawl",
+        "map",
+        "batch-scrape",
+        "browser-sessions",
+        "interact",
+        "webhooks",
+        "webhook-signatures",
+        "activity",
+        "token-usage",
+        "credits-and-billing",
+    ):
         assert f"docs/{expected}.md" in pages
 
 
 def test_split_page_cuts_at_second_level_headings() -> None:
     passages = split_page("docs/x.md", "# Title\n\nIntro text.\n\n## First part\n\nOne.\n\n## Second: part\n\nTwo.\n")
     assert [(p.heading, p.anchor, p.text) for p in passages] == [
-        ("Title", "", "Intro text."), ("First part", "first-part", "One."), ("Second: part", "second-part", "Two.")
+        ("Title", "", "Intro text."),
+        ("First part", "first-part", "One."),
+        ("Second: part", "second-part", "Two."),
     ]
     assert passages[1].location == "docs/x.md#first-part"
 

@@ -51,22 +51,20 @@ def _read_response(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), headers, body
 
 
-def test_a_500_keeps_the_keep_alive_connection_open(
-    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_500_keeps_the_keep_alive_connection_open(emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
     _break_activity(emulator, monkeypatch)
     with ServerThread(emulator) as base_url:
         parts = urlsplit(base_url)
-        request = (
-            "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\n\r\n"
-        )
+        request = "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\n\r\n"
         with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
             sock.sendall(request.format(path="/v2/team/activity", host=parts.netloc, key=ALPHA_KEY).encode())
             status, headers, body = _read_response(sock)
             assert status == 500
             assert headers.get("connection", "").lower() != "close"
             assert json.loads(body) == {
-                "success": False, "error": "An unexpected error occurred: Boom", "code": "UNKNOWN_ERROR"
+                "success": False,
+                "error": "An unexpected error occurred: Boom",
+                "code": "UNKNOWN_ERROR",
             }
             # The same socket serves the next request.
             sock.sendall(request.format(path="/v2/crawl/active", host=parts.netloc, key=ALPHA_KEY).encode())
@@ -82,9 +80,7 @@ def test_a_keep_alive_client_survives_many_500s(emulator: Emulator, monkeypatch:
             assert c.get("/v2/crawl/active").status_code == 200
 
 
-def test_the_support_endpoints_answer_a_500_in_their_shape(
-    emulator: Emulator, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_support_endpoints_answer_a_500_in_their_shape(emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
     def docs_search(*args: object, **kwargs: object) -> None:
         raise Boom("the docs index is broken")
 

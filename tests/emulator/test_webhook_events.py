@@ -63,12 +63,14 @@ def verified(delivery: Received) -> WebhookEvent:
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
-async def test_every_event_is_signed_with_metadata_and_headers(kind: str, http: httpx.AsyncClient,
-                                                               signed: Emulator, clock: ManualClock) -> None:
+async def test_every_event_is_signed_with_metadata_and_headers(
+    kind: str, http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     metadata = {"project": "docs", "run": 7}
     async with Receiver() as receiver:
-        job_id = await start(http, kind, {"url": receiver.url, "events": ALL_EVENTS, "metadata": metadata,
-                                          "headers": {"X-Token": "abc"}})
+        job_id = await start(
+            http, kind, {"url": receiver.url, "events": ALL_EVENTS, "metadata": metadata, "headers": {"X-Token": "abc"}}
+        )
         await run_to_the_end(signed, clock)
     events = [verified(delivery) for delivery in receiver.received]
     assert [e.type for e in events] == [f"{kind}.started", *[f"{kind}.page"] * 3, f"{kind}.completed"]
@@ -82,8 +84,12 @@ async def test_every_event_is_signed_with_metadata_and_headers(kind: str, http: 
 
 async def test_a_failed_crawl_event_is_signed(http: httpx.AsyncClient, signed: Emulator, clock: ManualClock) -> None:
     async with Receiver() as receiver:
-        job_id = await start(http, "crawl", {"url": receiver.url, "events": ALL_EVENTS, "metadata": {"k": 1}},
-                             url="https://example.com/admin")  # refused by robots.txt
+        job_id = await start(
+            http,
+            "crawl",
+            {"url": receiver.url, "events": ALL_EVENTS, "metadata": {"k": 1}},
+            url="https://example.com/admin",
+        )  # refused by robots.txt
         await run_to_the_end(signed, clock)
     events = [verified(delivery) for delivery in receiver.received]
     assert [e.type for e in events] == ["crawl.started", "crawl.failed"]
@@ -100,9 +106,9 @@ async def test_a_failed_crawl_event_is_signed(http: httpx.AsyncClient, signed: E
         ("batch_scrape", ["crawl.page", "crawl.completed"], []),  # another job kind's full names match nothing
     ],
 )
-async def test_the_event_filter_takes_suffixes_and_full_names(kind: str, events: list[str], expected: list[str],
-                                                              http: httpx.AsyncClient, signed: Emulator,
-                                                              clock: ManualClock) -> None:
+async def test_the_event_filter_takes_suffixes_and_full_names(
+    kind: str, events: list[str], expected: list[str], http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     async with Receiver() as receiver:
         await start(http, kind, {"url": receiver.url, "events": events})
         await run_to_the_end(signed, clock)
@@ -110,14 +116,18 @@ async def test_the_event_filter_takes_suffixes_and_full_names(kind: str, events:
 
 
 async def test_an_unknown_event_name_is_refused(http: httpx.AsyncClient) -> None:
-    response = await http.post("/v2/batch/scrape", json={"urls": BATCH_URLS, "webhook": {
-        "url": "http://127.0.0.1:9/", "events": ["batch_scrape.exploded"]}}, headers=auth(ALPHA_KEY))
+    response = await http.post(
+        "/v2/batch/scrape",
+        json={"urls": BATCH_URLS, "webhook": {"url": "http://127.0.0.1:9/", "events": ["batch_scrape.exploded"]}},
+        headers=auth(ALPHA_KEY),
+    )
     assert response.status_code == 400 and response.json()["success"] is False
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
-async def test_a_failing_receiver_gets_retries_with_the_same_webhook_id(kind: str, http: httpx.AsyncClient,
-                                                                        signed: Emulator, clock: ManualClock) -> None:
+async def test_a_failing_receiver_gets_retries_with_the_same_webhook_id(
+    kind: str, http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     dispatcher = signed.webhooks
     async with Receiver(statuses=[500, 502, 503, 200]) as receiver:
         job_id = await start(http, kind, {"url": receiver.url, "events": ["completed"], "metadata": {"m": True}})
@@ -136,8 +146,9 @@ async def test_a_failing_receiver_gets_retries_with_the_same_webhook_id(kind: st
     assert delivery.state == "delivered" and [a.status_code for a in delivery.attempts] == [500, 502, 503, 200]
 
 
-async def test_custom_headers_cannot_replace_the_signature_or_the_framing(http: httpx.AsyncClient, signed: Emulator,
-                                                                         clock: ManualClock) -> None:
+async def test_custom_headers_cannot_replace_the_signature_or_the_framing(
+    http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     """The service owns its signature and the body's length: a custom header of those names is not sent."""
     forged = "sha256=" + "0" * 64
     custom = {"x-service-signature": forged, "Content-Length": "3", "X-Team": "docs"}
@@ -151,8 +162,9 @@ async def test_custom_headers_cannot_replace_the_signature_or_the_framing(http: 
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
-async def test_cancelling_a_running_job_sends_a_signed_cancelled_event(kind: str, http: httpx.AsyncClient,
-                                                                      signed: Emulator, clock: ManualClock) -> None:
+async def test_cancelling_a_running_job_sends_a_signed_cancelled_event(
+    kind: str, http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     path = "/v2/crawl" if kind == "crawl" else "/v2/batch/scrape"
     async with Receiver() as receiver:
         job_id = await start(http, kind, {"url": receiver.url, "events": ALL_EVENTS, "metadata": {"run": 3}})
@@ -171,8 +183,9 @@ async def test_cancelling_a_running_job_sends_a_signed_cancelled_event(kind: str
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
-async def test_a_bare_webhook_url_gets_every_event(kind: str, http: httpx.AsyncClient, signed: Emulator,
-                                                   clock: ManualClock) -> None:
+async def test_a_bare_webhook_url_gets_every_event(
+    kind: str, http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     """No events filter means all of them, as the service does: a receiver waiting for completed gets it."""
     async with Receiver() as receiver:
         await start(http, kind, receiver.url)
@@ -183,9 +196,9 @@ async def test_a_bare_webhook_url_gets_every_event(kind: str, http: httpx.AsyncC
 
 
 @pytest.mark.parametrize("kind", ["crawl", "batch_scrape"])
-async def test_no_cancelled_event_unless_the_end_was_wanted_nor_after_the_end(kind: str, http: httpx.AsyncClient,
-                                                                             signed: Emulator,
-                                                                             clock: ManualClock) -> None:
+async def test_no_cancelled_event_unless_the_end_was_wanted_nor_after_the_end(
+    kind: str, http: httpx.AsyncClient, signed: Emulator, clock: ManualClock
+) -> None:
     path = "/v2/crawl" if kind == "crawl" else "/v2/batch/scrape"
     async with Receiver() as receiver:
         only_started = await start(http, kind, {"url": receiver.url, "events": ["started", "page"]})
@@ -196,5 +209,4 @@ async def test_no_cancelled_event_unless_the_end_was_wanted_nor_after_the_end(ki
         assert late.json()["status"] == "completed"  # too late to cancel: nothing changes
         await run_to_the_end(signed, clock)
     # Two jobs' events are sent side by side: their order across jobs is not fixed.
-    assert sorted(verified(delivery).type for delivery in receiver.received) == [f"{kind}.completed",
-                                                                                  f"{kind}.started"]
+    assert sorted(verified(delivery).type for delivery in receiver.received) == [f"{kind}.completed", f"{kind}.started"]

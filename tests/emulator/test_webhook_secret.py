@@ -45,8 +45,9 @@ def test_the_secret_from_the_environment_signs_batch_events_and_leaves_the_envir
             assert SECRET not in text and "Webhooks: signed" in text
             assert SECRET not in proc_text(process.pid, "environ") + proc_text(process.pid, "cmdline")
             body = {"urls": ["https://example.com/"], "webhook": {"url": receiver.url, "metadata": {"a": 1}}}
-            response = httpx.post(f"{base_url}/v2/batch/scrape", json=body, timeout=10,
-                                  headers={"Authorization": f"Bearer {KEY}"})
+            response = httpx.post(
+                f"{base_url}/v2/batch/scrape", json=body, timeout=10, headers={"Authorization": f"Bearer {KEY}"}
+            )
             assert response.status_code == 200, response.text
             [delivery] = receiver.wait_for(1)
         finally:

@@ -20,6 +20,7 @@ from typing import Any
 @dataclass
 class Received:
     """One POST as the receiver got it."""
+
     path: str
     headers: dict[str, str]
     body: bytes

@@ -56,7 +56,12 @@ def test_each_class_keeps_its_own_rows_and_evicts_its_own_oldest() -> None:
         deliver(inbox, event(f"v{number}"), signed=True)
         deliver(inbox, event(f"u{number}"), signed=False)
     assert [row.key for row in inbox.rows] == [
-        "v2/verified", "u2/unverified", "v3/verified", "u3/unverified", "v4/verified", "u4/unverified"
+        "v2/verified",
+        "u2/unverified",
+        "v3/verified",
+        "u3/unverified",
+        "v4/verified",
+        "u4/unverified",
     ]
     assert evicted == ["v0/verified", "u0/unverified", "v1/verified", "u1/unverified"]
 
@@ -97,8 +102,9 @@ def test_what_a_row_holds_is_counted_as_held_not_as_sent() -> None:
     """`[{},{},...]` is 3 bytes of JSON per item and 64 bytes of Python: rows keep the raw body, not the parse."""
     inbox = Inbox(None)
     items = "[" + ",".join(["{}"] * 200_000) + "]"  # 0.6 MB of JSON, 13 MB of dicts once parsed
-    bodies = [f'{{"success":true,"type":"crawl.page","id":"j","webhookId":"w{n}","data":{items}}}'.encode()
-              for n in range(3)]
+    bodies = [
+        f'{{"success":true,"type":"crawl.page","id":"j","webhookId":"w{n}","data":{items}}}'.encode() for n in range(3)
+    ]
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]

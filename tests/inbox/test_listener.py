@@ -126,8 +126,12 @@ def test_the_inbox_keeps_at_most_its_rows() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("8099", ("127.0.0.1", 8099)), ("0.0.0.0:9000", ("0.0.0.0", 9000)), ("[::1]:8099", ("::1", 8099)),
-     ("localhost:1", ("localhost", 1))],
+    [
+        ("8099", ("127.0.0.1", 8099)),
+        ("0.0.0.0:9000", ("0.0.0.0", 9000)),
+        ("[::1]:8099", ("::1", 8099)),
+        ("localhost:1", ("localhost", 1)),
+    ],
 )
 def test_listen_addresses(value: str, expected: tuple[str, int]) -> None:
     assert parse_listen_address(value) == expected
@@ -135,7 +139,12 @@ def test_listen_addresses(value: str, expected: tuple[str, int]) -> None:
 
 @pytest.mark.parametrize(
     ("value", "says"),
-    [("http", r"expected \[HOST:\]PORT"), ("70000", "0 to 65535"), ("::1:80", "brackets"), ("example.com:80", "not an IP")],
+    [
+        ("http", r"expected \[HOST:\]PORT"),
+        ("70000", "0 to 65535"),
+        ("::1:80", "brackets"),
+        ("example.com:80", "not an IP"),
+    ],
 )
 def test_bad_listen_addresses_say_what_is_wrong(value: str, says: str) -> None:
     with pytest.raises(ValueError, match=says):

@@ -171,7 +171,11 @@ CHILD = textwrap.dedent(
 def test_nothing_reaches_the_terminal_whatever_the_senders_do() -> None:
     """The child's stdout and stderr are what a terminal would show behind the dashboard: both stay empty."""
     child = subprocess.run(
-        [sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=60, cwd=ROOT,
+        [sys.executable, "-c", CHILD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )
     assert child.returncode == 0, child.stderr
@@ -191,8 +195,10 @@ def test_connections_leave_no_garbage_cycles() -> None:
         for number in range(20):  # plain sockets: the client side makes no transports of its own
             with socket.create_connection((host, int(port))) as sock:
                 body = json.dumps({"type": "crawl.page", "id": "j", "webhookId": f"w{number}", "data": []}).encode()
-                sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
-                             % (len(body), body))
+                sock.sendall(
+                    b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+                    % (len(body), body)
+                )
                 while sock.recv(4096):
                     pass
 

@@ -101,7 +101,10 @@ def client_on(transport: httpx.AsyncBaseTransport, key: str = KEY) -> WdsClient:
 def seeded_emulator(seed: int = 11, clock: ManualClock | None = None, **kw: object) -> Emulator:
     """The standard picture: one team (`ops`, key KEY) with seeded history, on `clock` (a new one at NOW if none)."""
     return Emulator.from_keys(
-        {"ops": [KEY]}, seed=seed, clock=clock or ManualClock(NOW), **kw  # type: ignore[arg-type]
+        {"ops": [KEY]},
+        seed=seed,
+        clock=clock or ManualClock(NOW),
+        **kw,  # type: ignore[arg-type]
     )
 
 

@@ -129,7 +129,7 @@ def shown_titles(screen: DocsSearchScreen) -> list[str]:
 
 async def searched(pilot: Pilot[Any], screen: DocsSearchScreen, question: str) -> None:
     """Wait until the results on show answer `question`."""
-    await wait_until(pilot, lambda: screen.memory.answered == question and screen.searching is None, f"results for {question!r}")
+    await wait_until(
+        pilot, lambda: screen.memory.answered == question and screen.searching is None, f"results for {question!r}"
+    )
     await pilot.pause()
-
-

@@ -13,16 +13,7 @@ import httpx
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from tests.ui.conftest import (
-    NOW,
-    PaneHost,
-    SwitchableTransport,
-    client_on,
-    dashboard,
-    frozen_clock,
-    settle,
-    wait_until,
-)
+from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, dashboard, frozen_clock, settle, wait_until
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, RateLimitError
 from tui.contract.models import ActivityEntry
@@ -121,7 +112,11 @@ async def test_each_kind_shows_its_state_and_kinds_without_one_a_dash(
         assert {shown[key] for key in visible if kinds[key] == "crawl"} == {"✓ completed"}
         assert "✗ HTTP 404" in {shown[key] for key in visible if kinds[key] == "scrape"}  # its page answered 404
         # Rows below the viewport are not asked about: they wait with "…".
-        below = [key for key in table.row_keys if key not in visible and kinds.get(key, entry_of(pane, key).endpoint) == "scrape"]
+        below = [
+            key
+            for key in table.row_keys
+            if key not in visible and kinds.get(key, entry_of(pane, key).endpoint) == "scrape"
+        ]
         assert below and {shown[key] for key in below} == {"…"}
 
 
@@ -134,7 +129,11 @@ async def test_a_poll_asks_only_for_visible_rows_and_never_again_for_finished_jo
         await statuses_settled(pilot, pane)
         table = pane.query_one(ActivityTable)
         visible = table.visible_keys()
-        askable = {job_path(entry_of(pane, key)) for key in visible if pane.statuses.known(entry_of(pane, key).endpoint, "x") is None}
+        askable = {
+            job_path(entry_of(pane, key))
+            for key in visible
+            if pane.statuses.known(entry_of(pane, key).endpoint, "x") is None
+        }
         asked = status_paths(transport.paths)
         assert len(visible) < table.row_count  # some rows are out of sight
         assert sorted(asked) == sorted(askable)  # one request per visible job, none for the others
@@ -148,7 +147,11 @@ async def test_a_poll_asks_only_for_visible_rows_and_never_again_for_finished_jo
         await pilot.pause(0.3)
         await statuses_settled(pilot, pane)
         newly = set(table.visible_keys()) - set(visible)
-        wanted = {job_path(entry_of(pane, key)) for key in newly if entry_of(pane, key).endpoint in ("scrape", "crawl", "batch_scrape", "agent", "extract")}
+        wanted = {
+            job_path(entry_of(pane, key))
+            for key in newly
+            if entry_of(pane, key).endpoint in ("scrape", "crawl", "batch_scrape", "agent", "extract")
+        }
         assert wanted and set(status_paths(transport.paths)) == wanted
         assert "…" not in {statuses(pane)[key] for key in table.visible_keys()}
 
@@ -254,7 +257,12 @@ async def test_a_asks_support_with_what_the_row_knows(emulator: Emulator, transp
         await pilot.pause()
         intent = app.intents[-1]
         assert isinstance(intent, AskSupport)
-        assert (intent.job_id, intent.kind, intent.status, intent.target) == (entry.id, "scrape", "failed", entry.target)
+        assert (intent.job_id, intent.kind, intent.status, intent.target) == (
+            entry.id,
+            "scrape",
+            "failed",
+            entry.target,
+        )
         shown_status = statuses(pane)[table.row_keys[failed]].removeprefix("✗ ")  # "HTTP 404"
         assert intent.error is not None and intent.error.startswith(shown_status)
 

@@ -10,13 +10,7 @@ import pytest
 from textual import events
 
 from tests.emulator.recording_backend import RecordingBackend
-from tests.ui.conftest import (
-    KEY,
-    SwitchableTransport,
-    dashboard,
-    seeded_emulator,
-    wait_until,
-)
+from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.dashboard.connection import banner as connection_banner
 from tui.dashboard.connection import problem_screen as connection
 from tui.dashboard.connection.banner import ConnectionBanner

@@ -148,9 +148,7 @@ async def test_edited_question_is_sent_with_the_job_id_and_the_answer_shown_in_p
         await wait_until(pilot, lambda: not screen.asking and screen.current is not None, "the answer")
         await pilot.pause()
 
-        assert front.asked == [{
-            "question": question.text, "rationale": "I list the shop's pages", "jobId": job_id,
-        }]
+        assert front.asked == [{"question": question.text, "rationale": "I list the shop's pages", "jobId": job_id}]
         assert question.text.endswith("Why, and how do I fix it? Thanks")  # never cleared
         view = answer_view(screen)
         assert view.summary.startswith("✓ answered in ") and view.summary.endswith("· confidence medium")
@@ -210,8 +208,10 @@ def support_error(status: int, message: str, **headers: str) -> Callable[[httpx.
 
 
 def refused_question(request: httpx.Request) -> httpx.Response:
-    body = {"error": "Invalid request body: question is too vague", "details": [{"path": "question",
-                                                                                "message": "too vague"}]}
+    body = {
+        "error": "Invalid request body: question is too vague",
+        "details": [{"path": "question", "message": "too vague"}],
+    }
     return httpx.Response(400, json=body)
 
 
@@ -220,26 +220,47 @@ def connection_lost(request: httpx.Request) -> httpx.Response:
 
 
 ERRORS = [
-    pytest.param(support_error(503, "Support is not available."), "✗ No AI backend (503)",
-                 "This deployment of the service has no AI backend", id="503"),
-    pytest.param(support_error(502, "Upstream agent unreachable."), "✗ Support agent unreachable (502)",
-                 "could not reach its AI support agent: Upstream agent unreachable.", id="502"),
-    pytest.param(support_error(504, "Support agent timed out."), "✗ Out of time (504)",
-                 "The agent ran out of its 60 s budget; it sent back nothing.", id="504-empty"),
-    pytest.param(support_error(500, "Boom."), "✗ Server error (500)",
-                 "The service failed while answering: Boom.", id="500"),
-    pytest.param(support_error(429, "Rate limit exceeded.", **{"Retry-After": "12"}), "✗ Too many requests (429)",
-                 "Rate limit exceeded. Wait 12 s, then send again.", id="429"),
-    pytest.param(refused_question, "✗ The service refused the question (400)",
-                 "Edit the question and send it again.", id="400"),
+    pytest.param(
+        support_error(503, "Support is not available."),
+        "✗ No AI backend (503)",
+        "This deployment of the service has no AI backend",
+        id="503",
+    ),
+    pytest.param(
+        support_error(502, "Upstream agent unreachable."),
+        "✗ Support agent unreachable (502)",
+        "could not reach its AI support agent: Upstream agent unreachable.",
+        id="502",
+    ),
+    pytest.param(
+        support_error(504, "Support agent timed out."),
+        "✗ Out of time (504)",
+        "The agent ran out of its 60 s budget; it sent back nothing.",
+        id="504-empty",
+    ),
+    pytest.param(
+        support_error(500, "Boom."), "✗ Server error (500)", "The service failed while answering: Boom.", id="500"
+    ),
+    pytest.param(
+        support_error(429, "Rate limit exceeded.", **{"Retry-After": "12"}),
+        "✗ Too many requests (429)",
+        "Rate limit exceeded. Wait 12 s, then send again.",
+        id="429",
+    ),
+    pytest.param(
+        refused_question, "✗ The service refused the question (400)", "Edit the question and send it again.", id="400"
+    ),
     pytest.param(connection_lost, "✗ Connection lost", "connection reset by peer", id="connection"),
 ]
 
 
 @pytest.mark.parametrize(("answer", "summary", "message"), ERRORS)
 async def test_each_error_has_its_own_message_and_the_question_is_kept(
-    answer: Callable[[httpx.Request], httpx.Response], summary: str, message: str,
-    client: WdsClient, front: SupportFront,
+    answer: Callable[[httpx.Request], httpx.Response],
+    summary: str,
+    message: str,
+    client: WdsClient,
+    front: SupportFront,
 ) -> None:
     job_id = await failed_scrape(client)
     front.answer = answer
@@ -285,7 +306,9 @@ async def test_a_504_keeps_and_shows_the_partial_envelope(client: WdsClient, emu
         await send(pilot, screen)
         view = answer_view(screen)
         assert screen.current is not None and screen.current.state == "partial"
-        assert view.summary.startswith("✗ Out of time (504) after ") and view.summary.endswith("the partial answer is below")
+        assert view.summary.startswith("✗ Out of time (504) after ") and view.summary.endswith(
+            "the partial answer is below"
+        )
         assert view.part_text("problem") == "The agent ran out of its 60 s budget; this is what it had."
         assert (view.part_text("answer") or "").startswith(f"{MISSING_PAGE} does not exist")
         assert view.part_text("fix") is not None  # found before the budget ran out, not yet tested
@@ -307,8 +330,12 @@ async def test_escape_cancels_the_request_and_keeps_the_question(client: WdsClie
         await wait_until(pilot, lambda: len(front.asked) == 1, "the request")
         assert screen.asking and screen.check_action("send", ()) is None and screen.check_action("close", ()) is False
         seconds[0] = 112.0
-        await wait_until(pilot, lambda: "asking the support agent… 12 s" in answer_view(screen).summary,
-                         "the seconds counted", seconds=3)
+        await wait_until(
+            pilot,
+            lambda: "asking the support agent… 12 s" in answer_view(screen).summary,
+            "the seconds counted",
+            seconds=3,
+        )
         await pilot.press("ctrl+s")  # a second send while asking asks nothing
         await pilot.press("escape")
         await wait_until(pilot, lambda: not screen.asking, "the cancel")

@@ -19,16 +19,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static, TextArea
 
-from tests.ui.conftest import (
-    KEY,
-    NOW,
-    PaneHost,
-    SwitchableTransport,
-    client_on,
-    dashboard,
-    frozen_clock,
-    wait_until,
-)
+from tests.ui.conftest import KEY, NOW, PaneHost, SwitchableTransport, client_on, dashboard, frozen_clock, wait_until
 from tui.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -212,16 +203,23 @@ async def test_escape_abandons_a_slow_start_and_keeps_the_form(emulator: Emulato
     [
         (httpx.ConnectError("connection refused"), "could not be reached"),
         (httpx.ReadTimeout("read timed out"), "no answer in time"),
-        (httpx.Response(200, text="<html>gateway</html>", headers={"content-type": "text/html"}),
-         "not a batch id"),
-        (httpx.Response(400, json={"success": False, "error": "Bad", "code": "BAD_REQUEST",
-                                   "details": [{"path": ["urls", 0], "message": "Invalid URL"}]}), "urls[0]"),
+        (httpx.Response(200, text="<html>gateway</html>", headers={"content-type": "text/html"}), "not a batch id"),
+        (
+            httpx.Response(
+                400,
+                json={
+                    "success": False,
+                    "error": "Bad",
+                    "code": "BAD_REQUEST",
+                    "details": [{"path": ["urls", 0], "message": "Invalid URL"}],
+                },
+            ),
+            "urls[0]",
+        ),
     ],
     ids=["connection", "timeout", "unreadable", "400"],
 )
-async def test_every_failure_keeps_the_form_with_its_own_words(
-    emulator: Emulator, answer: Any, words: str
-) -> None:
+async def test_every_failure_keeps_the_form_with_its_own_words(emulator: Emulator, answer: Any, words: str) -> None:
     class Failing(SwitchableTransport):
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
             if request.url.path == "/v2/batch/scrape":
@@ -235,8 +233,13 @@ async def test_every_failure_keeps_the_form_with_its_own_words(
         form = await open_form(pilot)
         form.query_one("#urls", TextArea).text = "\n".join(URLS)
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: not form.sending and (form.query_one("#form-problem").display
-                                                              or form.query_one("#urls-error").display), "the refusal")
+        await wait_until(
+            pilot,
+            lambda: (
+                not form.sending and (form.query_one("#form-problem").display or form.query_one("#urls-error").display)
+            ),
+            "the refusal",
+        )
         shown = text_of(form, "#form-problem") + text_of(form, "#urls-error")
         assert words in shown.lower() if words.islower() else words in shown
         assert app.screen is form and form.query_one("#urls", TextArea).text == "\n".join(URLS)

@@ -8,14 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import Label, ProgressBar, Static
 
-from tests.ui.conftest import (
-    NOW,
-    PaneHost,
-    SwitchableTransport,
-    frozen_clock,
-    seeded_emulator,
-    wait_until,
-)
+from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.batch.status import BatchStatusScreen, url_rows
 from tui.dashboard.features.batch.whole_status import next_page
@@ -83,8 +76,9 @@ async def test_a_batch_is_followed_to_the_end_and_a_document_opens(client: WdsCl
         await wait_until(pilot, lambda: app.screen is screen, "back on the batch")
 
 
-async def test_the_rows_of_every_page_are_shown(client: WdsClient, transport: SwitchableTransport,
-                                                clock: ManualClock) -> None:
+async def test_the_rows_of_every_page_are_shown(
+    client: WdsClient, transport: SwitchableTransport, clock: ManualClock
+) -> None:
     started = await client.batch.create(URLS)
     clock.advance(3600)
     app = host(client)
@@ -145,8 +139,9 @@ async def test_a_lockdown_batch_shows_its_cache_misses_as_failed_rows(client: Wd
         assert asked.error is not None and "404" in asked.error
 
 
-async def test_a_failed_look_keeps_what_was_shown(client: WdsClient, transport: SwitchableTransport,
-                                                  clock: ManualClock) -> None:
+async def test_a_failed_look_keeps_what_was_shown(
+    client: WdsClient, transport: SwitchableTransport, clock: ManualClock
+) -> None:
     started = await client.batch.create(URLS)
     app = host(client)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -156,7 +151,9 @@ async def test_a_failed_look_keeps_what_was_shown(client: WdsClient, transport: 
         before = rows(screen)
         transport.failing = True
         await wait_until(pilot, lambda: screen.query_one("#batch-error").display, "the stale mark")
-        assert "stale since" in text_of(screen, "#batch-error") and "Service unavailable" in text_of(screen, "#batch-error")
+        assert "stale since" in text_of(screen, "#batch-error") and "Service unavailable" in text_of(
+            screen, "#batch-error"
+        )
         assert rows(screen) == before and text_of(screen, "#batch-state") == "scraping"
 
         transport.failing = False

@@ -253,7 +253,9 @@ async def test_history_recalls_and_reruns_an_earlier_run(client: WdsClient, back
         await pilot.press("f5")  # re-run the highlighted run
         await wait_until(pilot, lambda: len(backend.executions) == 3 and not screen.running, "the re-run")
         assert [(c.code, c.language) for c in backend.executions] == [
-            ("first()", "node"), ("print('second')", "python"), ("first()", "node"),
+            ("first()", "node"),
+            ("print('second')", "python"),
+            ("first()", "node"),
         ]
 
 
@@ -346,7 +348,12 @@ def test_history_is_bounded_and_numbers_runs() -> None:
 
 def test_latency_and_event_lines_stay_short_and_steady() -> None:
     assert [latency_text(v) for v in (None, 0.4, 3.2, 42.0, 43.0, 251.0)] == [
-        "latency —", "latency <1 ms", "latency 3 ms", "latency 40 ms", "latency 45 ms", "latency 250 ms",
+        "latency —",
+        "latency <1 ms",
+        "latency 3 ms",
+        "latency 40 ms",
+        "latency 45 ms",
+        "latency 250 ms",
     ]
     assert latency_moved(None, 1.0) and not latency_moved(1.0, 2.9) and latency_moved(1.0, 3.1)
     assert not latency_moved(40.0, 49.0) and latency_moved(40.0, 51.0)
@@ -454,9 +461,7 @@ async def test_the_cdp_panel_follows_the_page_the_code_navigated_to(
 
 
 @pytest.mark.browser
-async def test_interact_code_runs_and_stop_destroys_the_session(
-    live: tuple[Emulator, WdsClient], site: str
-) -> None:
+async def test_interact_code_runs_and_stop_destroys_the_session(live: tuple[Emulator, WdsClient], site: str) -> None:
     emulator, client = live
     job_id = scrape_job(emulator, f"{site}/title/Job%20Page")
     screen = ConsoleScreen(client, ConsoleTarget.for_interact(job_id), clock=lambda: START)

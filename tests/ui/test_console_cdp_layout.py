@@ -46,7 +46,8 @@ async def test_long_urls_wrap_in_pages_and_events() -> None:
         shown = str(panel.query_one("#cdp-pages", Static).render())
         assert LONG_URL in shown.replace("\n", "")
         assert panel.page_rows == [
-            ("Touring frames · Example shop", LONG_URL, "ready"), ("(untitled)", "about:blank", "loading…"),
+            ("Touring frames · Example shop", LONG_URL, "ready"),
+            ("(untitled)", "about:blank", "loading…"),
         ]
         log = panel.query_one("#cdp-events", RichLog)
         event_text = "".join(segment.text for strip in log.lines for segment in strip).replace(" ", "")

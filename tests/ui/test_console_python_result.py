@@ -116,7 +116,9 @@ async def test_the_console_shows_python_s_result_and_keeps_the_typed_code(
     code = "print('went')\nresult = await page.title()"
     stdout = f"went\n{MARK}Example Domain\n"
     # What the service answers: result is stdout's alias for python.
-    backend.outcomes.append(ExecutionOutcome(stdout=stdout, stderr="", exit_code=0, killed=False, error=None, result=None))
+    backend.outcomes.append(
+        ExecutionOutcome(stdout=stdout, stderr="", exit_code=0, killed=False, error=None, result=None)
+    )
     screen = console(client, await session_target(client))
     from textual.widgets import Select
 
@@ -143,7 +145,9 @@ async def test_python_s_result_in_real_chromium(live: tuple[Emulator, WdsClient]
     screen = ConsoleScreen(client, created)
     async with ConsoleApp(screen).run_test(size=(120, 40)) as pilot:
         screen.query_one("#language", Select).value = "python"
-        editor(screen).text = f"await page.goto('{site}/title/Py%20Title')\nprint('at', page.url)\nresult = await page.title()"
+        editor(
+            screen
+        ).text = f"await page.goto('{site}/title/Py%20Title')\nprint('at', page.url)\nresult = await page.title()"
         await run_and_wait(pilot, screen)
         output = screen.query_one(RunOutput)
         assert output.part_text("error") is None, output.part_text("stderr")

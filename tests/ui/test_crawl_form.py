@@ -17,15 +17,7 @@ import httpx
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
-from tests.ui.conftest import (
-    KEY,
-    PaneHost,
-    SwitchableTransport,
-    client_on,
-    dashboard,
-    settle,
-    wait_until,
-)
+from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, settle, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form import CrawlFormScreen
@@ -111,9 +103,7 @@ async def test_a_preview_fills_the_15_parameters(emulator: Emulator) -> None:
         assert "Filled from the preview" in text_of(screen, "#preview-state")
 
 
-async def test_a_value_out_of_its_limits_is_marked_at_its_field_and_nothing_typed_is_lost(
-    emulator: Emulator,
-) -> None:
+async def test_a_value_out_of_its_limits_is_marked_at_its_field_and_nothing_typed_is_lost(emulator: Emulator) -> None:
     transport = SwitchableTransport(emulator)
     app = dashboard(emulator, transport)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -164,9 +154,7 @@ async def test_start_posts_the_crawl_and_opens_its_status_screen(emulator: Emula
         assert app.query_one(CrawlsPane).crawl_by_id(status.crawl_id) is not None
 
 
-async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(
-    emulator: Emulator, monkeypatch: Any
-) -> None:
+async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(emulator: Emulator, monkeypatch: Any) -> None:
     # The form tells the app (CrawlStarted), which tells the pane: the form never looks the pane up.
     app = dashboard(emulator)
     async with app.run_test(size=(120, 40)) as pilot:

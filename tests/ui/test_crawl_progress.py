@@ -124,7 +124,9 @@ def test_each_state_reads_with_its_symbol() -> None:
         "⚠ 3/12 ▰▰▱▱▱▱ · Rate limited: slow down": tracked("scraping", 3, 12, error="Rate limited: slow down"),
         "⚠ Server error: boom": tracked(None, error="Server error: boom"),
         "◌ …": tracked(None),
-        "⚠ ended · state unknown: Server error: boom": tracked("scraping", 3, 12, left_at=left, error="Server error: boom"),
+        "⚠ ended · state unknown: Server error: boom": tracked(
+            "scraping", 3, 12, left_at=left, error="Server error: boom"
+        ),
         "? ended · no longer on the service": tracked("scraping", 3, 12, left_at=left, gone=True),
     }
     assert {text: str(progress_cell(row)) for text, row in cases.items()} == {text: text for text in cases}

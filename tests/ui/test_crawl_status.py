@@ -42,9 +42,7 @@ def shown_text(widget: PercentageStatus) -> str:
     return "".join(segment.text for strip in strips for segment in strip).strip()
 
 
-async def test_the_percentage_keeps_its_sign_when_the_crawl_reaches_100(
-    client: WdsClient, clock: ManualClock
-) -> None:
+async def test_the_percentage_keeps_its_sign_when_the_crawl_reaches_100(client: WdsClient, clock: ManualClock) -> None:
     started = await client.crawl.start("https://acme-outdoor.com/", limit=12)
     clock.advance(3)  # part way: a two-digit percentage first
     app = host(client)
@@ -64,9 +62,7 @@ async def test_the_percentage_keeps_its_sign_when_the_crawl_reaches_100(
         assert shown_text(label) == "100%"
 
 
-async def test_enter_on_a_page_opens_its_document_and_escape_comes_back(
-    client: WdsClient, clock: ManualClock
-) -> None:
+async def test_enter_on_a_page_opens_its_document_and_escape_comes_back(client: WdsClient, clock: ManualClock) -> None:
     started = await client.crawl.start("https://acme-outdoor.com/", limit=6)
     clock.advance(3600)  # finished: every page listed
     app = host(client)
@@ -107,9 +103,7 @@ async def test_enter_on_a_page_opens_its_document_and_escape_comes_back(
         assert app.screen is screen
 
 
-async def test_a_asks_support_about_the_crawl_with_what_the_screen_knows(
-    client: WdsClient, clock: ManualClock
-) -> None:
+async def test_a_asks_support_about_the_crawl_with_what_the_screen_knows(client: WdsClient, clock: ManualClock) -> None:
     started = await client.crawl.start("https://acme-outdoor.com/", limit=6)
     clock.advance(3600)
     app = PaneHost(lambda: Static(""))  # records intents, opens nothing (the support screen is not built here)
@@ -148,7 +142,9 @@ async def test_a_on_a_crawl_the_service_does_not_know_says_so_to_support(client:
 
 def status_with_pages(*codes: int | None, **extra: object) -> CrawlStatus:
     pages = [{"metadata": {"url": f"https://a.test/{i}", "statusCode": code}} for i, code in enumerate(codes)]
-    return CrawlStatus.model_validate({"status": "completed", "completed": len(codes), "total": len(codes), "data": pages, **extra})
+    return CrawlStatus.model_validate(
+        {"status": "completed", "completed": len(codes), "total": len(codes), "data": pages, **extra}
+    )
 
 
 def test_crawl_error_counts_the_pages_that_answered_an_error() -> None:

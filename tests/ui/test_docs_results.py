@@ -74,7 +74,10 @@ def test_the_answer_entry_lists_the_sources_as_links_or_code() -> None:
         evidence=[Evidence(path_or_url="https://d.example/c", reason="why"), Evidence(path_or_url="docs/x.md")],
     )
     text = reader_markdown(results_of(answer)[0], answer)
-    assert text == "# Answer (2 sources)\n\nCached.\n\n## Sources\n\n- [https://d.example/c](https://d.example/c): why\n- `docs/x.md`"
+    assert (
+        text
+        == "# Answer (2 sources)\n\nCached.\n\n## Sources\n\n- [https://d.example/c](https://d.example/c): why\n- `docs/x.md`"
+    )
 
 
 def test_no_evidence_leaves_the_answer_alone() -> None:
@@ -107,7 +110,10 @@ def test_only_absolute_web_addresses_are_links(location: str, address: str | Non
 def test_titles_from_paths_and_plain_snippets() -> None:
     assert title_from_path("docs/caching.md#maxage-default-2-days") == "caching › maxage default 2 days"
     assert title_from_path("https://docs.example.com/") == "docs.example.com"
-    assert plain("> **Bold** and `code` in a [link](https://x.example)\n> next line") == "Bold and code in a link next line"
+    assert (
+        plain("> **Bold** and `code` in a [link](https://x.example)\n> next line")
+        == "Bold and code in a link next line"
+    )
     assert clip_words("one two three four", 12) == "one two…"
     listed = "- the *path*, e.g. ^/blog/\n1. maxDepth\n| Type | When |\n|---|---|\n| crawl.page | a page | \n2 * 3 * 4"
     assert plain(listed) == "the path, e.g. ^/blog/ maxDepth Type · When crawl.page · a page 2 * 3 * 4"
@@ -154,7 +160,10 @@ def test_question_limits() -> None:
             ResponseNotJSONError("an HTML page", status=200, content_type="text/html", excerpt="<html>"),
             "The service answered something unreadable (an HTML page). Enter tries again.",
         ),
-        (InsufficientCreditsError("No credits", status=402), "The service refused the search (402 Insufficient credits): No credits."),
+        (
+            InsufficientCreditsError("No credits", status=402),
+            "The service refused the search (402 Insufficient credits): No credits.",
+        ),
         (RateLimitError("Slow down", status=429), "the service asks to wait a little before the next search."),
     ],
 )

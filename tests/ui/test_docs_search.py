@@ -26,7 +26,9 @@ from tui.emulator.service import Emulator
 # --- searching as you type ------------------------------------------------------------------
 
 
-async def test_a_burst_of_keys_sends_one_request_once_typing_pauses(client: WdsClient, faults: DocsSearchFaults) -> None:
+async def test_a_burst_of_keys_sends_one_request_once_typing_pauses(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
     async with host(client).run_test(size=(100, 30)) as pilot:
         # A pause of 1 s, not the default 0.4 s: a loaded test machine may be slow between two keys.
         pilot.app.push_screen(DocsSearchScreen(client, debounce=1.0))
@@ -43,7 +45,9 @@ async def test_a_burst_of_keys_sends_one_request_once_typing_pauses(client: WdsC
         assert any("Caching" in title for title in shown_titles(screen)[1:])
 
 
-async def test_enter_searches_at_once_without_waiting_for_the_pause(client: WdsClient, faults: DocsSearchFaults) -> None:
+async def test_enter_searches_at_once_without_waiting_for_the_pause(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
     async with host(client).run_test(size=(100, 30)) as pilot:
         app = pilot.app
         app.push_screen(DocsSearchScreen(client, debounce=60))  # a pause nobody waits for
@@ -57,7 +61,9 @@ async def test_enter_searches_at_once_without_waiting_for_the_pause(client: WdsC
         await wait_until(pilot, lambda: len(faults.asked) == 2, "the second request")
 
 
-async def test_a_newer_question_wins_over_an_answer_still_on_its_way(client: WdsClient, faults: DocsSearchFaults) -> None:
+async def test_a_newer_question_wins_over_an_answer_still_on_its_way(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
     release = faults.hold("webhook signature")
     async with host(client).run_test(size=(100, 30)) as pilot:
         screen = await open_search(pilot)
@@ -117,7 +123,11 @@ async def test_a_question_over_the_limit_is_not_sent_and_is_kept(client: WdsClie
 ERRORS = [
     (400, {}, "The service refused the question (400): question is not allowed. Change it and press Enter."),
     (401, {}, "The service refused the API key (401)."),
-    (429, {"Retry-After": "30"}, "Too many requests (429): the service asks to wait 30 seconds before the next search."),
+    (
+        429,
+        {"Retry-After": "30"},
+        "Too many requests (429): the service asks to wait 30 seconds before the next search.",
+    ),
     (502, {}, "The AI service behind docs search could not be reached (502)"),
     (503, {}, "Docs search is not available on this service (503): it has no AI backend configured"),
     (504, {}, "The docs search ran out of time on the service (504)."),
@@ -237,7 +247,9 @@ async def test_no_match_still_shows_the_answer_entry(client: WdsClient) -> None:
         assert "No source cited for “zzqx”" in status(screen)
 
 
-async def test_a_search_is_kept_for_the_next_opening_from_the_dashboard(emulator: Emulator, faults: DocsSearchFaults) -> None:
+async def test_a_search_is_kept_for_the_next_opening_from_the_dashboard(
+    emulator: Emulator, faults: DocsSearchFaults
+) -> None:
     app = dashboard(emulator, DroppingTransport(faults))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash")
@@ -263,7 +275,9 @@ async def test_a_search_is_kept_for_the_next_opening_from_the_dashboard(emulator
         assert again.query_one("#docs-query", Input).value == "rate/limits"
 
 
-async def test_closing_while_searching_asks_again_on_the_next_opening(client: WdsClient, faults: DocsSearchFaults) -> None:
+async def test_closing_while_searching_asks_again_on_the_next_opening(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
     release = faults.hold("proxies")
     async with host(client).run_test(size=(100, 30)) as pilot:
         screen = await open_search(pilot)
@@ -278,7 +292,9 @@ async def test_closing_while_searching_asks_again_on_the_next_opening(client: Wd
         assert screen is not again
 
 
-async def test_slash_in_another_text_field_is_typed_not_a_docs_search(emulator: Emulator, faults: DocsSearchFaults) -> None:
+async def test_slash_in_another_text_field_is_typed_not_a_docs_search(
+    emulator: Emulator, faults: DocsSearchFaults
+) -> None:
     from tui.dashboard.features.sessions.form import SessionFormScreen
     from tui.dashboard.features.sessions.pane import SessionsPane
 

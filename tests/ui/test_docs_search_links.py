@@ -63,7 +63,9 @@ async def test_web_addresses_are_hyperlinks_only_where_the_terminal_has_them(
         assert link_targets(screen, 1) == expected
         # What reaches the terminal: an OSC 8 hyperlink around the address, or none.
         written = screen._compositor.render_update(full=True).render_segments(pilot.app.console)
-        assert ("\x1b]8;id=" in written and "https://docs.example.com/features/cache#max-age\x1b\\" in written) is hyperlinks
+        assert (
+            "\x1b]8;id=" in written and "https://docs.example.com/features/cache#max-age\x1b\\" in written
+        ) is hyperlinks
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         source = screen.query_one("#docs-source", Static).visual
@@ -82,7 +84,9 @@ async def test_a_relative_path_is_shown_as_text_not_as_a_link(client: WdsClient)
         assert link_targets(screen, 1) == []
 
 
-async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(client: WdsClient, faults: DocsSearchFaults) -> None:
+async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(
+    client: WdsClient, faults: DocsSearchFaults
+) -> None:
     async with host(client).run_test(size=(100, 30)) as pilot:
         screen = await open_search(pilot, "webhook retries")
         await searched(pilot, screen, "webhook retries")
@@ -93,8 +97,13 @@ async def test_the_navigator_opens_the_search_with_a_question_and_keeps_it(clien
 
 @pytest.mark.parametrize(
     ("environ", "hyperlinks"),
-    [({"TERM": "xterm-256color"}, True), ({"TERM": "dumb"}, False), ({"TERM": "linux"}, False),
-     ({"TERM": "xterm-256color", "WDS_HYPERLINKS": "0"}, False), ({"TERM": "linux", "WDS_HYPERLINKS": "1"}, True)],
+    [
+        ({"TERM": "xterm-256color"}, True),
+        ({"TERM": "dumb"}, False),
+        ({"TERM": "linux"}, False),
+        ({"TERM": "xterm-256color", "WDS_HYPERLINKS": "0"}, False),
+        ({"TERM": "linux", "WDS_HYPERLINKS": "1"}, True),
+    ],
 )
 def test_the_navigator_asks_the_terminal_about_links(
     client: WdsClient, monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], hyperlinks: bool

@@ -14,14 +14,7 @@ from textual import on
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
-from tests.ui.conftest import (
-    NOW,
-    PaneHost,
-    SwitchableTransport,
-    client_on,
-    frozen_clock,
-    wait_until,
-)
+from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.activity.failed_search import WalkState
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen
@@ -113,9 +106,7 @@ async def test_a_screenful_stops_the_search_and_m_goes_on(client: WdsClient) -> 
         assert len(rows(screen)) == len(state.found)
 
 
-async def test_esc_stops_the_search_keeps_what_it_found_and_esc_again_goes_back(
-    emulator: Emulator,
-) -> None:
+async def test_esc_stops_the_search_keeps_what_it_found_and_esc_again_goes_back(emulator: Emulator) -> None:
     app = FailedHost(client_on(SlowTransport(emulator)))
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(ActivityPane)
@@ -192,9 +183,7 @@ async def test_what_the_search_learnt_fills_the_pane_without_asking_again(
         assert "…" not in shown  # every row of the page was checked by the search, and says so
 
 
-async def test_a_failing_service_stops_the_search_with_its_reason_and_keeps_the_view(
-    emulator: Emulator,
-) -> None:
+async def test_a_failing_service_stops_the_search_with_its_reason_and_keeps_the_view(emulator: Emulator) -> None:
     transport = SwitchableTransport(emulator)
     app = FailedHost(client_on(transport))
     async with app.run_test(size=(120, 40)) as pilot:

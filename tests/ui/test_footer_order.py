@@ -16,8 +16,7 @@ def footer_keys(app) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("pane_id", "own_first"),
-    [("activity", "enter"), ("sessions", "s"), ("usage", "k"), ("crawls", "r")],
+    ("pane_id", "own_first"), [("activity", "enter"), ("sessions", "s"), ("usage", "k"), ("crawls", "r")]
 )
 async def test_quit_help_and_the_focused_panes_keys_come_first(pane_id: str, own_first: str) -> None:
     app = dashboard(seeded_emulator())

@@ -82,9 +82,7 @@ async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClie
         assert data.is_expanded and metadata.is_expanded
 
 
-async def test_a_scrape_whose_page_answered_404_reads_as_a_failure_and_asks_support_about_it(
-    client: WdsClient,
-) -> None:
+async def test_a_scrape_whose_page_answered_404_reads_as_a_failure_and_asks_support_about_it(client: WdsClient) -> None:
     url = "https://acme-outdoor.com/no-such-page-here"
     scraped = await client.scrape.create(url)
     assert scraped.job_id is not None
@@ -199,8 +197,10 @@ async def test_kinds_without_retrieval_send_nothing(
 
 
 async def test_json_tree_builds_children_only_when_opened() -> None:
-    value = {"pages": [{"url": f"https://example.org/{i}", "links": list(range(50))} for i in range(300)],
-             "markdown": "x" * 5000}
+    value = {
+        "pages": [{"url": f"https://example.org/{i}", "links": list(range(50))} for i in range(300)],
+        "markdown": "x" * 5000,
+    }
     async with screen_host().run_test(size=(80, 24)) as pilot:
         tree = JsonTree("crawl", value)
         await pilot.app.mount(tree)

@@ -42,13 +42,15 @@ async def test_a_rebound_key_works_and_the_footer_and_help_show_it() -> None:
 
 
 def test_clashes_and_unknown_names_are_reported_with_both_actions_and_not_applied() -> None:
-    report = apply({"sessions.create": "d", "sessions.delete": "q", "sessions.crete": "n", "activity.next_page": "ctrl+"})
+    report = apply(
+        {"sessions.create": "d", "sessions.delete": "q", "sessions.crete": "n", "activity.next_page": "ctrl+"}
+    )
     assert report.applied == []
     assert report.problems == [
         "[keys] sessions.create = 'd' not applied: d is already sessions.delete",
         "[keys] sessions.delete = 'q' not applied: q is already app.quit",
         "[keys] sessions.crete: no such action (owner.action, as wds-tui keys lists them)",
-        "[keys] activity.next_page = 'ctrl+': not a key (e.g. \"n\", \"ctrl+n\", \"f5\", \"n,ctrl+n\")",
+        '[keys] activity.next_page = \'ctrl+\': not a key (e.g. "n", "ctrl+n", "f5", "n,ctrl+n")',
     ]
     assert [b.key for b in SessionsPane.BINDINGS if getattr(b, "action", "") == "create"] == ["c"]
 
@@ -82,8 +84,14 @@ def test_wds_tui_keys_shows_the_config_files_keys_and_its_problems(tmp_path) -> 
     config = tmp_path / "config.toml"
     config.write_text('[keys]\n"sessions.create" = "n"\n"sessions.nope" = "x"\n')
     config.chmod(0o600)
-    done = subprocess.run([sys.executable, "-m", "tui", "--config", str(config), "keys"], capture_output=True,
-                          text=True, timeout=60, check=False, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "--config", str(config), "keys"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert any(line.split()[:2] == ["sessions.create", "n"] for line in lines)

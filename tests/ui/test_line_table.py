@@ -25,8 +25,9 @@ class CountingTable(LineTable):
         super().__init__(**kwargs)
         self.painted: list[str] = []
 
-    def _row_segments(self, cells: Sequence[Text], header: bool, cursor: bool, hover: bool, base: Style,
-                      width: int) -> list[Segment]:
+    def _row_segments(
+        self, cells: Sequence[Text], header: bool, cursor: bool, hover: bool, base: Style, width: int
+    ) -> list[Segment]:
         self.painted.append("header" if header else cells[0].plain)
         return super()._row_segments(cells, header, cursor, hover, base, width)
 
@@ -161,8 +162,11 @@ async def test_the_row_under_the_mouse_is_shown_until_a_key_moves_the_cursor() -
         hover = table.get_component_rich_style("linetable--hover").bgcolor
 
         def hovered() -> list[int]:
-            return [y for y in range(1, 4) if any(s.style is not None and s.style.bgcolor == hover
-                                                  for s in table.render_line(y))]
+            return [
+                y
+                for y in range(1, 4)
+                if any(s.style is not None and s.style.bgcolor == hover for s in table.render_line(y))
+            ]
 
         assert hovered() == []
         await pilot.hover(table, offset=(2, 2))
@@ -187,9 +191,17 @@ def test_a_row_is_painted_as_datatable_renders_its_cells() -> None:
     console = Console(width=120, color_system="truecolor")
     options = console.options
     cells: list[str | Text] = [
-        "", "plain", "wide 漢字 ✓", Text("bold", style="bold"), Text("red on", style="red on black"),
-        Text.assemble(("✗ ", "red"), ("failed", "bold"), " tail"), Text("sp", style="italic") + Text("an", "underline"),
-        Text("right", justify="right"), "tab\there", Text("two\nlines"), "much too long for its column",
+        "",
+        "plain",
+        "wide 漢字 ✓",
+        Text("bold", style="bold"),
+        Text("red on", style="red on black"),
+        Text.assemble(("✗ ", "red"), ("failed", "bold"), " tail"),
+        Text("sp", style="italic") + Text("an", "underline"),
+        Text("right", justify="right"),
+        "tab\there",
+        Text("two\nlines"),
+        "much too long for its column",
     ]
     row_style, state = Style(color="white", bgcolor="grey11"), Style(bgcolor="blue", bold=True)
     widths = [max(12, Text(str(cell)).cell_len) if index != len(cells) - 1 else 8 for index, cell in enumerate(cells)]

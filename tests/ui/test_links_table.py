@@ -32,8 +32,10 @@ class LinksApp(App[None]):
 
 
 def link_list() -> LinkList:
-    return LinkList(FakeLink(f"https://shop.example/item/{n:06d}", f"Item {n}", "\x1b[2Jcleared?" if n == 7 else None)
-                    for n in range(LINKS))
+    return LinkList(
+        FakeLink(f"https://shop.example/item/{n:06d}", f"Item {n}", "\x1b[2Jcleared?" if n == 7 else None)
+        for n in range(LINKS)
+    )
 
 
 def shown(table: LinksTable) -> list[str]:

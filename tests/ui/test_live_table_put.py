@@ -63,8 +63,17 @@ async def test_rows_are_added_on_top_updated_in_place_and_removed_without_a_rebu
         assert rebuilt == []
         del table._replace_all  # the class's own again, for the comparison's rebuild
         await pilot.pause()
-        await same_as_fresh(pilot, table, [row(6, note="a much longer note than any before"), row(5), row(4), row(3),
-                                           row(2, note="changed", status="failed")])
+        await same_as_fresh(
+            pilot,
+            table,
+            [
+                row(6, note="a much longer note than any before"),
+                row(5),
+                row(4),
+                row(3),
+                row(2, note="changed", status="failed"),
+            ],
+        )
 
 
 async def test_the_cursor_follows_the_top_or_stays_on_its_row() -> None:
@@ -144,8 +153,9 @@ async def test_rows_are_cut_to_the_width_as_a_table_given_them_all_would_cut_the
         assert table._fit == table._fit_for(table._given)  # as fitted from every row
         assert "…" in str(table.get_row("r3")[2])
         await pilot.pause()
-        await same_as_fresh(pilot, table, [row(3, note="a note far too long for forty columns, cut in its middle"),
-                                           row(2), row(1)])
+        await same_as_fresh(
+            pilot, table, [row(3, note="a note far too long for forty columns, cut in its middle"), row(2), row(1)]
+        )
         table.put_rows([row(4)], removed=["r3"], new_on_top=True)  # the widest row gone: shown whole again
         assert table._fit == table._fit_for(table._given)
         assert [str(cell) for cell in table.get_row("r4")] == ["r4", "ok", "x"]

@@ -49,8 +49,15 @@ async def map_site(pilot: Pilot[Any], screen: MapExplorerScreen, url: str = SITE
     for field_id, value in fields.items():
         screen.query_one(f"#{field_id}", Input).value = value
     await pilot.press("ctrl+s")
-    await wait_until(pilot, lambda: screen.links is not None or screen.query_one("#form-problem").display
-                     or any(line.display for line in screen.query(".field-error")), "an answer")
+    await wait_until(
+        pilot,
+        lambda: (
+            screen.links is not None
+            or screen.query_one("#form-problem").display
+            or any(line.display for line in screen.query(".field-error"))
+        ),
+        "an answer",
+    )
     await pilot.pause()
 
 
@@ -59,8 +66,9 @@ async def type_filter(pilot: Pilot[Any], text: str) -> None:
     await pilot.pause()
 
 
-async def test_m_opens_the_explorer_and_a_map_shows_the_sites_links(emulator: Emulator,
-                                                                    transport: SwitchableTransport) -> None:
+async def test_m_opens_the_explorer_and_a_map_shows_the_sites_links(
+    emulator: Emulator, transport: SwitchableTransport
+) -> None:
     app: WdsApp = dashboard(emulator, transport)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -105,8 +113,9 @@ async def test_filter_select_a_range_and_all_shown(transport: SwitchableTranspor
         assert screen.focused is screen.query_one("LinksTable")
 
 
-async def test_copy_save_and_send_to_batch(transport: SwitchableTransport, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_copy_save_and_send_to_batch(
+    transport: SwitchableTransport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = host_on(transport)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -194,16 +203,19 @@ class Answering(httpx.AsyncBaseTransport):
         return httpx.Response(status, json={"success": False, "error": f"failure {status}"})
 
 
-@pytest.mark.parametrize(("how", "words"), [
-    ("timeout", "No answer in time"),
-    ("lost", "Connection lost"),
-    ("unreadable", "Unreadable answer"),
-    ("401", "The API key was refused"),
-    ("402", "No credits left"),
-    ("429", "Rate limited"),
-    ("500", "The service failed"),
-    ("408", "The map took too long"),
-])
+@pytest.mark.parametrize(
+    ("how", "words"),
+    [
+        ("timeout", "No answer in time"),
+        ("lost", "Connection lost"),
+        ("unreadable", "Unreadable answer"),
+        ("401", "The API key was refused"),
+        ("402", "No credits left"),
+        ("429", "Rate limited"),
+        ("500", "The service failed"),
+        ("408", "The map took too long"),
+    ],
+)
 async def test_every_failure_keeps_the_form_and_says_why(how: str, words: str) -> None:
     transport = Answering(how)
     app = host_on(transport)

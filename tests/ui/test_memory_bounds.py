@@ -117,7 +117,9 @@ async def test_a_live_tables_render_caches_stay_small_however_often_its_rows_cha
     async with app.run_test(size=(100, 40)) as pilot:
         table = app.query_one(LiveTable)
         for poll in range(120):
-            table.sync([(f"job-{n}", (f"job-{n}", f"{poll + n} / 500", f"https://site-{n}.example/")) for n in range(30)])
+            table.sync(
+                [(f"job-{n}", (f"job-{n}", f"{poll + n} / 500", f"https://site-{n}.example/")) for n in range(30)]
+            )
             await pilot.pause()  # drawn, as on a screen
         assert len(table._lines) <= LINE_CACHE
         assert LINE_CACHE < 1_000  # DataTable's own size, which a live table filled

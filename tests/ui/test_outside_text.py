@@ -92,8 +92,13 @@ async def test_an_unsigned_webhook_with_markup_in_its_type_is_shown_in_the_inbox
         assert webhooks.address is not None
         await pilot.press("w")
         body = {
-            "success": True, "type": "crawl.page[/oops]", "id": "job[bold]1", "webhookId": "w[@click=app.quit]x[/]",
-            "metadata": {"[/meta]": "\x1b]52;c;aGk=\x07"}, "error": "broke \x1b[2J[/]", "data": [],
+            "success": True,
+            "type": "crawl.page[/oops]",
+            "id": "job[bold]1",
+            "webhookId": "w[@click=app.quit]x[/]",
+            "metadata": {"[/meta]": "\x1b]52;c;aGk=\x07"},
+            "error": "broke \x1b[2J[/]",
+            "data": [],
         }
         async with httpx.AsyncClient() as http:
             answer = await http.post(webhooks.address, content=json.dumps(body).encode())

@@ -17,12 +17,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from tests.ui.conftest import (
-    SwitchableTransport,
-    dashboard,
-    seeded_emulator,
-    wait_until,
-)
+from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.api.base_client import only_reads
 from tui.dashboard.keys.keymap import described_bindings, palette_actions
 from tui.dashboard.keys.overrides import binding_classes
@@ -40,7 +35,9 @@ def action_name(action: str) -> str:
 
 
 MUTATING_ACTIONS = {
-    name.removeprefix("action_") for cls in binding_classes() for name in dir(cls)
+    name.removeprefix("action_")
+    for cls in binding_classes()
+    for name in dir(cls)
     if name.startswith("action_") and declared_mutation(cls, name.removeprefix("action_"))
 }
 """Every action that declares it changes the service (`@mutates`), by bare name."""
@@ -114,8 +111,17 @@ async def test_the_header_says_read_only_and_nothing_mutating_is_offered() -> No
             assert names, "the palette still lists the reading actions"
             for name in names:
                 lowered = name.lower()
-                for banned in ("create", "delete", "cancel crawl", "interact", "ask support", "scrape a url",
-                               "start a crawl", "map a site", "batch scrape"):
+                for banned in (
+                    "create",
+                    "delete",
+                    "cancel crawl",
+                    "interact",
+                    "ask support",
+                    "scrape a url",
+                    "start a crawl",
+                    "map a site",
+                    "batch scrape",
+                ):
                     assert banned not in lowered, name
 
 
@@ -198,10 +204,17 @@ async def test_an_action_is_refused_for_what_it_declares_not_for_its_name() -> N
         app.pop_screen()
         await pilot.pause()
 
-        declared = [(cls, name.removeprefix("action_")) for cls in binding_classes() for name in dir(cls)
-                    if name.startswith("action_") and declared_mutation(cls, name.removeprefix("action_"))]
+        declared = [
+            (cls, name.removeprefix("action_"))
+            for cls in binding_classes()
+            for name in dir(cls)
+            if name.startswith("action_") and declared_mutation(cls, name.removeprefix("action_"))
+        ]
         assert {(cls.__name__, name) for cls, name in declared} >= {
-            ("SessionsPane", "create"), ("ScrapeFormScreen", "submit"), ("ConsoleScreen", "run"), ("WdsApp", "batch_form"),
+            ("SessionsPane", "create"),
+            ("ScrapeFormScreen", "submit"),
+            ("ConsoleScreen", "run"),
+            ("WdsApp", "batch_form"),
         }
         for cls, name in declared:
             app.clear_notifications()

@@ -26,7 +26,8 @@ def refused_dashboard(config: Path | None = None):  # type: ignore[no-untyped-de
 async def problem_screen(pilot) -> ConnectionProblemScreen:  # type: ignore[no-untyped-def]
     app = pilot.app
     await wait_until(
-        pilot, lambda: isinstance(app.screen, ConnectionProblemScreen) and bool(app.screen.query("#new-key")),
+        pilot,
+        lambda: isinstance(app.screen, ConnectionProblemScreen) and bool(app.screen.query("#new-key")),
         "the problem screen",
     )
     await pilot.pause()
@@ -57,7 +58,9 @@ async def test_another_key_typed_replaces_the_refused_one_and_is_never_shown() -
 
 async def test_the_key_is_saved_to_the_config_file_only_after_a_yes(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('current = "prod"\n# my note\n[contexts.prod]\nbase_url = "http://127.0.0.1:3002"\napi_key = "old"\n')
+    config.write_text(
+        'current = "prod"\n# my note\n[contexts.prod]\nbase_url = "http://127.0.0.1:3002"\napi_key = "old"\n'
+    )
     app = refused_dashboard(config)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await problem_screen(pilot)

@@ -71,7 +71,9 @@ async def test_a_scrape_shows_its_document_with_the_page_status_apart(app: WdsAp
         assert form.showing_answer and form.result is not None and form.result.job_id
         view = form.query_one(ScrapeResultView)
         status = text_of(form, "#scrape-status")
-        assert status.startswith("✓ HTTP 200 OK") and "job scraped" in status and f"job {form.result.job_id[:8]}" in status
+        assert (
+            status.startswith("✓ HTTP 200 OK") and "job scraped" in status and f"job {form.result.job_id[:8]}" in status
+        )
         assert view.query_one(DocumentView).job is form.result
         assert form.result is not None and form.result.data is not None
         assert "Blog" in (form.result.data.markdown or "")

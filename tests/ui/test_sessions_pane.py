@@ -266,9 +266,7 @@ async def test_status_filter_changes_the_rows(app: WdsApp, client: WdsClient) ->
         assert pane.data is not None and pane.show(pane.data) is False, "same data: nothing to redraw"
 
 
-async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(
-    app: WdsApp, client: WdsClient
-) -> None:
+async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(app: WdsApp, client: WdsClient) -> None:
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         notes = spy_notifications(app)

@@ -99,7 +99,9 @@ def test_console_after_a_run(snap_compare, size) -> None:
         await wait_until(pilot, lambda: editor.has_focus, "the editor's focus")  # what a person types into
         editor.text = "console.log(await page.title())"
         await pilot.press("ctrl+r")
-        await wait_until(pilot, lambda: "exit" in " ".join(str(s.render()) for s in app.screen.query("Static")), "run output")
+        await wait_until(
+            pilot, lambda: "exit" in " ".join(str(s.render()) for s in app.screen.query("Static")), "run output"
+        )
         freeze_cursors(app)
         await pilot.pause()
 

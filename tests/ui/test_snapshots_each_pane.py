@@ -56,9 +56,7 @@ def test_crawls_pane_maximised_with_a_running_crawl(snap_compare, size) -> None:
 
     async def run(pilot: Pilot) -> None:
         await loaded(pilot)
-        await pilot.app.client.crawl.start(
-            "https://northwind.dev/", limit=40, max_depth=3, include_paths=["/blog/.*"]
-        )
+        await pilot.app.client.crawl.start("https://northwind.dev/", limit=40, max_depth=3, include_paths=["/blog/.*"])
         clock.advance(2)
         pane = pilot.app.query_one(CrawlsPane)
         pane.refresh_data()

@@ -65,14 +65,20 @@ def test_an_ended_session_with_its_console_runs(snap_compare, size) -> None:
         pane.session_created(SessionCreated(created, request))  # as the form hands it over
         await wait_until(pilot, lambda: pane.selected_session() is not None, "the session")
         history = app.memory.console_histories.for_target(ConsoleTarget.for_session(created))
-        first = history.start(RunSpec("code", "await page.goto('https://northwind.dev/')\nawait page.title()", "node", 30), clock.now())
+        first = history.start(
+            RunSpec("code", "await page.goto('https://northwind.dev/')\nawait page.title()", "node", 30), clock.now()
+        )
         first.finish(RunOutcome(success=True, stdout="Northwind Dev\n", exit_code=0), 1.4)
         clock.advance(20)
         second = history.start(RunSpec("code", "print(await page.title())", "python", None), clock.now())
-        second.finish(RunOutcome(success=True, error="TimeoutError: page.goto: Timeout 30000ms exceeded", exit_code=1), 30.2)
+        second.finish(
+            RunOutcome(success=True, error="TimeoutError: page.goto: Timeout 30000ms exceeded", exit_code=1), 30.2
+        )
         clock.advance(70)
         pane.delete_session(created.id)
-        await wait_until(pilot, lambda: pane.selected_session() is not None and not pane.selected_session().is_active, "the end")
+        await wait_until(
+            pilot, lambda: pane.selected_session() is not None and not pane.selected_session().is_active, "the end"
+        )
         pane.focus_first()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionDetailScreen), "the ended session")

@@ -50,12 +50,23 @@ def filled_inbox() -> PictureInbox:
         service.inbox.add(check_delivery(raw, headers, service.inbox.secret, peer="127.0.0.1:51234", now=when))
 
     crawl = "5f0c2a9e-1b7d-4c3e-9a8f-2d6b1e4c7a90"
-    started = {"success": True, "type": "crawl.started", "id": crawl, "webhookId": "0d8e6f4a-7c21-4b9e-8f3d-5a1c2e9b7d60",
-               "data": [], "metadata": {"ticket": "OPS-42"}}
+    started = {
+        "success": True,
+        "type": "crawl.started",
+        "id": crawl,
+        "webhookId": "0d8e6f4a-7c21-4b9e-8f3d-5a1c2e9b7d60",
+        "data": [],
+        "metadata": {"ticket": "OPS-42"},
+    }
     deliver(started, 9)
     deliver(started, 8)  # a retry: the same webhookId, one row with ×2
-    page = {"success": True, "type": "batch_scrape.page", "id": "9b1e4d2c-3a5f-4e6d-8c7b-1f2a3e4d5c6b",
-            "webhookId": "6a2f9c1e-8d4b-4f7a-9e3c-2b5d8a1f6c40", "data": [{"metadata": {"statusCode": 200}}]}
+    page = {
+        "success": True,
+        "type": "batch_scrape.page",
+        "id": "9b1e4d2c-3a5f-4e6d-8c7b-1f2a3e4d5c6b",
+        "webhookId": "6a2f9c1e-8d4b-4f7a-9e3c-2b5d8a1f6c40",
+        "data": [{"metadata": {"statusCode": 200}}],
+    }
     deliver(page, 5)
     deliver({**started, "webhookId": "ffffffff-0000-4000-8000-000000000000"}, 3, signature_secret="guessed")
     service.inbox.add(check_delivery(b"<html>", {}, service.inbox.secret, peer="10.0.0.7:40000", now=NOW))

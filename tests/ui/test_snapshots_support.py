@@ -104,7 +104,9 @@ def test_ask_support_comparing_two_answers(snap_compare, size) -> None:
     fixed_timers(emulator)
 
     async def ask_twice(pilot: Pilot) -> None:
-        screen = await ask_about_missing_page(pilot, SupportLog(), "", "Which page of the site should I scrape instead?")
+        screen = await ask_about_missing_page(
+            pilot, SupportLog(), "", "Which page of the site should I scrape instead?"
+        )
         await pilot.press("ctrl+o")  # to the list: at 80 columns it takes the question's place
         await pilot.press("enter")  # the first question stayed highlighted
         await pilot.pause()

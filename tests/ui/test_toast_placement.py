@@ -19,7 +19,9 @@ async def test_a_toast_stays_off_the_focused_pane(pane_id: str, size: tuple[int,
         pane.focus_first()
         await pilot.pause()
         for n in range(3):  # a stack of them, as a burst of news makes
-            app.notify(f"session 1234abcd started, number {n}, with a message long enough to wrap", title="Browser session")
+            app.notify(
+                f"session 1234abcd started, number {n}, with a message long enough to wrap", title="Browser session"
+            )
         await wait_until(pilot, lambda: len(app.screen.query(Toast)) == 3, "the toasts")
         await pilot.pause()
         for toast in app.screen.query(Toast):

@@ -73,9 +73,7 @@ async def test_shows_each_month_with_tokens_and_credits(app: WdsApp, emulator: E
         assert "all keys" in legend and "tokens" in legend and "credits" in legend
 
 
-async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(
-    app: WdsApp, emulator: Emulator
-) -> None:
+async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
         await pilot.press("k")
@@ -160,9 +158,7 @@ def summary(pane: UsagePane) -> list[str]:
     return str(pane.query_one(".usage-summary").render()).splitlines()
 
 
-async def test_the_summary_says_which_number_is_this_month_and_which_the_total(
-    app: WdsApp, emulator: Emulator
-) -> None:
+async def test_the_summary_says_which_number_is_this_month_and_which_the_total(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
         await pilot.press("z")  # room for the full wording
@@ -202,9 +198,7 @@ async def test_a_narrow_pane_says_the_same_in_fewer_words(app: WdsApp, emulator:
         assert summary(pane)[0].startswith(f"July so far {july:,} tokens (projected ")
 
 
-async def test_the_projection_follows_the_clock_when_the_usage_does_not_change(
-    app: WdsApp, emulator: Emulator
-) -> None:
+async def test_the_projection_follows_the_clock_when_the_usage_does_not_change(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
         july = wire_tokens(emulator, by_key=False)[("2026-07", None)]

@@ -7,15 +7,7 @@ import json
 import httpx
 from pydantic import SecretStr
 
-from tests.ui.conftest import (
-    NOW,
-    SLOW,
-    SwitchableTransport,
-    client_on,
-    emulator_service,
-    frozen_clock,
-    seeded_emulator,
-)
+from tests.ui.conftest import NOW, SLOW, SwitchableTransport, client_on, emulator_service, frozen_clock, seeded_emulator
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 from tui.dashboard.features.inbox.service import InboxService
@@ -28,13 +20,14 @@ from tui.emulator.service import Emulator
 SECRET = "whsec-dashboard-inbox"
 
 
-def app_with_inbox(
-    secret: str | None = SECRET, listen: str = "127.0.0.1:0"
-) -> tuple[WdsApp, InboxService, Emulator]:
+def app_with_inbox(secret: str | None = SECRET, listen: str = "127.0.0.1:0") -> tuple[WdsApp, InboxService, Emulator]:
     emulator = seeded_emulator(clock=ManualClock(NOW), webhook_secret=SECRET)
     webhooks = InboxService(listen, SecretStr(secret) if secret else None)
     app = make_app(
-        client_on(SwitchableTransport(emulator)), emulator_service(), clock=frozen_clock(NOW), refresh=SLOW,
+        client_on(SwitchableTransport(emulator)),
+        emulator_service(),
+        clock=frozen_clock(NOW),
+        refresh=SLOW,
         webhooks=webhooks,
     )
     return app, webhooks, emulator
@@ -66,7 +59,8 @@ async def test_a_crawl_webhook_arrives_verified_and_a_forged_one_is_shown_unveri
         assert "Listening on " + address in str(screen.query_one("#inbox-address").render())
 
         started = await app.client.crawl.start(
-            "https://acme-outdoor.com/", limit=3,
+            "https://acme-outdoor.com/",
+            limit=3,
             webhook={"url": address, "metadata": {"ticket": "OPS-42"}, "events": ["started"]},
         )
         # In-process, the emulator's dispatcher sends what is due when asked (a served one runs it on a timer).

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.socket
 
 
 def body(webhook_id: str, **extra: object) -> bytes:
-    return json.dumps({"success": True, "type": "crawl.page", "id": "job-1", "webhookId": webhook_id, "data": [],
-                       **extra}).encode()
+    return json.dumps(
+        {"success": True, "type": "crawl.page", "id": "job-1", "webhookId": webhook_id, "data": [], **extra}
+    ).encode()
 
 
 async def open_inbox(pilot, app) -> tuple[WebhookInboxScreen, LiveTable]:  # type: ignore[no-untyped-def]
@@ -47,10 +48,12 @@ async def test_a_burst_is_put_in_the_table_in_a_few_updates_without_rebuilding_i
 
         async with httpx.AsyncClient(limits=httpx.Limits(max_connections=16)) as client:
             signed = [body(f"wh-{n}") for n in range(300)]
-            answers = await asyncio.gather(*(
-                client.post(webhooks.address, content=raw, headers={SIGNATURE_HEADER: sign(raw, SECRET)})
-                for raw in signed
-            ))
+            answers = await asyncio.gather(
+                *(
+                    client.post(webhooks.address, content=raw, headers={SIGNATURE_HEADER: sign(raw, SECRET)})
+                    for raw in signed
+                )
+            )
         assert {answer.status_code for answer in answers} == {200}
         await until(pilot, lambda: table.row_count == 300)
         assert rebuilds == []  # rows were added, not the table made again
@@ -75,8 +78,13 @@ async def test_evicted_rows_leave_the_table_and_a_dropped_body_is_said() -> None
         await until(pilot, lambda: "9 deliveries" in str(screen.query_one("#inbox-title").render()))
         await until(pilot, lambda: table.row_count == 7)
         assert table.row_keys == [
-            "later-1/verified", "later-0/verified", "forged-5/unverified", "forged-4/unverified",
-            "forged-3/unverified", "forged-2/unverified", "genuine/verified",
+            "later-1/verified",
+            "later-0/verified",
+            "forged-5/unverified",
+            "forged-4/unverified",
+            "forged-3/unverified",
+            "forged-2/unverified",
+            "genuine/verified",
         ]
         table.focus()
         table.move_cursor(row=6)  # the genuine event, its body dropped for the newer ones

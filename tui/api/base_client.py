@@ -29,20 +29,8 @@ import httpx
 from pydantic import BaseModel, SecretStr
 
 from tui import __version__
-from tui.api.body_reader import (
-    ACCEPTED_ENCODINGS,
-    ANSWER_MAX_BYTES,
-    BodyDecodeError,
-    BodyTooLarge,
-    read_body,
-)
-from tui.api.client_setup import (
-    DEFAULT_TIMEOUT,
-    as_timeout,
-    check_api_key,
-    check_base_url,
-    connection_pool,
-)
+from tui.api.body_reader import ACCEPTED_ENCODINGS, ANSWER_MAX_BYTES, BodyDecodeError, BodyTooLarge, read_body
+from tui.api.client_setup import DEFAULT_TIMEOUT, as_timeout, check_api_key, check_base_url, connection_pool
 from tui.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -64,7 +52,6 @@ DEFAULT_MAX_RETRY_WAIT = 60.0
 log = logging.getLogger("tui.api")
 
 
-
 READING_POSTS = frozenset({"/v2/support/docs-search", "/v2/crawl/params-preview"})
 """POSTs that only ask (a search, a preview): allowed in read-only mode."""
 
@@ -72,6 +59,7 @@ READING_POSTS = frozenset({"/v2/support/docs-search", "/v2/crawl/params-preview"
 def only_reads(method: str, path: str) -> bool:
     """Whether a request changes nothing on the service (what a read-only client may send)."""
     return method.upper() in ("GET", "HEAD") or (method.upper() == "POST" and path in READING_POSTS)
+
 
 class BaseClient:
     """Sends calls to the web-data service: connection pool, retries, typed errors.
@@ -122,10 +110,7 @@ class BaseClient:
         return self
 
     async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.aclose()
 
@@ -139,12 +124,7 @@ class BaseClient:
         """True once the underlying connection pool is closed."""
         return self._http.is_closed
 
-    def with_options(
-        self,
-        *,
-        timeout: float | httpx.Timeout | None = None,
-        max_retries: int | None = None,
-    ) -> Self:
+    def with_options(self, *, timeout: float | httpx.Timeout | None = None, max_retries: int | None = None) -> Self:
         """A client sharing this one's connection pool with other defaults.
 
         Closing the copy does not close the pool; close the original.
@@ -203,10 +183,7 @@ class BaseClient:
         if extra_read is None or self.timeout.read is None or self.timeout.read >= extra_read:
             return self.timeout
         return httpx.Timeout(
-            connect=self.timeout.connect,
-            read=extra_read,
-            write=self.timeout.write,
-            pool=self.timeout.pool,
+            connect=self.timeout.connect, read=extra_read, write=self.timeout.write, pool=self.timeout.pool
         )
 
     async def request(
@@ -347,14 +324,10 @@ class BaseClient:
             }.get(type(exc), ("waiting", timeout.read))
             limit = f" after {phase[1]:g} s" if phase[1] is not None else ""
             return APITimeoutError(
-                f"{method} {path} to {self._base_url} timed out {phase[0]}{limit}",
-                method=method,
-                url=url,
+                f"{method} {path} to {self._base_url} timed out {phase[0]}{limit}", method=method, url=url
             )
         return APIConnectionError(
-            f"cannot reach {self._base_url} ({method} {path}): {excerpt(reason, 160)}",
-            method=method,
-            url=url,
+            f"cannot reach {self._base_url} ({method} {path}): {excerpt(reason, 160)}", method=method, url=url
         )
 
 

@@ -146,7 +146,11 @@ class CdpClient:
     # --- commands ----------------------------------------------------------------------
 
     async def send(
-        self, method: str, params: dict[str, Any] | None = None, *, session_id: str | None = None,
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
         timeout: float | None = None,
     ) -> dict[str, Any]:
         """Send a command and return its `result`; `CdpCommandError` on an error reply."""
@@ -230,8 +234,12 @@ class CdpClient:
         while not self._closing:
             try:
                 ws = await websockets.connect(
-                    self.cdp_url, open_timeout=self.open_timeout, max_size=MAX_MESSAGE_BYTES,
-                    compression=None, ping_interval=20, ping_timeout=20,
+                    self.cdp_url,
+                    open_timeout=self.open_timeout,
+                    max_size=MAX_MESSAGE_BYTES,
+                    compression=None,
+                    ping_interval=20,
+                    ping_timeout=20,
                 )
             except InvalidURI as exc:
                 self._set_state(ConnectionState.CLOSED, f"invalid CDP URL: {exc.msg}")

@@ -23,7 +23,11 @@ class SendCommand(Protocol):
     """`CdpClient.send`: one command and its result."""
 
     async def __call__(
-        self, method: str, params: dict[str, Any] | None = None, *, session_id: str | None = None,
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
         timeout: float | None = None,
     ) -> dict[str, Any]: ...
 
@@ -87,8 +91,10 @@ class PageTracker:
                     attached = await self._send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
                     session_id = self._sessions[target_id] = attached["sessionId"]
                 state = await self._send(
-                    "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True},
-                    session_id=session_id, timeout=min(command_timeout, READY_STATE_TIMEOUT),
+                    "Runtime.evaluate",
+                    {"expression": "document.readyState", "returnByValue": True},
+                    session_id=session_id,
+                    timeout=min(command_timeout, READY_STATE_TIMEOUT),
                 )
                 loading = state.get("result", {}).get("value") != "complete"
             except CdpTimeoutError:

@@ -137,5 +137,3 @@ class Subscription:
                     return
         finally:
             self.close()
-
-

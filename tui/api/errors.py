@@ -128,7 +128,9 @@ class NoRetrievalError(RequestValidationError):
 
     def __init__(self, kind: str, retrievable: Sequence[str]) -> None:
         # Plain words: the app shows this message as plain text, where backticks would show as such.
-        kinds = ", ".join(retrievable[:-1]) + f" and {retrievable[-1]}" if len(retrievable) > 1 else "".join(retrievable)
+        kinds = (
+            ", ".join(retrievable[:-1]) + f" and {retrievable[-1]}" if len(retrievable) > 1 else "".join(retrievable)
+        )
         message = (
             f"{kind} calls have no retrieval endpoint in the contract, so this entry "
             f"cannot be opened. Only {kinds} entries can."
@@ -189,14 +191,7 @@ class InvalidResponseError(APIError):
     title = "Unexpected answer from the service"
 
     def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        content_type: str,
-        excerpt: str,
-        method: str = "",
-        url: str = "",
+        self, message: str, *, status: int, content_type: str, excerpt: str, method: str = "", url: str = ""
     ) -> None:
         super().__init__(message, method=method, url=url)
         self.status = status

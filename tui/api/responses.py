@@ -15,13 +15,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from tui.api.errors import (
-    APIStatusError,
-    GatewayTimeoutError,
-    RateLimitError,
-    ResponseNotJSONError,
-    ResponseShapeError,
-)
+from tui.api.errors import APIStatusError, GatewayTimeoutError, RateLimitError, ResponseNotJSONError, ResponseShapeError
 from tui.api.retries import retry_after_seconds
 from tui.api.status_errors import status_error_class
 
@@ -192,10 +186,7 @@ def _error_message(body: Any) -> str | None:
 
 
 def status_error(
-    response: httpx.Response,
-    scrub: Scrub,
-    *,
-    partial_model: type[BaseModel] | None = None,
+    response: httpx.Response, scrub: Scrub, *, partial_model: type[BaseModel] | None = None
 ) -> APIStatusError:
     """The typed exception for a non-2xx answer (returned, not raised).
 

@@ -15,15 +15,7 @@ import re
 from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    WithJsonSchema,
-    model_validator,
-)
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, model_validator
 from pydantic.alias_generators import to_camel
 
 from tui.contract.json_safety import encodes_as_utf8, json_problem
@@ -104,9 +96,18 @@ FormatKind = Literal[
 ]
 # An event filter names the event by its suffix or in full (observed-behaviour.md).
 WebhookEventFilter = Literal[
-    "started", "page", "completed", "failed",
-    "crawl.started", "crawl.page", "crawl.completed", "crawl.failed",
-    "batch_scrape.started", "batch_scrape.page", "batch_scrape.completed", "batch_scrape.failed",
+    "started",
+    "page",
+    "completed",
+    "failed",
+    "crawl.started",
+    "crawl.page",
+    "crawl.completed",
+    "crawl.failed",
+    "batch_scrape.started",
+    "batch_scrape.page",
+    "batch_scrape.completed",
+    "batch_scrape.failed",
 ]
 
 # C0 controls and DEL: a URL holding them (a CR/LF above all) would split the
@@ -184,9 +185,7 @@ class WireModel(BaseModel):
 
     # defer_build: validators are built on first use, not at import (start-up time).
     # allow_inf_nan: `Infinity` / `NaN` are no JSON, and a stored one broke every listing.
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, defer_build=True, allow_inf_nan=False
-    )
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -391,4 +390,3 @@ class CrawlRequest(WireModel):
     limit: int | None = Field(None, ge=CRAWL_LIMIT_MIN)
     webhook: WebhookUrl | WebhookConfig | None = None
     scrape_options: ScrapeOptions | None = None
-

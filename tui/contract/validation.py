@@ -44,8 +44,10 @@ def _is_union_tag(part: Any) -> bool:
     """pydantic names the union member it tried in `loc`; the user never wrote it."""
     if not isinstance(part, str):
         return False
-    return part in _model_names() or part in ("str", "int", "float", "bool") or part.startswith(
-        ("function-", "literal[", "list[", "dict[", "is-instance", "json-or-python")
+    return (
+        part in _model_names()
+        or part in ("str", "int", "float", "bool")
+        or part.startswith(("function-", "literal[", "list[", "dict[", "is-instance", "json-or-python"))
     )
 
 

@@ -75,7 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if webhook_secret is not None and not webhook_secret.strip():
         webhook_secret = None  # a blank secret signs nothing: deliveries go unsigned
     emulator = Emulator.from_keys(
-        {"local": [key]}, seed=args.seed, live=True, browser_backend=browser_backend_from_environment(),
+        {"local": [key]},
+        seed=args.seed,
+        live=True,
+        browser_backend=browser_backend_from_environment(),
         webhook_secret=webhook_secret,
     )
     gc.freeze()

@@ -91,7 +91,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The emulator's options, for `wds-tui emulator` and `python -m tui.emulator`."""
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     parser.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})"
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})",
     )
     parser.add_argument(
         "--api-key",
@@ -182,13 +185,18 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
     limits: list[str] = []
     if sandbox is not None:
         # Said where the operator looks first: sessions run code callers send.
-        browser += (", each session in its own sandbox (bubblewrap)" if sandbox.isolated
-                    else ", sessions NOT isolated (install bubblewrap)")
+        browser += (
+            ", each session in its own sandbox (bubblewrap)"
+            if sandbox.isolated
+            else ", sessions NOT isolated (install bubblewrap)"
+        )
         held, missing = sandbox.guarantees()
         limits = [f"  holds: {item}" for item in held] + [f"  NOT held here: {item}" for item in missing]
         prewarm = getattr(backend, "prewarm", False)
-        limits.append("  spare runners: " + ("one pre-started per used language (--no-spares turns them off)"
-                                             if prewarm else "off (--no-spares)"))
+        limits.append(
+            "  spare runners: "
+            + ("one pre-started per used language (--no-spares turns them off)" if prewarm else "off (--no-spares)")
+        )
     lines = [
         f"wds-tui emulator serving {base_url}  (seed {emulator.seed}, live traffic {'on' if live else 'off'})",
         f"Browser sessions: {browser}",
@@ -215,10 +223,7 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
             f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
             f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
         ]
-    lines += [
-        "",
-        "Press Ctrl+C to stop.",
-    ]
+    lines += ["", "Press Ctrl+C to stop."]
     return "\n".join(lines)
 
 
@@ -283,8 +288,7 @@ SITES_HELP = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="wds-tui emulator", description="Serve a local emulator of the web-data API service.",
-        epilog=SITES_HELP,
+        prog="wds-tui emulator", description="Serve a local emulator of the web-data API service.", epilog=SITES_HELP
     )
     add_arguments(parser)
     return parser

@@ -49,11 +49,21 @@ REFUSED_GRACE_SECONDS = 1.0
 
 def over_cap_answer(limit: int) -> bytes:
     """The 503 an over-cap connection gets, in the service's error shape."""
-    body = json.dumps({"success": False, "code": "SERVICE_UNAVAILABLE", "error": (
-        f"Too many connections from your address: at most {limit} may be open at once. "
-        "Close idle connections, or retry in a second.")}).encode()
-    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
-            b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    body = json.dumps(
+        {
+            "success": False,
+            "code": "SERVICE_UNAVAILABLE",
+            "error": (
+                f"Too many connections from your address: at most {limit} may be open at once. "
+                "Close idle connections, or retry in a second."
+            ),
+        }
+    ).encode()
+    return (
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
+        b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+
 
 logger = logging.getLogger("tui.emulator")
 
@@ -74,11 +84,15 @@ class HeaderDeadlineProtocol(H11Protocol):
         self._refused: asyncio.TimerHandle | None = None
 
     @classmethod
-    def configured(cls, header_timeout: float = HEADER_TIMEOUT_SECONDS,
-                   max_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT) -> type[HeaderDeadlineProtocol]:
+    def configured(
+        cls, header_timeout: float = HEADER_TIMEOUT_SECONDS, max_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT
+    ) -> type[HeaderDeadlineProtocol]:
         """This protocol with its limits, for one server (uvicorn takes a class, not an instance)."""
-        return type(cls.__name__, (cls,), {"header_timeout": header_timeout, "max_per_client": max_per_client,
-                                           "open_by_client": Counter()})
+        return type(
+            cls.__name__,
+            (cls,),
+            {"header_timeout": header_timeout, "max_per_client": max_per_client, "open_by_client": Counter()},
+        )
 
     @classmethod
     def with_timeout(cls, seconds: float) -> type[HeaderDeadlineProtocol]:
@@ -146,8 +160,9 @@ class HeaderDeadlineProtocol(H11Protocol):
             # come: an idle kept-alive connection, which uvicorn's keep-alive timer governs
             # again. A connection that never sent a request (no cycle) is closed below.
             if self.timeout_keep_alive_task is None:
-                self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
-                                                                    self.timeout_keep_alive_handler)
+                self.timeout_keep_alive_task = self.loop.call_later(
+                    self.timeout_keep_alive, self.timeout_keep_alive_handler
+                )
             return
         logger.debug("closing %s: no complete request head within %s s", self.client, self.header_timeout)
         self.transport.close()

@@ -102,8 +102,9 @@ class HistorySeeder:
             target = self._target(kind, rng)
             job_id, credits = None, rng.randint(*_CREDITS[kind])
             if kind in RETRIEVABLE:
-                job_id = seed_job(self.jobs, self.sites, team=team, api_key=api_key, kind=kind, url=target, at=at,
-                                  rng=rng)
+                job_id = seed_job(
+                    self.jobs, self.sites, team=team, api_key=api_key, kind=kind, url=target, at=at, rng=rng
+                )
                 credits = _credits_of(self.jobs.get(job_id), now)
             self.billing.record_call(Caller(team, api_key), kind, target, job_id=job_id, credits=credits, at=at)
 

@@ -88,8 +88,11 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-def _server_for(emulator: Emulator, header_timeout: float = HEADER_TIMEOUT_SECONDS,
-                max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT) -> _EmbeddedServer:
+def _server_for(
+    emulator: Emulator,
+    header_timeout: float = HEADER_TIMEOUT_SECONDS,
+    max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT,
+) -> _EmbeddedServer:
     config = uvicorn.Config(
         create_app(emulator),
         log_level="warning",
@@ -181,9 +184,15 @@ class ServerThread:
     `with ServerThread(emulator) as base_url: ...` or `start()` / `stop()`.
     """
 
-    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 0, allow_remote: bool = False,
-                 header_timeout: float = HEADER_TIMEOUT_SECONDS,
-                 max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT):
+    def __init__(
+        self,
+        emulator: Emulator,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        allow_remote: bool = False,
+        header_timeout: float = HEADER_TIMEOUT_SECONDS,
+        max_connections_per_client: int | None = MAX_CONNECTIONS_PER_CLIENT,
+    ):
         self.emulator = emulator
         self._host, self._port, self._allow_remote = host, port, allow_remote
         self._header_timeout = header_timeout
@@ -225,9 +234,14 @@ class ServerThread:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        async with running(self.emulator, self._host, self._port, self._allow_remote,
-                           header_timeout=self._header_timeout,
-                           max_connections_per_client=self._max_connections_per_client) as url:
+        async with running(
+            self.emulator,
+            self._host,
+            self._port,
+            self._allow_remote,
+            header_timeout=self._header_timeout,
+            max_connections_per_client=self._max_connections_per_client,
+        ) as url:
             self.base_url = url
             self._ready.set()
             await self._stop.wait()

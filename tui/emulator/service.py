@@ -71,7 +71,11 @@ class Emulator:
 
         self.browser = BrowserSessionManager(
             browser_backend or NoBrowserBackend(),
-            clock=self.clock, new_id=new_id, teams=self.teams, billing=self.billing, spawn=self.background.spawn,
+            clock=self.clock,
+            new_id=new_id,
+            teams=self.teams,
+            billing=self.billing,
+            spawn=self.background.spawn,
         )
         self.background.add(self.browser.reaper_loop)
         # Sessions' browsers see this emulator's synthetic sites instead of the network
@@ -81,13 +85,20 @@ class Emulator:
             set_site_resolver(site_resolver(self.sites))
 
         self.webhooks = WebhookDispatcher(clock=self.clock, new_id=new_id, teams=self.teams)
-        self.jobs = JobStore(sites=self.sites, clock=self.clock, new_id=new_id, billing=self.billing,
-                             webhooks=self.webhooks, new_ids=self.ids.new_ids)
+        self.jobs = JobStore(
+            sites=self.sites,
+            clock=self.clock,
+            new_id=new_id,
+            billing=self.billing,
+            webhooks=self.webhooks,
+            new_ids=self.ids.new_ids,
+        )
         self.background.add(self.webhooks.run_loop)
         self.background.add(self.jobs.running_batches.run_loop)  # running batches scraped (and billed) as time passes
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
-        self.traffic = TrafficGenerator(self.teams, seed, open_client=self._in_process_client,
-                                        speed=getattr(self.clock, "speed", 1.0))
+        self.traffic = TrafficGenerator(
+            self.teams, seed, open_client=self._in_process_client, speed=getattr(self.clock, "speed", 1.0)
+        )
         if live:
             self.background.add(self.traffic.run)
         # Activity first: a job is kept while its activity entry is listed.
@@ -98,8 +109,15 @@ class Emulator:
         self.retention.add("browser sessions", self.browser.prune)
         self.background.add(self.retention.run_loop)
         if history:
-            HistorySeeder(clock=self.clock, teams=self.teams, usage=self.usage, billing=self.billing,
-                          jobs=self.jobs, sites=self.sites, new_id=new_id).seed(seed)
+            HistorySeeder(
+                clock=self.clock,
+                teams=self.teams,
+                usage=self.usage,
+                billing=self.billing,
+                jobs=self.jobs,
+                sites=self.sites,
+                new_id=new_id,
+            ).seed(seed)
 
     @classmethod
     def from_keys(cls, keys: dict[str, list[str]], **kw: Any) -> Emulator:

@@ -28,8 +28,9 @@ PAUSE_SECONDS = (2.0, 7.0)
 class TrafficGenerator:
     """Sends a plausible call every few seconds on behalf of a seeded choice of teams and keys."""
 
-    def __init__(self, teams: TeamDirectory, seed: int, open_client: Callable[[], httpx.AsyncClient],
-                 speed: float = 1.0) -> None:
+    def __init__(
+        self, teams: TeamDirectory, seed: int, open_client: Callable[[], httpx.AsyncClient], speed: float = 1.0
+    ) -> None:
         self._teams = teams
         # Pauses are in emulator time: with a clock run faster (`--clock-speed`), calls come faster
         # too, so a simulated day carries a day's traffic.

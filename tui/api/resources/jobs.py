@@ -48,7 +48,6 @@ Job: TypeAlias = ScrapeResult | CrawlStatus | BatchScrapeStatus | ExtractStatus
 """What `client.jobs.get` returns: the model of the kind's retrieval endpoint."""
 
 
-
 @dataclass(frozen=True)
 class Retrieval:
     """One row of the table: the contract's method and path, and the resource call that makes it."""

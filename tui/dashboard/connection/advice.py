@@ -20,15 +20,20 @@ def advice_for(error: WdsError, host: str, embedded_log: Path | None = None) -> 
     emulator; nothing the user configured is then to blame for a silence.
     """
     if embedded_log is not None:
-        silent = ("The embedded emulator (a child process of wds-tui) does not answer: it has stopped. "
-                  f"What it printed is in {embedded_log}. Quit and start wds-tui again.")
+        silent = (
+            "The embedded emulator (a child process of wds-tui) does not answer: it has stopped. "
+            f"What it printed is in {embedded_log}. Quit and start wds-tui again."
+        )
     else:
-        silent = (f"Nothing answers at {host}. Check WDS_BASE_URL (or base_url in the config file, or "
-                  "--base-url), that the service is running, and your network or VPN.")
+        silent = (
+            f"Nothing answers at {host}. Check WDS_BASE_URL (or base_url in the config file, or "
+            "--base-url), that the service is running, and your network or VPN."
+        )
     advice: dict[type[WdsError], Say] = {
         AuthenticationError: lambda e: Words("", f"{host} refused the API key. {KEY_ADVICE}"),
         APITimeoutError: lambda e: Words(
-            "", f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."),
+            "", f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."
+        ),
         APIConnectionError: lambda e: Words("", silent),
         WdsError: lambda e: Words("", f"{host} answered with an error."),
     }

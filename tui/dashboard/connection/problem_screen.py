@@ -61,8 +61,14 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     """
 
     def __init__(
-        self, client: WdsClient, host: str, error: WdsError, *, embedded_log: Path | None = None,
-        config_path: Path | None = None, context: str | None = None,
+        self,
+        client: WdsClient,
+        host: str,
+        error: WdsError,
+        *,
+        embedded_log: Path | None = None,
+        config_path: Path | None = None,
+        context: str | None = None,
     ) -> None:
         super().__init__()
         self.client = client
@@ -85,8 +91,9 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
             with Vertical(id="new-key-box"):
                 yield Input(placeholder="another API key for this run (not shown)", password=True, id="new-key")
                 if self.config_path is not None:
-                    yield Checkbox(f"also save it to {self.config_path} (readable by you only)", id="save-key",
-                                   compact=True)
+                    yield Checkbox(
+                        f"also save it to {self.config_path} (readable by you only)", id="save-key", compact=True
+                    )
                 yield Static("", id="new-key-note", markup=False)
         yield Footer()
 
@@ -105,11 +112,15 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     def _show_retry_state(self) -> None:
         attempts = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''} so far"
         if self.key_refused:
-            text = (f"Trying the key again in {self.interval:g} s, then less and less often (at most every "
-                    f"{REFUSED_KEY_LONGEST_WAIT:g} s; {attempts}). Type another key below and press Enter to use it now.")
+            text = (
+                f"Trying the key again in {self.interval:g} s, then less and less often (at most every "
+                f"{REFUSED_KEY_LONGEST_WAIT:g} s; {attempts}). Type another key below and press Enter to use it now."
+            )
         else:
-            text = (f"Retrying every {RETRY_SECONDS:g} s in the background ({attempts}); "
-                    "this screen closes by itself when the service answers.")
+            text = (
+                f"Retrying every {RETRY_SECONDS:g} s in the background ({attempts}); "
+                "this screen closes by itself when the service answers."
+            )
         self.query_one("#problem-retry", Static).update(text)
 
     def action_retry_now(self) -> None:
@@ -177,11 +188,14 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         path, context = self.config_path, self.context
         self.show(None)
         if save and path is not None:
-            self.app.post_message(Confirm(
-                f"Save the key ending {mask_key(key)} to {path} (readable by you only)? "
-                "It replaces the api_key written there for this context.",
-                "Save", lambda: _save_key(self.app, path, context, key),
-            ))
+            self.app.post_message(
+                Confirm(
+                    f"Save the key ending {mask_key(key)} to {path} (readable by you only)? "
+                    "It replaces the api_key written there for this context.",
+                    "Save",
+                    lambda: _save_key(self.app, path, context, key),
+                )
+            )
 
     @dataclass(eq=False)
     class KeyReplaced(Message):

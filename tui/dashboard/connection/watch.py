@@ -74,8 +74,12 @@ class WatchesTheConnection(App[ReturnType]):
             )
 
             self._problem_screen = ConnectionProblemScreen(
-                self.client, self.service.host, error, embedded_log=self.service.emulator_log,
-                config_path=None if self.service.embedded else self.service.config_path, context=self.service.context,
+                self.client,
+                self.service.host,
+                error,
+                embedded_log=self.service.emulator_log,
+                config_path=None if self.service.embedded else self.service.config_path,
+                context=self.service.context,
             )
             self.push_screen(self._problem_screen, callback=self._problem_solved)
 

@@ -108,7 +108,7 @@ def check_key_overrides(overrides: Mapping[str, str]) -> KeyReport:
             continue
         keys = keys.replace(" ", "")
         if not _KEY.match(keys):
-            report.problems.append(f"[keys] {name} = {keys!r}: not a key (e.g. \"n\", \"ctrl+n\", \"f5\", \"n,ctrl+n\")")
+            report.problems.append(f'[keys] {name} = {keys!r}: not a key (e.g. "n", "ctrl+n", "f5", "n,ctrl+n")')
             continue
         # Another key of the same owner (or a class that copies it) comes first; then an app key.
         others = sorted(neighbours[name] - {name}) + sorted(app_ids - neighbours[name])

@@ -80,7 +80,11 @@ class QuitsLikeATerminal(App[ReturnType]):
         now = time.monotonic()
         if work is not None and (self._interrupted_at is None or now - self._interrupted_at > CONFIRM_SECONDS):
             self._interrupted_at = now
-            self.notify(f"{work[:1].upper()}{work[1:]} is on its way: ctrl+c again to quit anyway",
-                        title="Quit?", severity="warning", timeout=CONFIRM_SECONDS)
+            self.notify(
+                f"{work[:1].upper()}{work[1:]} is on its way: ctrl+c again to quit anyway",
+                title="Quit?",
+                severity="warning",
+                timeout=CONFIRM_SECONDS,
+            )
             return
         self.exit()

@@ -45,6 +45,7 @@ MUTATING_INTENTS: dict[type[Intent], str] = {
     AskSupport: "asking support",
 }
 
+
 class RefusesChangesWhenReadOnly:
     """The app's read-only layer 2 (see the module doc); mixed into the App class, before it.
 
@@ -64,7 +65,9 @@ class RefusesChangesWhenReadOnly:
         return False
 
     async def run_action(
-        self: Any, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
+        self: Any,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
         what = refused_mutation(self, action, default_namespace, namespaces)

@@ -35,8 +35,7 @@ from tui.api.errors import (
 )
 
 KEY_ADVICE = (
-    "Check WDS_API_KEY (or api_key in the config file, or --api-key); wds-tui config shows which key "
-    "is in use, masked."
+    "Check WDS_API_KEY (or api_key in the config file, or --api-key); wds-tui config shows which key is in use, masked."
 )
 """What to do about a refused key, wherever it is refused."""
 
@@ -77,29 +76,34 @@ def wait_text(error: RateLimitError) -> str:
 
 WORDS: dict[type[WdsError], Say] = {
     RequestValidationError: lambda e: Words("Not sent", e.message),
-    BadRequestError: lambda e: Words(
-        "Bad request", f"The service refused the request ({status_code(e)}): {e.message}"),
+    BadRequestError: lambda e: Words("Bad request", f"The service refused the request ({status_code(e)}): {e.message}"),
     AuthenticationError: lambda e: Words(
-        "The API key was refused", f"The service refused the API key ({e.status}). {KEY_ADVICE}"),
+        "The API key was refused", f"The service refused the API key ({e.status}). {KEY_ADVICE}"
+    ),
     InsufficientCreditsError: lambda e: Words(
-        "No credits left", f"The team has no credits left for this ({status_code(e)}: {e.message})."),
-    PermissionDeniedError: lambda e: Words(
-        "Not allowed", f"The service refused this ({status_code(e)}): {e.message}"),
+        "No credits left", f"The team has no credits left for this ({status_code(e)}: {e.message})."
+    ),
+    PermissionDeniedError: lambda e: Words("Not allowed", f"The service refused this ({status_code(e)}): {e.message}"),
     NotFoundError: lambda e: Words("Not found", f"The service answered {status_code(e)}: {e.message}"),
     RateLimitError: lambda e: Words(
-        "Rate limited", f"Too many requests ({e.status}): {sentence(e.message)} {wait_text(e)}, then send again."),
+        "Rate limited", f"Too many requests ({e.status}): {sentence(e.message)} {wait_text(e)}, then send again."
+    ),
     InternalServerError: lambda e: Words(
-        "The service failed", f"The service failed ({status_code(e)}: {e.message}){request_id_text(e)}. "
-        "Nothing you typed is wrong; send again later."),
-    APIStatusError: lambda e: Words(
-        e.title, f"The service answered {status_code(e)}: {e.message}{request_id_text(e)}"),
+        "The service failed",
+        f"The service failed ({status_code(e)}: {e.message}){request_id_text(e)}. "
+        "Nothing you typed is wrong; send again later.",
+    ),
+    APIStatusError: lambda e: Words(e.title, f"The service answered {status_code(e)}: {e.message}{request_id_text(e)}"),
     APITimeoutError: lambda e: Words(
-        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} Send again."),
+        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} Send again."
+    ),
     APIConnectionError: lambda e: Words(
-        "Connection lost", f"The service could not be reached: {sentence(e.message)} Check the network or "
-        "the service, then send again."),
+        "Connection lost",
+        f"The service could not be reached: {sentence(e.message)} Check the network or the service, then send again.",
+    ),
     InvalidResponseError: lambda e: Words(
-        "Unreadable answer", f"The service answered HTTP {e.status} with something unreadable: {e.message}"),
+        "Unreadable answer", f"The service answered HTTP {e.status} with something unreadable: {e.message}"
+    ),
     WdsError: lambda e: Words(e.title, e.message),
 }
 """The words every screen uses unless it overrides them."""

@@ -89,14 +89,24 @@ class FieldSpec:
             if self.kind == "boolean":
                 yield Checkbox(self.hint, bool(self.default), id=self.field_id, compact=True)
             elif self.kind == "choice":
-                yield Select([(choice, choice) for choice in self.choices], prompt="not given (service default)",
-                             allow_blank=self.default is None, value=self.default or Select.NULL, id=self.field_id,
-                             compact=True)
+                yield Select(
+                    [(choice, choice) for choice in self.choices],
+                    prompt="not given (service default)",
+                    allow_blank=self.default is None,
+                    value=self.default or Select.NULL,
+                    id=self.field_id,
+                    compact=True,
+                )
             elif self.kind == "lines":
                 yield TextArea(id=self.field_id, soft_wrap=False, compact=True, placeholder=self.hint)
             else:
-                yield Input(placeholder=self.hint, type="text" if self.kind == "text" else self.kind, id=self.field_id,
-                            compact=True, select_on_focus=select_on_focus)
+                yield Input(
+                    placeholder=self.hint,
+                    type="text" if self.kind == "text" else self.kind,
+                    id=self.field_id,
+                    compact=True,
+                    select_on_focus=select_on_focus,
+                )
         yield error_line(self.field_id)
 
 
@@ -111,8 +121,13 @@ INBOX_HINT = "the dashboard's webhook inbox is listening here; clear it to send 
 
 
 LOCATION = (
-    FieldSpec("country", ("location", "location.country"), "location country",
-              f"2 letters (ISO 3166); default {LOCATION_COUNTRY_DEFAULT}", group=True),
+    FieldSpec(
+        "country",
+        ("location", "location.country"),
+        "location country",
+        f"2 letters (ISO 3166); default {LOCATION_COUNTRY_DEFAULT}",
+        group=True,
+    ),
     FieldSpec("languages", ("location.languages",), "location languages", "comma-separated, e.g. en, fr"),
 )
 """The two fields of a request's `location` (read together by `location`)."""

@@ -77,6 +77,5 @@ def refusal(error: WdsError, overrides: Mapping[type[WdsError], Say] | None = No
     """What a form shows for `error`: the fields it names, or else the words of the error table."""
     issues = field_issues(error)
     if issues:
-        return Words("Check the fields", "Some values are outside the contract's limits: see under each field.",
-                     issues)
+        return Words("Check the fields", "Some values are outside the contract's limits: see under each field.", issues)
     return words_for(error, overrides)

@@ -50,7 +50,9 @@ def crawl_error(status: JobStatus) -> str | None:
 class PageTable(LiveTable):
     """A job's pages (a crawl's, a batch's URLs); Enter opens the highlighted one (and says so in the footer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Open page", id="page_table.select_cursor")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open page", id="page_table.select_cursor")
+    ]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,11 @@ if TYPE_CHECKING:
 
 
 def launch_bindings(
-    owner: str, send: str, cancel: str, cancel_action: str = "cancel_send", submit: str = "submit",
+    owner: str,
+    send: str,
+    cancel: str,
+    cancel_action: str = "cancel_send",
+    submit: str = "submit",
     close: tuple[str, str] = ("close", "Close"),
 ) -> list[BindingType]:
     """The keys of a launch form: `send` and `cancel` are what ctrl+s and Esc say in the footer.
@@ -157,8 +161,10 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         else:
             yield self.make_fields()
         # Scrolled: a thousand URLs make a long command.
-        with (Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
-              VerticalScroll(id="curl-scroll")):
+        with (
+            Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
+            VerticalScroll(id="curl-scroll"),
+        ):
             yield Static("", id="curl-text", markup=False)
         yield Footer()
 
@@ -290,8 +296,11 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         """Copy the request as curl (key masked) through OSC 52, and show it for terminals without OSC 52."""
         request = self.sent if self.showing_answer else self.fields.build_request()
         if request is None:
-            self.notify("Fix the fields marked first: curl would send what the service refuses.",
-                        title="Nothing copied", severity="warning")
+            self.notify(
+                "Fix the fields marked first: curl would send what the service refuses.",
+                title="Nothing copied",
+                severity="warning",
+            )
             return
         body = request.to_wire()
         command = curl_command("POST", self.client.base_url, self.PATH, key_hint=self.client.api_key_hint, body=body)

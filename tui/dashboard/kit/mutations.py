@@ -42,7 +42,9 @@ def declared_mutation(node: object, name: str) -> str | None:
 
 
 def action_target(
-    app: App[Any], action: str | ActionParseResult, default: DOMNode | None,
+    app: App[Any],
+    action: str | ActionParseResult,
+    default: DOMNode | None,
     namespaces: Mapping[str, DOMNode] | None = None,
 ) -> tuple[DOMNode | None, str]:
     """The node an action string runs on and the action's name ("app.quit" runs on the app).
@@ -60,7 +62,9 @@ def action_target(
 
 
 def refused_mutation(
-    app: App[Any], action: str | ActionParseResult, default: DOMNode | None,
+    app: App[Any],
+    action: str | ActionParseResult,
+    default: DOMNode | None,
     namespaces: Mapping[str, DOMNode] | None = None,
 ) -> str | None:
     """What `action` would change, in words, when the app is read-only and the action declares a change."""

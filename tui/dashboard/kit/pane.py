@@ -62,12 +62,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     """Set by the app while the service cannot be reached: its banner alone tries again (`r` still fetches)."""
 
     def __init__(
-        self,
-        client: WdsClient,
-        *,
-        interval: float = 5.0,
-        clock: Clock = system_clock,
-        id: str | None = None,
+        self, client: WdsClient, *, interval: float = 5.0, clock: Clock = system_clock, id: str | None = None
     ) -> None:
         super().__init__(id=id)
         self.client = client

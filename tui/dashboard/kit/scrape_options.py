@@ -20,8 +20,19 @@ from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, MAX_AGE_DEFAULT
 from tui.contract.requests import ScrapeOptions
 from tui.dashboard.kit.form_body import LOCATION, FieldSpec, error_line, location, range_text
 
-FORMATS = ("markdown", "html", "rawHtml", "links", "images", "screenshot", "summary", "branding",
-           "changeTracking", "audio", "highlights")
+FORMATS = (
+    "markdown",
+    "html",
+    "rawHtml",
+    "links",
+    "images",
+    "screenshot",
+    "summary",
+    "branding",
+    "changeTracking",
+    "audio",
+    "highlights",
+)
 """The formats offered as a tick each: every kind the contract lists that needs no options (json needs a schema)."""
 PROXIES = ("auto", "basic", "enhanced")
 
@@ -29,14 +40,35 @@ PROXIES = ("auto", "basic", "enhanced")
 OPTION_SPECS = (
     FieldSpec("formats", ("formats",)),
     FieldSpec("switches", ("onlyMainContent", "lockdown", "mobile")),
-    FieldSpec("max-age", ("maxAge",), "maxAge (ms)", f"{range_text(ScrapeOptions, 'maxAge')}; serve a cached "
-              f"copy younger; default {MAX_AGE_DEFAULT}", "integer", group=True),
-    FieldSpec("min-age", ("minAge",), "minAge (ms)", f"{range_text(ScrapeOptions, 'minAge')}; cache only, "
-              "never a fresh scrape; 1: any copy", "integer"),
-    FieldSpec("wait-for", ("waitFor",), "waitFor (ms)", f"{range_text(ScrapeOptions, 'waitFor')}; extra delay "
-              "before fetching; default 0", "integer"),
-    FieldSpec("timeout", ("timeout",), "timeout (ms)", f"{range_text(ScrapeOptions, 'timeout')}; "
-              f"default {BATCH_TIMEOUT_DEFAULT}", "integer"),
+    FieldSpec(
+        "max-age",
+        ("maxAge",),
+        "maxAge (ms)",
+        f"{range_text(ScrapeOptions, 'maxAge')}; serve a cached copy younger; default {MAX_AGE_DEFAULT}",
+        "integer",
+        group=True,
+    ),
+    FieldSpec(
+        "min-age",
+        ("minAge",),
+        "minAge (ms)",
+        f"{range_text(ScrapeOptions, 'minAge')}; cache only, never a fresh scrape; 1: any copy",
+        "integer",
+    ),
+    FieldSpec(
+        "wait-for",
+        ("waitFor",),
+        "waitFor (ms)",
+        f"{range_text(ScrapeOptions, 'waitFor')}; extra delay before fetching; default 0",
+        "integer",
+    ),
+    FieldSpec(
+        "timeout",
+        ("timeout",),
+        "timeout (ms)",
+        f"{range_text(ScrapeOptions, 'timeout')}; default {BATCH_TIMEOUT_DEFAULT}",
+        "integer",
+    ),
     FieldSpec("proxy", ("proxy",), "proxy", kind="choice", group=True, default="auto", choices=PROXIES),
     *LOCATION,
 )

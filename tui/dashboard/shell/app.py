@@ -90,8 +90,11 @@ OPENS: dict[str, type[Intent]] = {
 
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
-    WatchesTheConnection["SwitchTo | None"], RefusesChangesWhenReadOnly, QuitsLikeATerminal["SwitchTo | None"],
-    KeepsItsKeymap["SwitchTo | None"], KeysInTurn["SwitchTo | None"],
+    WatchesTheConnection["SwitchTo | None"],
+    RefusesChangesWhenReadOnly,
+    QuitsLikeATerminal["SwitchTo | None"],
+    KeepsItsKeymap["SwitchTo | None"],
+    KeysInTurn["SwitchTo | None"],
 ):
     """The dashboard."""
 
@@ -102,7 +105,11 @@ class WdsApp(
         Binding("q", "quit", "Quit", id="app.quit"),
         # Priority: before a text field's own ctrl+c (copy), which action_interrupt still does for a selection.
         Binding(
-            "ctrl+c", "interrupt", "Quit (twice while a request is on its way)", show=False, priority=True,
+            "ctrl+c",
+            "interrupt",
+            "Quit (twice while a request is on its way)",
+            show=False,
+            priority=True,
             id="app.interrupt",
         ),
         # Priority: handled as the key arrives, so a key typed right after ("2z")
@@ -111,13 +118,11 @@ class WdsApp(
         # through to text fields.
         Binding("1", "focus_pane('crawls')", "Go to crawls", show=False, priority=True, id="app.focus_pane.crawls"),
         Binding(
-            "2", "focus_pane('activity')", "Go to activity", show=False, priority=True,
-            id="app.focus_pane.activity",
+            "2", "focus_pane('activity')", "Go to activity", show=False, priority=True, id="app.focus_pane.activity"
         ),
         Binding("3", "focus_pane('usage')", "Go to usage", show=False, priority=True, id="app.focus_pane.usage"),
         Binding(
-            "4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True,
-            id="app.focus_pane.sessions",
+            "4", "focus_pane('sessions')", "Go to sessions", show=False, priority=True, id="app.focus_pane.sessions"
         ),
         Binding("escape", "minimize", "Restore the panes", show=False, id="app.minimize"),
         # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
@@ -164,8 +169,11 @@ class WdsApp(
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
-            service=service.host, masked_key=service.masked_key, embedded=service.embedded,
-            context=service.context, read_only=service.read_only,
+            service=service.host,
+            masked_key=service.masked_key,
+            embedded=service.embedded,
+            context=service.context,
+            read_only=service.read_only,
         )
 
     def compose(self) -> ComposeResult:
@@ -255,8 +263,12 @@ class WdsApp(
             typed = parameters == ("?",) and takes_text(screen.focused)
             return not typed and not isinstance(screen, HelpScreen)
         if action == "switch_context":
-            return (self.contexts is not None and len(self.contexts.names) > 1
-                    and screen is self.screen_stack[0] and not takes_text(screen.focused))
+            return (
+                self.contexts is not None
+                and len(self.contexts.names) > 1
+                and screen is self.screen_stack[0]
+                and not takes_text(screen.focused)
+            )
         if action == "retry_connection":
             return screen is self.screen_stack[0] and self.banner.showing
         if action == "quit":

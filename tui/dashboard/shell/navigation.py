@@ -176,8 +176,11 @@ class Navigator:
             from tui.dashboard.features.batch.status import BatchStatusScreen
 
             return BatchStatusScreen(
-                self.client, intent.batch_id, invalid_urls=intent.invalid_urls,
-                clock=self.clock, interval=self.crawl_poll_seconds,
+                self.client,
+                intent.batch_id,
+                invalid_urls=intent.invalid_urls,
+                clock=self.clock,
+                interval=self.crawl_poll_seconds,
             )
         raise TypeError(f"no screen answers {type(intent).__name__}")
 

@@ -44,8 +44,5 @@ async def run_check(settings: Settings) -> int:
     active = sum(1 for s in sessions.sessions if s.is_active)
     print(f"browser sessions: {active} active, {len(sessions.sessions) - active} ended")
     if latest is not None:
-        print(
-            f"token usage {latest.start_date:%Y-%m}: {latest.total_tokens:,} tokens "
-            f"({latest.credits:,.0f} credits)"
-        )
+        print(f"token usage {latest.start_date:%Y-%m}: {latest.total_tokens:,} tokens ({latest.credits:,.0f} credits)")
     return 0

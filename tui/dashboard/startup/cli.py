@@ -27,14 +27,14 @@ def _add_service_flags(parser: argparse.ArgumentParser) -> None:
         help="API key (default: $WDS_API_KEY or the config file; prefer those: "
         "a flag is visible to other users in the process list)",
     )
-    parser.add_argument(
-        "--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})"
-    )
+    parser.add_argument("--config", type=Path, help=f"config file (default: $WDS_CONFIG or {default_config_path()})")
     parser.add_argument(
         "--context", help="the config file's context to use (default: $WDS_CONTEXT, else its current = ...)"
     )
     parser.add_argument(
-        "--read-only", action="store_true", default=None,
+        "--read-only",
+        action="store_true",
+        default=None,
         help="refuse every action that changes something on the service (default: $WDS_READ_ONLY or the context)",
     )
     parser.add_argument("--timeout", type=float, help="seconds a call may take in all, retries included (default 30)")
@@ -62,9 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     # that command runs: declaring them here would import the emulator (uvicorn,
     # Starlette, its state) for every command, the dashboard's start-up included.
     commands.add_parser(
-        "emulator",
-        help="serve the local emulator of the service over HTTP (wds-tui emulator --help)",
-        add_help=False,
+        "emulator", help="serve the local emulator of the service over HTTP (wds-tui emulator --help)", add_help=False
     )
     _add_serve_parser(commands)
     commands.add_parser("config", help="show the resolved configuration (the key masked)")
@@ -89,11 +87,10 @@ def _add_serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
+    serve.add_argument("--allow-remote", action="store_true", default=False, help="allow a --host other than loopback")
     serve.add_argument(
-        "--allow-remote", action="store_true", default=False, help="allow a --host other than loopback"
-    )
-    serve.add_argument(
-        "--public-url", default=None,
+        "--public-url",
+        default=None,
         help="the address browsers use to reach the page, e.g. a reverse proxy's; the only host name "
         "it answers to (needed with --host 0.0.0.0; default http://HOST:PORT)",
     )
@@ -208,21 +205,21 @@ def _load_context(args: argparse.Namespace, name: str) -> tuple[Settings, list[s
     environment named the first one); the flags that are not about the service still apply."""
     from tui.dashboard.startup.settings import load_settings
 
-    return load_settings(config_path=args.config, context=name, switching=True, timeout=args.timeout,
-                         refresh=args.refresh, read_only=args.read_only)
+    return load_settings(
+        config_path=args.config,
+        context=name,
+        switching=True,
+        timeout=args.timeout,
+        refresh=args.refresh,
+        read_only=args.read_only,
+    )
 
 
 def _run_serve(args: argparse.Namespace) -> int:
     """`wds-tui serve`: the dashboard in a browser, one process per tab (`tui.dashboard.startup.serve`)."""
     import importlib.util
 
-    from tui.dashboard.startup.serve import (
-        ServeRefused,
-        embedded_service,
-        plan_serve,
-        run_server,
-        service_environment,
-    )
+    from tui.dashboard.startup.serve import ServeRefused, embedded_service, plan_serve, run_server, service_environment
     from tui.dashboard.startup.settings import SettingsError
 
     try:
@@ -233,16 +230,23 @@ def _run_serve(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"wds-tui: warning: {warning}", file=sys.stderr)
     if args.webhook_listen is not None:
-        print("wds-tui: warning: --webhook-listen is ignored by serve: every tab would listen on the same port",
-              file=sys.stderr)
+        print(
+            "wds-tui: warning: --webhook-listen is ignored by serve: every tab would listen on the same port",
+            file=sys.stderr,
+        )
     # Each tab resolves its settings again, so the flags that choose them go along (no secrets among them).
-    flags = [*(["--context", args.context] if args.context is not None else []),
-             *(["--read-only"] if args.read_only else []),
-             *(["--timeout", str(args.timeout)] if args.timeout is not None else []),
-             *(["--refresh", str(args.refresh)] if args.refresh is not None else [])]
+    flags = [
+        *(["--context", args.context] if args.context is not None else []),
+        *(["--read-only"] if args.read_only else []),
+        *(["--timeout", str(args.timeout)] if args.timeout is not None else []),
+        *(["--refresh", str(args.refresh)] if args.refresh is not None else []),
+    ]
     try:
         plan = plan_serve(
-            host=args.host, port=args.port, allow_remote=args.allow_remote, public_url=args.public_url,
+            host=args.host,
+            port=args.port,
+            allow_remote=args.allow_remote,
+            public_url=args.public_url,
             dashboard_flags=flags,
             service_environment=service_environment(base_url=args.base_url, api_key=args.api_key, config=args.config),
         )

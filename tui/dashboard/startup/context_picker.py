@@ -25,7 +25,7 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
     """A list of contexts; dismissed with the loaded settings of the chosen one, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss_none", "Cancel", id="context_picker.dismiss_none"),
+        Binding("escape", "dismiss_none", "Cancel", id="context_picker.dismiss_none")
     ]
 
     DEFAULT_CSS = """
@@ -48,8 +48,13 @@ class ContextPickerScreen(ModalScreen[SwitchTo | None]):
             yield Static("Switch context", id="context-title")
             # A context's name is any TOML key ("a[/b]" too): text, never markup.
             options = [
-                Option(shown(f"{'● ' if name == self.switch.current else '  '}{name}"
-                             f"{'  (the embedded emulator)' if name == LOCAL else ''}"), id=name)
+                Option(
+                    shown(
+                        f"{'● ' if name == self.switch.current else '  '}{name}"
+                        f"{'  (the embedded emulator)' if name == LOCAL else ''}"
+                    ),
+                    id=name,
+                )
                 for name in self.switch.names
             ]
             yield OptionList(*options, id="contexts")

@@ -77,9 +77,7 @@ def read_contexts(data: Mapping[str, Any], path: object) -> FileContexts:
             f"The config file {path} has both [service] and [contexts]: move [service] into a [contexts.NAME] table"
         )
     if current is not None and current not in tables and current != LOCAL:
-        raise ContextError(
-            f"The config file {path}: current = {current!r}, but there is no [contexts.{current}]"
-        )
+        raise ContextError(f"The config file {path}: current = {current!r}, but there is no [contexts.{current}]")
     return FileContexts(dict(tables), current)
 
 

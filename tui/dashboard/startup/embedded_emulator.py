@@ -86,10 +86,15 @@ class LocalEmulator:
             try:
                 process = subprocess.Popen(
                     [
-                        sys.executable, "-m", "tui.emulator.child",
-                        "--fd", str(listener.fileno()),
-                        "--parent", str(os.getpid()),
-                        "--seed", str(seed if seed is not None else secrets.randbelow(2**31)),
+                        sys.executable,
+                        "-m",
+                        "tui.emulator.child",
+                        "--fd",
+                        str(listener.fileno()),
+                        "--parent",
+                        str(os.getpid()),
+                        "--seed",
+                        str(seed if seed is not None else secrets.randbelow(2**31)),
                     ],
                     stdin=subprocess.PIPE,
                     stdout=log,

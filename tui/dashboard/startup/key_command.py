@@ -50,7 +50,11 @@ def key_from_command(command: str, context: str) -> str:
     what = f"api_key_command of context {context!r}"
     try:
         process = subprocess.Popen(
-            command, shell=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            command,
+            shell=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group, to end as a whole; no terminal to ask on
         )
     except OSError as exc:

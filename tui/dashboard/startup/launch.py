@@ -121,7 +121,10 @@ class _Ended:
 
 
 def _run_app(
-    settings: Settings, embedded: LocalEmulator | None, load_context: ContextLoader | None, notes: list[str],
+    settings: Settings,
+    embedded: LocalEmulator | None,
+    load_context: ContextLoader | None,
+    notes: list[str],
     keymap: dict[str, str],
 ) -> _Ended:
     with connection_for(settings, embedded, stop_unneeded=False) as connection:
@@ -130,7 +133,9 @@ def _run_app(
         from tui.dashboard.shell.service_info import ServiceInfo
         from tui.dashboard.startup.app_factory import make_app
 
-        client = WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout, read_only=settings.read_only)
+        client = WdsClient(
+            connection.base_url, connection.api_key, timeout=settings.timeout, read_only=settings.read_only
+        )
         service = ServiceInfo(
             host=connection.host,
             masked_key=connection.masked_key,
@@ -148,7 +153,11 @@ def _run_app(
             ContextSwitch(settings.context_names, settings.context, load_context) if load_context is not None else None
         )
         app = make_app(
-            client, service, refresh=settings.refresh, webhooks=webhooks, ui_state=UiState(default_state_path()),
+            client,
+            service,
+            refresh=settings.refresh,
+            webhooks=webhooks,
+            ui_state=UiState(default_state_path()),
             contexts=contexts,
             startup_notes=notes,  # the new context's settings warnings (a file others can read, plain http, ...)
             keymap=keymap,

@@ -97,9 +97,7 @@ def plan_serve(
     return ServePlan(host, port, public_url.rstrip("/"), command, dict(service_environment))
 
 
-def service_environment(
-    *, base_url: str | None, api_key: str | None, config: Path | None
-) -> dict[str, str]:
+def service_environment(*, base_url: str | None, api_key: str | None, config: Path | None) -> dict[str, str]:
     """The flags naming the service, as the variables the tabs' dashboards read instead."""
     environment: dict[str, str] = {}
     if base_url is not None:
@@ -136,14 +134,18 @@ def run_server(plan: ServePlan, *, title: str = "wds-tui") -> int:
     os.environ.update(plan.environment)  # textual-serve hands its own environment to each tab
     token = new_token()  # in this process's memory only: not in the tabs' environment nor any command line
     guard = ServeGuard.for_address(public_url=plan.public_url, host=plan.host, port=plan.port, token=token)
-    server = GuardedServer(plan.command, host=plan.host, port=plan.port, title=title,
-                           public_url=plan.public_url, guard=guard)
+    server = GuardedServer(
+        plan.command, host=plan.host, port=plan.port, title=title, public_url=plan.public_url, guard=guard
+    )
 
     def announce() -> None:
-        print(f"wds-tui serve: open this address in a browser (one dashboard per tab):\n\n"
-              f"    {page_address(plan.public_url, token)}\n\n"
-              "The token is new at each start: whoever has it drives the dashboard with your key.\n"
-              "Ctrl+C stops.", flush=True)
+        print(
+            f"wds-tui serve: open this address in a browser (one dashboard per tab):\n\n"
+            f"    {page_address(plan.public_url, token)}\n\n"
+            "The token is new at each start: whoever has it drives the dashboard with your key.\n"
+            "Ctrl+C stops.",
+            flush=True,
+        )
 
     try:
         server.run(announce)

@@ -30,7 +30,7 @@ def parse_authority(text: str, default_port: int) -> Authority | None:
         end = text.find("]")
         if end < 0:
             return None
-        host, rest = text[1:end], text[end + 1:]
+        host, rest = text[1:end], text[end + 1 :]
         if rest and not rest.startswith(":"):
             return None
         port_text = rest[1:] if rest else ""

@@ -51,6 +51,7 @@ log = logging.getLogger("wds-tui.serve")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+
 def new_token() -> str:
     """A fresh secret for one start of `wds-tui serve` (256 bits, URL-safe)."""
     return secrets.token_urlsafe(32)
@@ -129,16 +130,20 @@ class ServeGuard:
         hosts = request.headers.getall("Host", [])
         host = parse_authority(hosts[0], DEFAULT_PORTS[self.scheme]) if len(hosts) == 1 else None
         if host not in self.hosts:
-            return Refusal("host", f"Host {', '.join(hosts) or '(none)'!r} is not {self.page_origin}",
-                           self._wrong_address_page())
+            return Refusal(
+                "host", f"Host {', '.join(hosts) or '(none)'!r} is not {self.page_origin}", self._wrong_address_page()
+            )
         origin_header = request.headers.get("Origin")
         wants_socket = request.headers.get("Upgrade", "").lower() == "websocket"
         if origin_header is not None or wants_socket:
             origin = parse_origin(origin_header or "")
             if origin != (self.scheme, self.origin):
                 what = "a WebSocket" if wants_socket else "a request"
-                return Refusal("origin", f"{what} from Origin {origin_header or '(none)'!r}, not {self.page_origin}",
-                               f"Refused: this page opens only from {self.page_origin}.\n")
+                return Refusal(
+                    "origin",
+                    f"{what} from Origin {origin_header or '(none)'!r}, not {self.page_origin}",
+                    f"Refused: this page opens only from {self.page_origin}.\n",
+                )
         if not self.signed_in(request):
             given = "a wrong token" if "token" in request.query or self.cookie_name in request.cookies else "no token"
             return Refusal("token", given, _NO_TOKEN_PAGE)
@@ -156,8 +161,9 @@ class ServeGuard:
         refused = self.refusal(request)
         if refused is not None:
             # The path without its query (which may hold a token); values from outside as repr, inert.
-            self.refusals.note(refused.check, f"refused {request.method} {request.path!r} from {request.remote}: "
-                               f"{refused.reason}")
+            self.refusals.note(
+                refused.check, f"refused {request.method} {request.path!r} from {request.remote}: {refused.reason}"
+            )
             page = refused.page
             content_type = "text/html" if page.startswith("<!doctype") else "text/plain"
             return web.Response(status=403, text=page, content_type=content_type, headers=_PRIVATE)
@@ -173,10 +179,12 @@ class ServeGuard:
         rest = request.rel_url.without_query_params("token").raw_query_string  # still %-encoded
         # Into a script as a JSON string: quotes escaped, and no "</script>" can close it early.
         target = json.dumps("?" + rest if rest else "").replace("<", "\\u003c")
-        response = web.Response(text=_SIGN_IN_PAGE.replace("TARGET", target), content_type="text/html",
-                                headers=_PRIVATE)
-        response.set_cookie(self.cookie_name, self.token, path="/", httponly=True, samesite="Strict",
-                            secure=self.scheme == "https")
+        response = web.Response(
+            text=_SIGN_IN_PAGE.replace("TARGET", target), content_type="text/html", headers=_PRIVATE
+        )
+        response.set_cookie(
+            self.cookie_name, self.token, path="/", httponly=True, samesite="Strict", secure=self.scheme == "https"
+        )
         return response
 
     def _wrong_address_page(self) -> str:
@@ -192,8 +200,8 @@ class ServeGuard:
 # parameters, as an escaped JSON string), and only once the request has shown the token.
 _PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 _PAGE = (
-    "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n"
-    "<body style=\"font-family: sans-serif; max-width: 40em; margin: 3em auto\">\n"
+    '<!doctype html>\n<html><head><meta charset="utf-8"><title>{title}</title></head>\n'
+    '<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">\n'
     "<h1>{title}</h1>\n<p>{body}</p>\n</body></html>\n"
 )
 _NO_TOKEN_PAGE = _PAGE.format(
@@ -203,7 +211,7 @@ _NO_TOKEN_PAGE = _PAGE.format(
     "earlier start no longer works: look at the terminal where <code>wds-tui serve</code> runs.",
 )
 _SIGN_IN_PAGE = (
-    "<!doctype html>\n<html><head><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"
+    '<!doctype html>\n<html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
     "<title>wds-tui</title></head>\n<body><p>Opening the dashboard&hellip; (it needs JavaScript)</p>\n"
     "<script>location.replace(location.pathname + TARGET)</script>\n</body></html>\n"
 )

@@ -46,12 +46,14 @@ class GuardedServer(Server):
         """textual-serve's routes behind the guard: the page, its socket, its downloads and its files."""
         app = web.Application(middlewares=[self.guard.middleware])
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
-        app.add_routes([
-            web.get("/", self.handle_index, name="index"),
-            web.get("/ws", self.handle_websocket, name="websocket"),
-            web.get("/download/{key}", self.handle_download, name="download"),
-            web.static("/static", self.statics_path, show_index=True, name="static"),
-        ])
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, show_index=True, name="static"),
+            ]
+        )
         app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
@@ -59,9 +61,11 @@ class GuardedServer(Server):
     def initialize_logging(self) -> None:
         """textual-serve's log lines without the locals in its tracebacks: a frame building a tab's
         environment holds the API key, one checking a request the token."""
-        logging.basicConfig(level="INFO", format="%(message)s", handlers=[
-            RichHandler(show_path=False, show_time=False, rich_tracebacks=True, console=self.console),
-        ])
+        logging.basicConfig(
+            level="INFO",
+            format="%(message)s",
+            handlers=[RichHandler(show_path=False, show_time=False, rich_tracebacks=True, console=self.console)],
+        )
 
     async def on_startup(self, app: web.Application) -> None:
         """textual-serve prints its logo and the address without the token here; ours is printed once listening."""
@@ -69,5 +73,11 @@ class GuardedServer(Server):
     def run(self, announce: Callable[[], None]) -> None:
         """Serve until SIGINT or SIGTERM; `announce()` once the port is listening."""
         self.initialize_logging()
-        web.run_app(self.guarded_app(), host=self.host, port=self.port, access_log=None,
-                    print=lambda *_: announce(), handle_signals=True)
+        web.run_app(
+            self.guarded_app(),
+            host=self.host,
+            port=self.port,
+            access_log=None,
+            print=lambda *_: announce(),
+            handle_signals=True,
+        )

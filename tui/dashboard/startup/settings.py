@@ -22,24 +22,14 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
-)
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from tui.api.client_setup import check_api_key, check_base_url
 from tui.contract.loopback import is_loopback
 from tui.contract.redact import mask_key, mask_url
 from tui.contract.validation import validation_summary
 from tui.dashboard.startup.config_path import config_file_path
-from tui.dashboard.startup.contexts import (
-    LOCAL,
-    ContextError,
-    FileContexts,
-    read_contexts,
-)
+from tui.dashboard.startup.contexts import LOCAL, ContextError, FileContexts, read_contexts
 from tui.dashboard.startup.key_command import KeyCommandError, key_from_command
 
 if TYPE_CHECKING:
@@ -229,9 +219,7 @@ class ConfigFileSource(TomlConfigSettingsSource):
         known = self._fields - {"context"}
         unknown = sorted(set(section) - known - {"service", "current", "contexts", "keys"})
         if unknown:
-            self._config_file.warnings.append(
-                f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}"
-            )
+            self._config_file.warnings.append(f"The config file {path} has unknown keys, ignored: {', '.join(unknown)}")
         return {key: section[key] for key in known if key in section}
 
 
@@ -249,8 +237,7 @@ def _check_config_file(path: Path, warnings: list[str]) -> None:
     if mode & (stat.S_IRGRP | stat.S_IROTH):
         # As ssh does for keys: a secret in a file others can read is a leak waiting to happen.
         warnings.append(
-            f"The config file {path} is readable by other users and may hold your API key; "
-            f"run: chmod 600 {path}"
+            f"The config file {path} is readable by other users and may hold your API key; run: chmod 600 {path}"
         )
 
 
@@ -266,7 +253,9 @@ def _file_contexts(path: Path) -> tuple[FileContexts, dict[str, str]]:
         return FileContexts({}, None), {}  # the file source reports it, in its words
     keys = data.get("keys", {})
     if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
-        raise SettingsError(f'The config file {path}: [keys] holds "owner.action" = "key" lines, e.g. "sessions.create" = "n"')
+        raise SettingsError(
+            f'The config file {path}: [keys] holds "owner.action" = "key" lines, e.g. "sessions.create" = "n"'
+        )
     try:
         return read_contexts(data, path), dict(keys)
     except ContextError as exc:
@@ -274,8 +263,12 @@ def _file_contexts(path: Path) -> tuple[FileContexts, dict[str, str]]:
 
 
 def load_settings(
-    *, config_path: Path | None = None, context: str | None = None, switching: bool = False,
-    environ: Mapping[str, str] = os.environ, **overrides: Any,
+    *,
+    config_path: Path | None = None,
+    context: str | None = None,
+    switching: bool = False,
+    environ: Mapping[str, str] = os.environ,
+    **overrides: Any,
 ) -> tuple[Settings, list[str]]:
     """Resolve settings from flags (`overrides`), environment and the config file.
 

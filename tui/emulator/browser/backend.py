@@ -116,9 +116,7 @@ class BrowserBackend(Protocol):
 
     async def close(self, handle: BrowserHandle, save_profile: bool) -> None: ...
 
-    async def execute(
-        self, handle: BrowserHandle, code: str, language: str, timeout: float
-    ) -> ExecutionOutcome: ...
+    async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome: ...
 
     async def shutdown(self) -> None: ...
 
@@ -143,9 +141,7 @@ class NoBrowserBackend:
     async def close(self, handle: BrowserHandle, save_profile: bool) -> None:
         return None
 
-    async def execute(
-        self, handle: BrowserHandle, code: str, language: str, timeout: float
-    ) -> ExecutionOutcome:
+    async def execute(self, handle: BrowserHandle, code: str, language: str, timeout: float) -> ExecutionOutcome:
         raise BrowserUnavailable(self.unavailable_reason)
 
     async def shutdown(self) -> None:

@@ -67,8 +67,13 @@ class CdpGateway:
         """Serve `mux` for `session_id`; returns its endpoint URL (with its secret)."""
         if self._server is None:
             self._server = await serve(
-                self._relay, "127.0.0.1", 0, process_request=self._check, max_size=None,
-                compression=None, ping_interval=None,
+                self._relay,
+                "127.0.0.1",
+                0,
+                process_request=self._check,
+                max_size=None,
+                compression=None,
+                ping_interval=None,
             )
             self._port = self._server.sockets[0].getsockname()[1] if self._server.sockets else 0
         token = secrets.token_urlsafe(32)
@@ -92,8 +97,9 @@ class CdpGateway:
             if entry is not None:
                 await self._relay_to(connection, entry[1])
 
-        return await unix_serve(relay, sock=_bind_unix(path), process_request=check, max_size=None,
-                                compression=None, ping_interval=None)
+        return await unix_serve(
+            relay, sock=_bind_unix(path), process_request=check, max_size=None, compression=None, ping_interval=None
+        )
 
     @staticmethod
     async def close_run(server: Server) -> None:
@@ -114,7 +120,7 @@ class CdpGateway:
         parts = urlsplit(path)
         if not parts.path.startswith(_PATH_PREFIX):
             return None
-        entry = self._browsers.get(parts.path[len(_PATH_PREFIX):])
+        entry = self._browsers.get(parts.path[len(_PATH_PREFIX) :])
         given = (parse_qs(parts.query).get("token") or [""])[0]
         if entry is None or not hmac.compare_digest(given.encode(), entry[0].encode()):
             return None

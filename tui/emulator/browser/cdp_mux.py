@@ -205,8 +205,15 @@ class CdpMultiplexer:
                 del self._pending[message_id]
         if not self.closed.is_set():
             with contextlib.suppress(Exception):
-                await self._pipe.send(json.dumps({"id": next(self._ids), "method": "Target.detachFromTarget",
-                                                  "params": {"sessionId": client.browser_session}}).encode())
+                await self._pipe.send(
+                    json.dumps(
+                        {
+                            "id": next(self._ids),
+                            "method": "Target.detachFromTarget",
+                            "params": {"sessionId": client.browser_session},
+                        }
+                    ).encode()
+                )
 
     async def aclose(self) -> None:
         """Stop reading and end every client (the browser itself is the backend's to stop)."""

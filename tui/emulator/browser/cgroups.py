@@ -88,7 +88,7 @@ def _own_groups() -> dict[str, str]:
 
 def _join(mount_root: str, mount_point: Path, path: str) -> Path:
     if mount_root != "/" and path.startswith(mount_root):
-        path = path[len(mount_root):]
+        path = path[len(mount_root) :]
     return mount_point / path.lstrip("/")
 
 
@@ -105,8 +105,10 @@ def _can_make_child(parent: Path, probe_file: str) -> bool:
             probe.rmdir()
 
 
-_LIMIT_FILES = {1: {"memory": "memory.limit_in_bytes", "pids": "pids.max", "cpu": "cpu.cfs_quota_us"},
-                2: {"memory": "memory.max", "pids": "pids.max", "cpu": "cpu.max"}}
+_LIMIT_FILES = {
+    1: {"memory": "memory.limit_in_bytes", "pids": "pids.max", "cpu": "cpu.cfs_quota_us"},
+    2: {"memory": "memory.max", "pids": "pids.max", "cpu": "cpu.max"},
+}
 
 
 def detect() -> CgroupSupport | None:
@@ -179,14 +181,21 @@ class Cgroup:
         quota = max(1000, int(cpus * _CPU_PERIOD_US))
         writes: dict[str, list[tuple[str, int | str]]]
         if self.support.version == 1:
-            writes = {"memory": [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)],
-                      "pids": [("pids.max", tasks)],
-                      "cpu": [("cpu.cfs_period_us", _CPU_PERIOD_US), ("cpu.cfs_quota_us", quota),
-                              ("cpu.shares", max(2, int(cpus * 1024)))]}
+            writes = {
+                "memory": [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)],
+                "pids": [("pids.max", tasks)],
+                "cpu": [
+                    ("cpu.cfs_period_us", _CPU_PERIOD_US),
+                    ("cpu.cfs_quota_us", quota),
+                    ("cpu.shares", max(2, int(cpus * 1024))),
+                ],
+            }
         else:
-            writes = {"memory": [("memory.max", memory), ("memory.swap.max", 0)],
-                      "pids": [("pids.max", tasks)],
-                      "cpu": [("cpu.max", f"{quota} {_CPU_PERIOD_US}"), ("cpu.weight", max(1, min(10000, int(cpus * 100))))]}
+            writes = {
+                "memory": [("memory.max", memory), ("memory.swap.max", 0)],
+                "pids": [("pids.max", tasks)],
+                "cpu": [("cpu.max", f"{quota} {_CPU_PERIOD_US}"), ("cpu.weight", max(1, min(10000, int(cpus * 100))))],
+            }
         for controller, directory in self.dirs.items():
             for name, value in writes[controller]:
                 path = directory / name
@@ -213,8 +222,9 @@ class Cgroup:
 
     def oom_kills(self) -> int:
         """How many processes of the group the kernel killed for going over its memory limit."""
-        return self._counter("memory", "memory.oom_control" if self.support.version == 1 else "memory.events",
-                             "oom_kill")
+        return self._counter(
+            "memory", "memory.oom_control" if self.support.version == 1 else "memory.events", "oom_kill"
+        )
 
     def task_limit_hits(self) -> int:
         """How many times a fork or thread was refused at the group's task limit."""
@@ -253,7 +263,7 @@ def remove_dead_groups(support: CgroupSupport | None) -> int:
             for directory in parent.iterdir():
                 if not directory.name.startswith(PREFIX) or not directory.is_dir():
                     continue
-                parts = directory.name[len(PREFIX):].split("-")
+                parts = directory.name[len(PREFIX) :].split("-")
                 if len(parts) != 3 or not parts[0].isdigit():
                     continue  # the probe, wds-emulator, or not ours
                 if process_start_time(int(parts[0])) == parts[1]:

@@ -62,8 +62,13 @@ from tui.emulator.browser.temp_roots import make_root, remove_dead_roots
 log = logging.getLogger(__name__)
 
 CLOSE_GRACE_SECONDS = 3.0
-_ENDED = {"deleted": "was deleted", "ttl": "reached its ttl", "activityTtl": "reached its activityTtl",
-          "shutdown": "ended with the emulator", "browser exited": "lost its browser"}
+_ENDED = {
+    "deleted": "was deleted",
+    "ttl": "reached its ttl",
+    "activityTtl": "reached its activityTtl",
+    "shutdown": "ended with the emulator",
+    "browser exited": "lost its browser",
+}
 
 
 class ChromiumBackend:
@@ -142,8 +147,9 @@ class ChromiumBackend:
     def runner(self) -> CodeRunner:
         if self._runner is None:
             output_limit = OUTPUT_LIMIT_BYTES if self._output_limit is None else self._output_limit
-            self._runner = CodeRunner(self.root, output_limit=output_limit, prewarm=self.prewarm,
-                                      sandbox=self.sandbox, gateway=self._gateway)
+            self._runner = CodeRunner(
+                self.root, output_limit=output_limit, prewarm=self.prewarm, sandbox=self.sandbox, gateway=self._gateway
+            )
         return self._runner
 
     def running_pids(self) -> list[int]:
@@ -218,9 +224,7 @@ class ChromiumBackend:
     async def shutdown(self) -> None:
         """Kill every browser this backend started and remove its temp root."""
         running = list(self._running.values())
-        await asyncio.gather(
-            *(self.close(item.handle, save_profile=False) for item in running), return_exceptions=True
-        )
+        await asyncio.gather(*(self.close(item.handle, save_profile=False) for item in running), return_exceptions=True)
         if self._runner is not None:
             await self._runner.close()
         await self._gateway.aclose()
@@ -242,7 +246,9 @@ class ChromiumBackend:
         # A profile's copy is written back when the session saves it: it is bound from the host.
         # Without a profile nothing outlives the browser: its profile is a size-capped tmpfs of its own.
         confinement = self.sandbox.confine(
-            args, kind=Kind.BROWSER, writable=[user_data_dir] if profile is not None else [],
+            args,
+            kind=Kind.BROWSER,
+            writable=[user_data_dir] if profile is not None else [],
             private=[] if profile is not None else [user_data_dir],
         )
         if profile is not None:

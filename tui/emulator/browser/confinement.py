@@ -29,9 +29,17 @@ class Confinement:
     `spawn_options()` for starting it; `release()` once its processes are gone.
     """
 
-    def __init__(self, command: list[str], kind: Kind, limits: SandboxLimits, *, uid: int | None = None,
-                 cgroup: Cgroup | None = None, rlimit_values: dict[int, int] | None = None,
-                 on_release: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        kind: Kind,
+        limits: SandboxLimits,
+        *,
+        uid: int | None = None,
+        cgroup: Cgroup | None = None,
+        rlimit_values: dict[int, int] | None = None,
+        on_release: Callable[[], None] | None = None,
+    ) -> None:
         self.command, self.kind, self.limits = command, kind, limits
         self.uid, self.cgroup = uid, cgroup
         self._rlimits = rlimit_values or {}

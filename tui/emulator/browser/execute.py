@@ -196,11 +196,24 @@ class CodeRunner:
             command.append(SPARE_MARKER)  # what `ps` shows an operator wondering what this process is
         if self.sandbox.own_network:
             # The run's own 127.0.0.1:9222 leads to its session's browser (see cdp_forward.py).
-            command = [self.python, "-I", "-S", str(_PACKAGE_DIR / "cdp_forward.py"),
-                       str(CONTROL_INSIDE / "cdp.sock"), str(FORWARD_PORT), "--", *command]
+            command = [
+                self.python,
+                "-I",
+                "-S",
+                str(_PACKAGE_DIR / "cdp_forward.py"),
+                str(CONTROL_INSIDE / "cdp.sock"),
+                str(FORWARD_PORT),
+                "--",
+                *command,
+            ]
         confinement = self.sandbox.confine(
-            command, kind=Kind.RUN, readable=[self._bin], mounts={control: CONTROL_INSIDE}, private=[run_dir],
-            cwd=run_dir, cpu_seconds=cpu_seconds,
+            command,
+            kind=Kind.RUN,
+            readable=[self._bin],
+            mounts={control: CONTROL_INSIDE},
+            private=[run_dir],
+            cwd=run_dir,
+            cpu_seconds=cpu_seconds,
         )
         return _Run(language, run_dir, control, confinement, Pipe.open())
 
@@ -234,8 +247,9 @@ class CodeRunner:
         self._spare_runs[run.proc.pid] = run
         return run.proc
 
-    async def run(self, session_id: str, ws_endpoint: str, code: str, language: str,
-                  timeout: float) -> ExecutionOutcome:
+    async def run(
+        self, session_id: str, ws_endpoint: str, code: str, language: str, timeout: float
+    ) -> ExecutionOutcome:
         """Run `code` against `session_id`'s browser; never raises for what the code does."""
         self._command(language, self._control)  # unknown language / no node: refused before anything runs
         timeout = clamp_timeout(timeout)

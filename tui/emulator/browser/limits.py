@@ -133,12 +133,7 @@ _COUNTS: dict[str, tuple[str, float, type[int] | type[float]]] = {
 
 
 def rlimits(
-    limits: SandboxLimits,
-    kind: Kind,
-    *,
-    cpu_seconds: float | None,
-    tasks_by_uid: bool,
-    address_space: bool,
+    limits: SandboxLimits, kind: Kind, *, cpu_seconds: float | None, tasks_by_uid: bool, address_space: bool
 ) -> dict[int, int]:
     """The rlimits a sandboxed process starts with (inherited by everything it starts).
 

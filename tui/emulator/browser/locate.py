@@ -44,7 +44,9 @@ def find_chromium(
     if chosen:
         path = Path(chosen).expanduser()
         if not path.exists():
-            raise BrowserUnavailable(f"Browser feature not configured: {ENV_VAR}={chosen} does not exist. {INSTALL_HINT}")
+            raise BrowserUnavailable(
+                f"Browser feature not configured: {ENV_VAR}={chosen} does not exist. {INSTALL_HINT}"
+            )
         if not _is_executable(path):
             raise BrowserUnavailable(
                 f"Browser feature not configured: {ENV_VAR}={chosen} is not an executable file. {INSTALL_HINT}"

@@ -78,13 +78,19 @@ def reported_outcome(data: bytes) -> dict[str, str | None]:
         with contextlib.suppress(ValueError):
             parsed = json.loads(line)
             if isinstance(parsed, dict):
-                return {key: (str(parsed[key]) if parsed.get(key) is not None else None)
-                        for key in ("result", "error")}
+                return {key: (str(parsed[key]) if parsed.get(key) is not None else None) for key in ("result", "error")}
     return {}
 
 
-def run_error(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
-              ended_by: str | None, limits_hit: list[str]) -> str | None:
+def run_error(
+    reported: str | None,
+    killed: bool,
+    exit_code: int | None,
+    stderr: str,
+    timeout: float,
+    ended_by: str | None,
+    limits_hit: list[str],
+) -> str | None:
     """The observed service's rule: the exception's message, else why it stopped; and the
     sandbox limits it ran into (`Confinement.limits_hit`), which explain a kill nobody asked for."""
     error = _stop_reason(reported, killed, exit_code, stderr, timeout, ended_by)
@@ -95,8 +101,9 @@ def run_error(reported: str | None, killed: bool, exit_code: int | None, stderr:
     return error
 
 
-def _stop_reason(reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float,
-                 ended_by: str | None) -> str | None:
+def _stop_reason(
+    reported: str | None, killed: bool, exit_code: int | None, stderr: str, timeout: float, ended_by: str | None
+) -> str | None:
     if ended_by:
         return ended_by
     if reported:

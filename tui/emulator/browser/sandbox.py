@@ -35,13 +35,7 @@ from pathlib import Path
 
 from tui.emulator.browser.cgroups import Cgroup, CgroupSupport, detect, remove_dead_groups
 from tui.emulator.browser.confinement import Confinement
-from tui.emulator.browser.limits import (
-    Kind,
-    SandboxLimits,
-    address_space_for,
-    human_size,
-    rlimits,
-)
+from tui.emulator.browser.limits import Kind, SandboxLimits, address_space_for, human_size, rlimits
 from tui.emulator.browser.sandbox_paths import ParentDirs, filesystem_args, runtime_paths
 from tui.emulator.browser.sandbox_users import UidPool
 
@@ -186,12 +180,26 @@ class Sandbox:
         if self._fixed is None:
             planner = ParentDirs()
             network = ["--unshare-net"] if self.features.network else []
-            args = self._plan(planner, [
-                "--die-with-parent", "--unshare-pid", *network, "--unshare-ipc", "--unshare-uts",
-                "--hostname", "wds-sandbox", "--unshare-cgroup-try",
-                "--dev", "/dev", *self._capped("/dev/shm"), "--proc", "/proc", *self._capped("/tmp"),
-                *filesystem_args(self.runtime, self.hidden),
-            ])
+            args = self._plan(
+                planner,
+                [
+                    "--die-with-parent",
+                    "--unshare-pid",
+                    *network,
+                    "--unshare-ipc",
+                    "--unshare-uts",
+                    "--hostname",
+                    "wds-sandbox",
+                    "--unshare-cgroup-try",
+                    "--dev",
+                    "/dev",
+                    *self._capped("/dev/shm"),
+                    "--proc",
+                    "/proc",
+                    *self._capped("/tmp"),
+                    *filesystem_args(self.runtime, self.hidden),
+                ],
+            )
             self._fixed = (args, planner)
         return self._fixed
 
@@ -220,19 +228,27 @@ class Sandbox:
         cgroup = None
         try:
             if self.cgroups is not None:
-                cgroup = Cgroup(self.cgroups, memory=self.limits.memory(kind), tasks=self.limits.tasks(kind),
-                                cpus=self.limits.cpus(kind))
+                cgroup = Cgroup(
+                    self.cgroups,
+                    memory=self.limits.memory(kind),
+                    tasks=self.limits.tasks(kind),
+                    cpus=self.limits.cpus(kind),
+                )
         except OSError as exc:
             log.warning("could not make a cgroup for a sandbox: %s", exc)
-        values = rlimits(self.limits, kind, cpu_seconds=cpu_seconds, tasks_by_uid=uid is not None,
-                         address_space=self.cgroups is None or "memory" not in self.cgroups.controllers)
+        values = rlimits(
+            self.limits,
+            kind,
+            cpu_seconds=cpu_seconds,
+            tasks_by_uid=uid is not None,
+            address_space=self.cgroups is None or "memory" not in self.cgroups.controllers,
+        )
         if self.bwrap is None:
             warn_not_isolated()
             wrapped = list(command)
         else:
             wrapped = self._bwrap_command(command, writable, readable, dict(mounts or {}), private, cwd, uid)
-        return Confinement(wrapped, kind, self.limits, uid=uid, cgroup=cgroup, rlimit_values=values,
-                           on_release=release)
+        return Confinement(wrapped, kind, self.limits, uid=uid, cgroup=cgroup, rlimit_values=values, on_release=release)
 
     def _capped(self, path: str) -> list[str]:
         """A private tmpfs at `path`: size-capped and writable by every uid where bwrap can say so."""
@@ -244,9 +260,16 @@ class Sandbox:
         # Without --perms a uid of its own is never used, and bwrap's 0700 parents are ours to enter.
         return planner.plan(args) if self.features.sizes else args
 
-    def _bwrap_command(self, command: Sequence[str], writable: Sequence[Path], readable: Sequence[Path],
-                       mounts: dict[Path, Path], private: Sequence[Path], cwd: Path | None,
-                       uid: int | None) -> list[str]:
+    def _bwrap_command(
+        self,
+        command: Sequence[str],
+        writable: Sequence[Path],
+        readable: Sequence[Path],
+        mounts: dict[Path, Path],
+        private: Sequence[Path],
+        cwd: Path | None,
+        uid: int | None,
+    ) -> list[str]:
         fixed, planner = self._fixed_args()
         planner = planner.copy()
         args: list[str] = []
@@ -282,11 +305,15 @@ class Sandbox:
             return f"{value(Kind.BROWSER)}{unit} per browser, {value(Kind.RUN)}{unit} per run"
 
         if self.isolated:
-            held.append(("own network namespace (lo only), " if self.own_network else "")
-                        + "read-only system paths, private /tmp")
+            held.append(
+                ("own network namespace (lo only), " if self.own_network else "")
+                + "read-only system paths, private /tmp"
+            )
             if not self.own_network:
-                missing.append("a network of its own (bubblewrap cannot make a network namespace here): "
-                               "sandboxes reach this machine's loopback services")
+                missing.append(
+                    "a network of its own (bubblewrap cannot make a network namespace here): "
+                    "sandboxes reach this machine's loopback services"
+                )
             if self.features.sizes:
                 held.append(f"/tmp, /dev/shm and a run's directory: {human_size(limits.tmp_size)} each (tmpfs)")
             else:
@@ -299,8 +326,10 @@ class Sandbox:
         if "memory" in controllers:
             held.append(f"memory: {memory} (memory {version})")
         else:
-            held.append(f"memory: address space of each run process <= "
-                        f"{human_size(address_space_for(limits.run_memory))} (RLIMIT_AS)")
+            held.append(
+                f"memory: address space of each run process <= "
+                f"{human_size(address_space_for(limits.run_memory))} (RLIMIT_AS)"
+            )
             missing.append("a memory limit for browsers (no memory cgroup here)")
         tasks = per_kind(limits.tasks)
         if "pids" in controllers:
@@ -314,6 +343,7 @@ class Sandbox:
             held.append(f"CPU cores: {per_kind(lambda k: f'{limits.cpus(k):g}')} (cpu {version})")
         else:
             missing.append("a cap on CPU cores (no cpu cgroup)")
-        held.append(f"files: {human_size(limits.file_size)} at most (RLIMIT_FSIZE); "
-                    "CPU time of a run: its timeout (RLIMIT_CPU)")
+        held.append(
+            f"files: {human_size(limits.file_size)} at most (RLIMIT_FSIZE); CPU time of a run: its timeout (RLIMIT_CPU)"
+        )
         return held, missing

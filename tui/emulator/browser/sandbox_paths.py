@@ -26,10 +26,34 @@ from pathlib import Path
 
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_PATHS = (
-    "alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "fonts", "ssl/certs", "ssl/openssl.cnf",
-    "ca-certificates", "ca-certificates.conf", "pki/tls/certs", "passwd", "group", "nsswitch.conf", "hosts",
-    "host.conf", "localtime", "timezone", "mime.types", "os-release", "chromium", "chromium.d",
-    "chromium-browser", "xdg", "gai.conf", "protocols", "services", "magic", "magic.mime",
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "fonts",
+    "ssl/certs",
+    "ssl/openssl.cnf",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "pki/tls/certs",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "hosts",
+    "host.conf",
+    "localtime",
+    "timezone",
+    "mime.types",
+    "os-release",
+    "chromium",
+    "chromium.d",
+    "chromium-browser",
+    "xdg",
+    "gai.conf",
+    "protocols",
+    "services",
+    "magic",
+    "magic.mime",
 )
 CACHE_PATHS = ("/var/cache/fontconfig",)
 # The runner scripts (runner_python.py, runner_node.js, agent_browser.py, cdp_forward.py) import
@@ -104,8 +128,16 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 # bwrap options that mount something at their last argument, with how many arguments they take.
-_MOUNTS = {"--ro-bind": 2, "--bind": 2, "--dev-bind": 2, "--symlink": 2, "--tmpfs": 1, "--dev": 1, "--proc": 1,
-           "--dir": 1}
+_MOUNTS = {
+    "--ro-bind": 2,
+    "--bind": 2,
+    "--dev-bind": 2,
+    "--symlink": 2,
+    "--tmpfs": 1,
+    "--dev": 1,
+    "--proc": 1,
+    "--dir": 1,
+}
 _BINDS = ("--ro-bind", "--bind", "--dev-bind")
 _MODIFIERS = ("--perms", "--size")  # each takes one argument and applies to the next mount
 _OTHERS = {"--setenv": 2, "--chdir": 1, "--hostname": 1, "--cap-add": 1, "--cap-drop": 1}
@@ -136,7 +168,7 @@ class ParentDirs:
         while index < len(args):
             option = args[index]
             if option in _MODIFIERS:
-                modifiers += args[index:index + 2]
+                modifiers += args[index : index + 2]
                 index += 2
                 continue
             count = _MOUNTS.get(option, _OTHERS.get(option, 0))
@@ -148,7 +180,7 @@ class ParentDirs:
                 self.made.add(destination)
                 if option in _BINDS:
                     self.binds.append(destination.rstrip("/") + "/")
-            out += modifiers + list(args[index:index + count + 1])
+            out += modifiers + list(args[index : index + count + 1])
             modifiers = []
             index += count + 1
         return out + modifiers

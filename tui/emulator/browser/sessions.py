@@ -64,8 +64,16 @@ SESSION_DESTROYED = "Browser session has been destroyed."
 class BrowserSessionManager:
     """All browser sessions of an emulator, and the rules they live by."""
 
-    def __init__(self, backend: BrowserBackend, *, clock: Clock, new_id: NewId, teams: TeamDirectory,
-                 billing: Billing, spawn: Spawn) -> None:
+    def __init__(
+        self,
+        backend: BrowserBackend,
+        *,
+        clock: Clock,
+        new_id: NewId,
+        teams: TeamDirectory,
+        billing: Billing,
+        spawn: Spawn,
+    ) -> None:
         self._clock = clock
         self._new_id = new_id
         self._teams = teams
@@ -290,8 +298,11 @@ class BrowserSessionManager:
         The list shows destroyed sessions as the activity shows their calls: for 24 hours.
         """
         cutoff = self._clock.now() - SESSION_RETENTION
-        gone = [s for s in self._sessions.values()
-                if not s.active and s.handle is None and s.destroyed_at is not None and s.destroyed_at <= cutoff]
+        gone = [
+            s
+            for s in self._sessions.values()
+            if not s.active and s.handle is None and s.destroyed_at is not None and s.destroyed_at <= cutoff
+        ]
         for session in gone:
             del self._sessions[session.id]
         gone_ids = {s.id for s in gone}

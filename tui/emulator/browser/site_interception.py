@@ -43,8 +43,10 @@ from tui.emulator.browser.backend import SiteResolver, SiteResponse
 log = logging.getLogger(__name__)
 
 ENABLE_TIMEOUT_SECONDS = 5.0
-_PATTERNS = [{"urlPattern": "http://*", "requestStage": "Request"},
-             {"urlPattern": "https://*", "requestStage": "Request"}]
+_PATTERNS = [
+    {"urlPattern": "http://*", "requestStage": "Request"},
+    {"urlPattern": "https://*", "requestStage": "Request"},
+]
 _ENABLE_ID = 1
 
 
@@ -98,8 +100,9 @@ class SiteInterceptor:
         except (OSError, TimeoutError, RuntimeError, ConnectionClosed, websockets.InvalidHandshake) as exc:
             raise InterceptionFailed(f"cannot reach the browser's DevTools endpoint: {exc}") from exc
         try:
-            await connection.send(json.dumps({"id": _ENABLE_ID, "method": "Fetch.enable",
-                                              "params": {"patterns": _PATTERNS}}))
+            await connection.send(
+                json.dumps({"id": _ENABLE_ID, "method": "Fetch.enable", "params": {"patterns": _PATTERNS}})
+            )
             # Nothing is intercepted before this reply, so it is the first message.
             reply = json.loads(await asyncio.wait_for(connection.recv(), ENABLE_TIMEOUT_SECONDS))
             if "error" in reply:
@@ -164,12 +167,15 @@ class SiteInterceptor:
             await self._fulfil(request_id, response)
 
     async def _fulfil(self, request_id: str, response: SiteResponse) -> None:
-        await self._send("Fetch.fulfillRequest", {
-            "requestId": request_id,
-            "responseCode": response.status,
-            "responseHeaders": [{"name": name, "value": value} for name, value in response.headers.items()],
-            "body": base64.b64encode(response.body).decode("ascii"),
-        })
+        await self._send(
+            "Fetch.fulfillRequest",
+            {
+                "requestId": request_id,
+                "responseCode": response.status,
+                "responseHeaders": [{"name": name, "value": value} for name, value in response.headers.items()],
+                "body": base64.b64encode(response.body).decode("ascii"),
+            },
+        )
 
     async def _send(self, method: str, params: dict[str, Any]) -> None:
         # Replies are not awaited: a failure (a cancelled request) is only logged by the reader.

@@ -65,6 +65,9 @@ def remove_dead_roots(parent: Path | None) -> list[Path]:
             shutil.rmtree(root, ignore_errors=True)
             removed.append(root)
     if removed:
-        log.info("removed %d browser temp root(s) left by emulators that died: %s",
-                 len(removed), ", ".join(str(p) for p in removed))
+        log.info(
+            "removed %d browser temp root(s) left by emulators that died: %s",
+            len(removed),
+            ", ".join(str(p) for p in removed),
+        )
     return removed

@@ -144,8 +144,10 @@ class ActivityLog:
         """Drop every entry that has left the 24-hour window (no page can show it again); how many."""
         cutoff = self._clock.now() - WINDOW
         dropped = 0
-        lists: list[tuple[str | tuple[str, str], list[ActivityEntry]]] = [*self._all.items(),
-                                                                           *self._by_endpoint.items()]
+        lists: list[tuple[str | tuple[str, str], list[ActivityEntry]]] = [
+            *self._all.items(),
+            *self._by_endpoint.items(),
+        ]
         for key, entries in lists:
             # Each list is in time order: the entries to drop are a prefix. The same cutoff as `page`.
             gone = bisect_right(entries, cutoff, key=lambda entry: entry.created_at)
@@ -160,11 +162,7 @@ class ActivityLog:
         return dropped
 
     def page(
-        self,
-        team_id: str,
-        endpoint: str | None = None,
-        limit: int = DEFAULT_LIMIT,
-        cursor: str | None = None,
+        self, team_id: str, endpoint: str | None = None, limit: int = DEFAULT_LIMIT, cursor: str | None = None
     ) -> ActivityPage:
         """The next page of the team's last-24-hours activity, newest first.
 

@@ -45,7 +45,7 @@ class IdBlock(Sequence[str]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        value = int.from_bytes(self._bits[16 * index: 16 * index + 16], "little")
+        value = int.from_bytes(self._bits[16 * index : 16 * index + 16], "little")
         return str(uuid.UUID(int=value, version=4))
 
 

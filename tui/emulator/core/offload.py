@@ -30,8 +30,7 @@ PAGES = "pages"  # status pages, maps: bounded by the contract's limits
 
 T = TypeVar("T")
 
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = \
-    weakref.WeakKeyDictionary()
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = weakref.WeakKeyDictionary()
 
 
 def _slots_of(loop: asyncio.AbstractEventLoop, lane: str) -> asyncio.Semaphore:

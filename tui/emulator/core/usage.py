@@ -86,9 +86,4 @@ class UsageLedger:
     def _period(start: datetime, api_key: str | None, credits: int, unit: str) -> dict[str, Any]:
         tokens = credits * TOKENS_PER_CREDIT
         amount = {"totalTokens": tokens, "tokensUsed": tokens} if unit == "tokens" else {"creditsUsed": credits}
-        return {
-            "startDate": isoformat_z(start),
-            "endDate": isoformat_z(month_end(start)),
-            "apiKey": api_key,
-            **amount,
-        }
+        return {"startDate": isoformat_z(start), "endDate": isoformat_z(month_end(start)), "apiKey": api_key, **amount}

@@ -37,7 +37,7 @@ def encode_json(payload: dict[str, Any], big_key: str) -> bytes:
             # Each slice is a JSON array: its brackets dropped, the slices joined by commas.
             pieces.append(b"[")
             for start in range(0, len(value), SLICE_ITEMS):
-                pieces.append((b"," if start else b"") + _dumps(value[start:start + SLICE_ITEMS])[1:-1].encode())
+                pieces.append((b"," if start else b"") + _dumps(value[start : start + SLICE_ITEMS])[1:-1].encode())
             pieces.append(b"]")
         else:
             pieces.append(_dumps(value).encode())

@@ -25,8 +25,12 @@ SUPPORT_PREFIX = "/v2/support/"
 
 def body_too_large(path: str, limit: int = MAX_BODY_BYTES) -> ApiError:
     """The 413 the service answers, in the support endpoints' shorter shape where they answer in it."""
-    return ApiError(413, f"Request body too large: at most {limit} bytes ({limit // (1024 * 1024)} MB) are accepted.",
-                    "PAYLOAD_TOO_LARGE", support_style=path.startswith(SUPPORT_PREFIX))
+    return ApiError(
+        413,
+        f"Request body too large: at most {limit} bytes ({limit // (1024 * 1024)} MB) are accepted.",
+        "PAYLOAD_TOO_LARGE",
+        support_style=path.startswith(SUPPORT_PREFIX),
+    )
 
 
 def _declared_length(scope: Scope) -> int | None:

@@ -86,7 +86,11 @@ class _Relay:
             self.session_ended = True
 
     def _ended(self) -> bool:
-        return self.session_ended or self.handle.closed.is_set() or self.sessions.handle(self.session_id) is not self.handle
+        return (
+            self.session_ended
+            or self.handle.closed.is_set()
+            or self.sessions.handle(self.session_id) is not self.handle
+        )
 
     async def client_to_browser(self, upstream: Any) -> None:
         while not self.session_ended:

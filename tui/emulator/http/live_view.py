@@ -121,20 +121,28 @@ def _input_events(action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     if kind in ("click", "wheel"):
         x, y = float(action["x"]), float(action["y"])
         if kind == "wheel":
-            return [("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0,
-                                                  "deltaY": float(action.get("dy", 0))})]
+            return [
+                (
+                    "Input.dispatchMouseEvent",
+                    {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": float(action.get("dy", 0))},
+                )
+            ]
         press = {"x": x, "y": y, "button": "left", "clickCount": 1}
-        return [("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
-                ("Input.dispatchMouseEvent", {"type": "mousePressed", **press}),
-                ("Input.dispatchMouseEvent", {"type": "mouseReleased", **press})]
+        return [
+            ("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y}),
+            ("Input.dispatchMouseEvent", {"type": "mousePressed", **press}),
+            ("Input.dispatchMouseEvent", {"type": "mouseReleased", **press}),
+        ]
     if kind == "text":
         return [("Input.insertText", {"text": str(action["text"])[:1000]})]
     if kind == "key" and action.get("key") in _NAMED_KEYS:
         key = str(action["key"])
         text, code = _NAMED_KEYS[key]
         base = {"key": key, "windowsVirtualKeyCode": code, "text": text}
-        return [("Input.dispatchKeyEvent", {"type": "keyDown", **base}),
-                ("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code})]
+        return [
+            ("Input.dispatchKeyEvent", {"type": "keyDown", **base}),
+            ("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code}),
+        ]
     raise ValueError("unsupported input")
 
 

@@ -73,15 +73,21 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("GET", "/v2/browser", "List the team's browser sessions", query=BrowserListQuery),
     Operation("DELETE", "/v2/browser/{sessionId}", "Stop a browser session"),
     Operation("POST", "/v2/browser/{sessionId}/execute", "Run code in a browser session", body=ExecuteRequest),
-    Operation("POST", "/v2/scrape/{jobId}/interact", "Run code on a scraped page", body=InteractRequest,
-              server_errors=(502, 503)),
+    Operation(
+        "POST",
+        "/v2/scrape/{jobId}/interact",
+        "Run code on a scraped page",
+        body=InteractRequest,
+        server_errors=(502, 503),
+    ),
     Operation("DELETE", "/v2/scrape/{jobId}/interact", "Stop a scrape's interact session"),
     Operation("POST", "/v2/scrape", "Scrape one URL", body=ScrapeRequest),
     Operation("GET", "/v2/scrape/{jobId}", "A scrape's document"),
     Operation("POST", "/v2/crawl", "Start a crawl", body=CrawlRequest),
     Operation("GET", "/v2/crawl/active", "The team's crawls still running"),
-    Operation("POST", "/v2/crawl/params-preview", "Crawl parameters read from a prompt",
-              body=CrawlParamsPreviewRequest),
+    Operation(
+        "POST", "/v2/crawl/params-preview", "Crawl parameters read from a prompt", body=CrawlParamsPreviewRequest
+    ),
     Operation("GET", "/v2/crawl/{jobId}", "A crawl's status and documents", query=StatusPageQuery),
     Operation("DELETE", "/v2/crawl/{jobId}", "Cancel a crawl"),
     Operation("GET", "/v2/crawl/{jobId}/errors", "A crawl's failed pages"),
@@ -91,22 +97,29 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("GET", "/v2/batch/scrape/{jobId}/errors", "A batch's failed pages"),
     Operation("POST", "/v2/map", "The URLs of a site", body=MapRequest),
     Operation("GET", "/v2/extract/{jobId}", "An extract job's status"),
-    Operation("POST", "/v2/support/docs-search", "Search the documentation", body=DocsSearchRequest, support=True,
-              server_errors=(502, 503, 504)),
-    Operation("POST", "/v2/support/ask", "Ask support to diagnose a problem", body=SupportAskRequest, support=True,
-              server_errors=(502, 503, 504)),
+    Operation(
+        "POST",
+        "/v2/support/docs-search",
+        "Search the documentation",
+        body=DocsSearchRequest,
+        support=True,
+        server_errors=(502, 503, 504),
+    ),
+    Operation(
+        "POST",
+        "/v2/support/ask",
+        "Ask support to diagnose a problem",
+        body=SupportAskRequest,
+        support=True,
+        server_errors=(502, 503, 504),
+    ),
 )
 
 # observed-behaviour.md, "Errors, all endpoints".
 ERROR_BODY: dict[str, Any] = {
     "type": "object",
     "required": ["success", "error"],
-    "properties": {
-        "success": {"const": False},
-        "error": {"type": "string"},
-        "code": {"type": "string"},
-        "details": {},
-    },
+    "properties": {"success": {"const": False}, "error": {"type": "string"}, "code": {"type": "string"}, "details": {}},
 }
 SUPPORT_ERROR_BODY: dict[str, Any] = {
     "type": "object",
@@ -133,10 +146,7 @@ def openapi_document() -> dict[str, Any]:
             "description": "The local emulator of the web-data API (v2), generated from its request models.",
         },
         "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-        },
+        "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
     }
 

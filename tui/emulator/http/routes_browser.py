@@ -46,8 +46,7 @@ from tui.emulator.jobs.store import JobStore
 REPLAY_UNAVAILABLE = "Replay context unavailable for this scrape job; rerun the scrape and retry."
 
 NO_AI_MODEL = (
-    "AI agent execution failed: the emulator has no AI model configured, so `prompt` cannot run. "
-    "Send `code` instead."
+    "AI agent execution failed: the emulator has no AI model configured, so `prompt` cannot run. Send `code` instead."
 )
 CODE_OR_PROMPT = "Either 'code' or 'prompt' must be provided."
 
@@ -167,9 +166,7 @@ def routes(manager: BrowserSessionManager, jobs: JobStore, billing: Billing, clo
         if session is None:
             raise not_found(SESSION_NOT_FOUND)
         await manager.destroy(session, "deleted")
-        return ok(
-            {"sessionDurationMs": session.duration_ms(clock.now()), "creditsBilled": session.credits_billed}
-        )
+        return ok({"sessionDurationMs": session.duration_ms(clock.now()), "creditsBilled": session.credits_billed})
 
     return [
         Route("/v2/browser", create_session, methods=["POST"]),

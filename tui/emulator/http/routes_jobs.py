@@ -28,13 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tui.contract.requests import (
-    BatchScrapeRequest,
-    CrawlParamsPreviewRequest,
-    CrawlRequest,
-    MapRequest,
-    ScrapeRequest,
-)
+from tui.contract.requests import BatchScrapeRequest, CrawlParamsPreviewRequest, CrawlRequest, MapRequest, ScrapeRequest
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import TimedOut
 from tui.emulator.core.offload import PAGES, off_loop
@@ -125,8 +119,9 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
         if isinstance(job, BatchJob):
             await store.running_batches.catch_up(job)  # its URLs are scraped (on the loop, in slices) before it is read
         # A page of 1000 documents in every format is megabytes to render: off the loop, in slices.
-        body = await off_loop(lambda: encode_json(job.status_payload(now, page.skip, page.limit, base), "data"),
-                              lane=PAGES)
+        body = await off_loop(
+            lambda: encode_json(job.status_payload(now, page.skip, page.limit, base), "data"), lane=PAGES
+        )
         return json_body_response(body)
 
     async def errors(request: Request, kind: str) -> Response:

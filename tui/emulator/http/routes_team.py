@@ -25,9 +25,7 @@ def routes(activity: ActivityLog, usage: UsageLedger, clock: Clock) -> list[Base
 
     async def recent_activity(request: Request) -> JSONResponse:
         query = parse_query(request, ActivityQuery)
-        page = activity.page(
-            caller(request).team.id, endpoint=query.endpoint, limit=query.limit, cursor=query.cursor
-        )
+        page = activity.page(caller(request).team.id, endpoint=query.endpoint, limit=query.limit, cursor=query.cursor)
         return ok({"data": [e.to_wire() for e in page.entries], "cursor": page.next_cursor, "has_more": page.has_more})
 
     async def token_usage_historical(request: Request) -> JSONResponse:

@@ -41,14 +41,21 @@ def sort_batch_urls(request: BatchScrapeRequest) -> SortedUrls:
     flags = [is_http_url(url) for url in request.urls]
     invalid = [url for url, good in zip(request.urls, flags, strict=True) if not good]
     if invalid and request.ignore_invalid_urls is False:
-        details = [{"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
-                   for i, (url, good) in enumerate(zip(request.urls, flags, strict=True)) if not good]
-        raise InvalidRequest(f"Invalid request body: {len(invalid)} invalid URL(s): "
-                             + ", ".join(repr(url) for url in invalid[:5]), details)
+        details = [
+            {"path": ["urls", i], "message": f"Invalid URL: {url!r}"}
+            for i, (url, good) in enumerate(zip(request.urls, flags, strict=True))
+            if not good
+        ]
+        raise InvalidRequest(
+            f"Invalid request body: {len(invalid)} invalid URL(s): " + ", ".join(repr(url) for url in invalid[:5]),
+            details,
+        )
     valid = PackedUrls(url for url, good in zip(request.urls, flags, strict=True) if good)
     if not valid:
-        raise InvalidRequest("Invalid request body: none of the given URLs is a valid http(s) URL.",
-                             [{"path": ["urls"], "message": "no valid URL to scrape"}])
+        raise InvalidRequest(
+            "Invalid request body: none of the given URLs is a valid http(s) URL.",
+            [{"path": ["urls"], "message": "no valid URL to scrape"}],
+        )
     return SortedUrls(valid, invalid)
 
 
@@ -60,8 +67,10 @@ def check_queue(team_jobs: list[Job], now: datetime, adding: int | None) -> None
     `adding=None` (not counted yet) refuses only a queue that is full already.
     """
     if adding is not None and adding > QUEUED_URLS_MAX:
-        message = (f"A batch may have at most {QUEUED_URLS_MAX:,} URLs waiting to be scraped; this one has "
-                   f"{adding:,} valid URLs. Split it into batches of at most {QUEUED_URLS_MAX:,}.")
+        message = (
+            f"A batch may have at most {QUEUED_URLS_MAX:,} URLs waiting to be scraped; this one has "
+            f"{adding:,} valid URLs. Split it into batches of at most {QUEUED_URLS_MAX:,}."
+        )
         raise InvalidRequest(message, [{"path": ["urls"], "message": message}])
     waiting = pages_waiting(team_jobs, now)
     if waiting + (adding or 1) <= QUEUED_URLS_MAX:
@@ -71,4 +80,6 @@ def check_queue(team_jobs: list[Job], now: datetime, adding: int | None) -> None
     raise LimitReached(
         f"Too many URLs queued for your team: {waiting:,} are waiting to be scraped{added}, but at most "
         f"{QUEUED_URLS_MAX:,} may wait at once. Enough will have been scraped in about "
-        f"{spoken_duration(seconds)}: retry then, or send fewer URLs.", retry_after=max(1, seconds))
+        f"{spoken_duration(seconds)}: retry then, or send fewer URLs.",
+        retry_after=max(1, seconds),
+    )

@@ -60,7 +60,7 @@ class PackedUrls(Sequence[str]):
         if index < 0:
             index += len(self._ends)
         start = self._ends[index - 1] if index > 0 else 0
-        return self._text[start:self._ends[index]]
+        return self._text[start : self._ends[index]]
 
 
 class BatchRun:
@@ -70,9 +70,18 @@ class BatchRun:
     nothing, and reports the fetch as it is (no cache state in its metadata).
     """
 
-    def __init__(self, *, urls: Sequence[str], options: BatchScrapeRequest, timeline: Timeline,
-                 scraper: TeamCacheScraper, team_id: str, charge: Charge | None = None,
-                 through_cache: bool = True, rendered: RenderedPages | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        urls: Sequence[str],
+        options: BatchScrapeRequest,
+        timeline: Timeline,
+        scraper: TeamCacheScraper,
+        team_id: str,
+        charge: Charge | None = None,
+        through_cache: bool = True,
+        rendered: RenderedPages | None = None,
+    ) -> None:
         self.urls = urls
         self.options = options
         self.timeline = timeline
@@ -121,8 +130,9 @@ class BatchRun:
         served = Served(self._served[index])
         if not self._through_cache:
             return fetch_page(self._scraper.sites, self.urls[index], self.options)
-        cached = self._scraper.replay(self.urls[index], self.options, served, self._credits[index],
-                                      self._hits.get(index))
+        cached = self._scraper.replay(
+            self.urls[index], self.options, served, self._credits[index], self._hits.get(index)
+        )
         return cached.job_result()
 
     def document(self, index: int) -> dict[str, Any] | None:
@@ -153,8 +163,7 @@ class BatchRun:
         return document_window(self.has_document, done, skip, limit)
 
 
-def document_window(has_document: Callable[[int], bool], done: int, skip: int,
-                    limit: int) -> tuple[list[int], bool]:
+def document_window(has_document: Callable[[int], bool], done: int, skip: int, limit: int) -> tuple[list[int], bool]:
     """Of the first `done` pages, those holding the documents `skip` to `skip + limit`
     (pages without one are passed over), and whether more documents follow."""
     indices: list[int] = []

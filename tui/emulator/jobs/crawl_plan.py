@@ -49,8 +49,13 @@ def compile_patterns(field_name: str, patterns: list[str] | None) -> list[Any]:
     """Compile a path filter list with RE2, naming the bad entry when one does not compile."""
     patterns = patterns or []
     if len(patterns) > PATTERNS_MAX:
-        raise InvalidPattern(field_name, PATTERNS_MAX, patterns[PATTERNS_MAX], "too many",
-                             f"{field_name}: at most {PATTERNS_MAX} patterns are accepted, got {len(patterns)}")
+        raise InvalidPattern(
+            field_name,
+            PATTERNS_MAX,
+            patterns[PATTERNS_MAX],
+            "too many",
+            f"{field_name}: at most {PATTERNS_MAX} patterns are accepted, got {len(patterns)}",
+        )
     compiled = []
     for index, pattern in enumerate(patterns):
         try:
@@ -151,8 +156,9 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
 
     if not rules.ignore_robots and not site.robots_allows(start_path):
         plan.robots_blocked.append(request.url)
-        plan.start_failure = Failure(FailureKind.ROBOTS, "URL blocked by robots.txt.", request.url,
-                                     {"path": start_path})
+        plan.start_failure = Failure(
+            FailureKind.ROBOTS, "URL blocked by robots.txt.", request.url, {"path": start_path}
+        )
         return plan
 
     queue: deque[tuple[str, int]] = deque([(request.url, 0)])
@@ -175,8 +181,9 @@ def plan_crawl(sites: SiteSource, request: CrawlRequest) -> CrawlPlan:
             plan.robots_blocked.append(url)
             continue
         result = fetch_page(sites, url, options)
-        hard_failure = not cache_only and (not result.has_document or (
-            result.failure is not None and result.failure.kind == FailureKind.ANTI_BOT))
+        hard_failure = not cache_only and (
+            not result.has_document or (result.failure is not None and result.failure.kind == FailureKind.ANTI_BOT)
+        )
         if first and hard_failure:
             plan.start_failure = result.failure
             return plan

@@ -78,8 +78,15 @@ class ScrapeJob:
             return self.document
         assert self.failure is not None
         status = 408 if self.failure.kind == FailureKind.TIMEOUT else 404
-        return {"metadata": {"sourceURL": self.url, "url": self.url, "statusCode": status,
-                             "scrapeId": self.id, "error": self.failure.message}}
+        return {
+            "metadata": {
+                "sourceURL": self.url,
+                "url": self.url,
+                "statusCode": status,
+                "scrapeId": self.id,
+                "error": self.failure.message,
+            }
+        }
 
 
 @dataclass
@@ -193,10 +200,20 @@ class CrawlJob(_PagedJob):
         done = self.completed(now)
         return {
             "success": True,
-            "errors": [{"id": self.id, "timestamp": isoformat_z(self.timeline.ends_at), "url": e.url,
-                        "error": e.failure.message} for e in errors]
-            + [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
-               for i, r in enumerate(self.plan.results[:done]) if is_cache_miss(r.failure)],
+            "errors": [
+                {
+                    "id": self.id,
+                    "timestamp": isoformat_z(self.timeline.ends_at),
+                    "url": e.url,
+                    "error": e.failure.message,
+                }
+                for e in errors
+            ]
+            + [
+                _error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
+                for i, r in enumerate(self.plan.results[:done])
+                if is_cache_miss(r.failure)
+            ],
             "robotsBlocked": list(self.plan.robots_blocked),
         }
 
@@ -207,8 +224,13 @@ class CrawlJob(_PagedJob):
         for key in ("url", "webhook", "prompt"):
             options.pop(key, None)
         options["scrapeOptions"] = scrape_options_wire(self.request.scrape_options)
-        return {"id": self.id, "teamId": self.team_id, "url": self.url, "options": options,
-                "created_at": isoformat_z(self.created_at)}
+        return {
+            "id": self.id,
+            "teamId": self.team_id,
+            "url": self.url,
+            "options": options,
+            "created_at": isoformat_z(self.created_at),
+        }
 
 
 @dataclass(kw_only=True)
@@ -266,8 +288,11 @@ class BatchJob(_PagedJob):
         done = min(self.completed(now), self.run.scraped)
         return {
             "success": True,
-            "errors": [_error_entry(self.page_ids[i], self.timeline.page_done_at(i), self.run.result(i))
-                       for i in range(done) if self.run.is_error(i)],
+            "errors": [
+                _error_entry(self.page_ids[i], self.timeline.page_done_at(i), self.run.result(i))
+                for i in range(done)
+                if self.run.is_error(i)
+            ],
             "robotsBlocked": [],
         }
 
@@ -305,8 +330,13 @@ class AgentJob:
 
     def status_payload(self) -> dict[str, Any]:
         """The body of `GET /v2/extract/{id}`."""
-        return {"success": True, "status": "failed", "error": self.failure.message, "data": None,
-                "expiresAt": isoformat_z(self.created_at + JOB_RETENTION)}
+        return {
+            "success": True,
+            "status": "failed",
+            "error": self.failure.message,
+            "data": None,
+            "expiresAt": isoformat_z(self.created_at + JOB_RETENTION),
+        }
 
 
 Job = ScrapeJob | CrawlJob | BatchJob | AgentJob

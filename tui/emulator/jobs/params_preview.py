@@ -25,19 +25,56 @@ from tui.contract.limits import CRAWL_DELAY_MAX, JSON_INT_MAX
 from tui.emulator.core.safe_regex import linear
 
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "hundred": 100, "a hundred": 100, "one hundred": 100, "thousand": 1000, "a thousand": 1000,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "hundred": 100,
+    "a hundred": 100,
+    "one hundred": 100,
+    "thousand": 1000,
+    "a thousand": 1000,
 }
 _NUM = r"(\d[\d,]*|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")"
 
 # Words people use for a section, and the path it lives under on most sites.
 _SECTIONS = {
-    "blog": "blog", "blogs": "blog", "blog posts": "blog", "posts": "blog", "articles": "blog", "news": "news",
-    "docs": "docs", "documentation": "docs", "doc": "docs", "guides": "guides", "api reference": "api",
-    "products": "products", "product": "products", "product pages": "products", "shop": "products",
-    "careers": "careers", "jobs": "careers", "legal": "legal", "pricing": "pricing", "reports": "reports",
-    "changelog": "changelog", "tags": "tags", "admin": "admin",
+    "blog": "blog",
+    "blogs": "blog",
+    "blog posts": "blog",
+    "posts": "blog",
+    "articles": "blog",
+    "news": "news",
+    "docs": "docs",
+    "documentation": "docs",
+    "doc": "docs",
+    "guides": "guides",
+    "api reference": "api",
+    "products": "products",
+    "product": "products",
+    "product pages": "products",
+    "shop": "products",
+    "careers": "careers",
+    "jobs": "careers",
+    "legal": "legal",
+    "pricing": "pricing",
+    "reports": "reports",
+    "changelog": "changelog",
+    "tags": "tags",
+    "admin": "admin",
 }
 _SECTION = r"(?:the\s+)?(" + "|".join(sorted(map(re.escape, _SECTIONS), key=len, reverse=True)) + r"|/[\w\-/]+)"
 
@@ -88,8 +125,10 @@ _MORE_SECTION = r"\s*(?:,|and|or|&)\s*" + _SECTION
 def _shadow(text: str) -> str:
     if text.isascii():
         return text
-    return "".join(c if c.isascii() else "0" if c.isdecimal() else "_" if c.isalnum() else " " if c.isspace()
-                   else "\x7f" for c in text)
+    return "".join(
+        c if c.isascii() else "0" if c.isdecimal() else "_" if c.isalnum() else " " if c.isspace() else "\x7f"
+        for c in text
+    )
 
 
 class _Found:
@@ -99,7 +138,7 @@ class _Found:
         self._match, self._text = match, text
 
     def group(self, index: int = 0) -> str:
-        return self._text[self._match.start(index): self._match.end(index)]
+        return self._text[self._match.start(index) : self._match.end(index)]
 
     def start(self, index: int = 0) -> int:
         return int(self._match.start(index))
@@ -121,7 +160,7 @@ def _remove(pattern: str, text: str) -> str:
     """`text` with each match of `pattern` replaced by a space."""
     kept, position = [], 0
     for found in _finditer(pattern, text):
-        kept.append(text[position: found.start()])
+        kept.append(text[position : found.start()])
         position = found.end()
     return " ".join([*kept, text[position:]])
 
@@ -146,8 +185,11 @@ def read_prompt(url: str, prompt: str) -> dict[str, Any]:
     switches = (
         (r"\b(?:ignore|ignoring|disregard|bypass)\w*\s+(?:the\s+)?robots(?:\.txt)?", "ignoreRobotsTxt", True),
         (r"\b(?:respect|obey|follow)\w*\s+(?:the\s+)?robots(?:\.txt)?", "ignoreRobotsTxt", False),
-        (r"\b(?:ignore|strip|drop|without)\s+(?:the\s+)?query\s*(?:parameters|params|strings?)",
-         "ignoreQueryParameters", True),
+        (
+            r"\b(?:ignore|strip|drop|without)\s+(?:the\s+)?query\s*(?:parameters|params|strings?)",
+            "ignoreQueryParameters",
+            True,
+        ),
         (r"\b(?:skip|ignore|without|no)\s+(?:the\s+)?sitemap", "sitemap", "skip"),
         (r"\b(?:sitemap\s+only|only\s+(?:the\s+|use\s+the\s+)?sitemap)", "sitemap", "only"),
         (r"\b(?:no|without|exclude|skip)\s+(?:the\s+)?subdomains?", "allowSubdomains", False),
@@ -165,12 +207,12 @@ def read_prompt(url: str, prompt: str) -> dict[str, Any]:
         m := _search(_NUM + r"\s+(?:clicks?|hops?|links?)\s+(?:away\s+)?from", text)
     ):
         params["maxDiscoveryDepth"] = _number(m.group(1))
-        text = text[: m.start()] + " " + text[m.end():]
+        text = text[: m.start()] + " " + text[m.end() :]
     if (m := _search(r"\b(?:max(?:imum)?\s+)?depth\s*(?:of\s+|=\s*|:\s*)?" + _NUM, text)) or (
         m := _search(_NUM + r"\s+levels?(?:\s+deep)?", text)
     ):
         params["maxDepth"] = _number(m.group(1))
-        text = text[: m.start()] + " " + text[m.end():]
+        text = text[: m.start()] + " " + text[m.end() :]
     at_most = r"\b(?:up\s+to|at\s+most|max(?:imum)?(?:\s+of)?|no\s+more\s+than|limit(?:\s+(?:of|to))?|first)\s+"
     if (m := _search(at_most + _NUM + r"(?:\s+(?:pages?|urls?|results?))?", text)) or (
         m := _search(_NUM + r"\s+(?:pages?|urls?)\b", text)
@@ -181,10 +223,11 @@ def read_prompt(url: str, prompt: str) -> dict[str, Any]:
         seconds = amount / 1000 if m.group(2).startswith("m") else amount
         params["delay"] = min(seconds, CRAWL_DELAY_MAX)
     if m := _search(r"\b(?:as|user[\s-]?agent)\s+([a-z][\w\-./]*bot[\w\-./]*)", prompt.lower()):
-        params["robotsUserAgent"] = prompt[m.start(1): m.end(1)]
+        params["robotsUserAgent"] = prompt[m.start(1) : m.end(1)]
 
-    excluded = _sections(r"\b(?:exclude|excluding|skip|skipping|ignore|ignoring|avoid|without|except|not)\s+"
-                         + _SECTION, text)
+    excluded = _sections(
+        r"\b(?:exclude|excluding|skip|skipping|ignore|ignoring|avoid|without|except|not)\s+" + _SECTION, text
+    )
     for pattern in excluded:
         params["excludePaths"].append(pattern)
     included = _sections(r"\b(?:only|just|solely|limited\s+to|restrict(?:ed)?\s+to)\s+" + _SECTION, text)

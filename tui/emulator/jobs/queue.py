@@ -21,8 +21,11 @@ from tui.emulator.jobs.model import BatchJob, CrawlJob, Job, ScrapeJob
 
 def pages_waiting(jobs: Sequence[Job], now: datetime) -> int:
     """Pages of the team's running crawls and batches not scraped yet at `now`."""
-    return sum(job.total - job.completed(now) for job in jobs
-               if isinstance(job, CrawlJob | BatchJob) and job.status(now) == "scraping")
+    return sum(
+        job.total - job.completed(now)
+        for job in jobs
+        if isinstance(job, CrawlJob | BatchJob) and job.status(now) == "scraping"
+    )
 
 
 def seconds_until_done(jobs: Sequence[Job], now: datetime, pages: int) -> int:
@@ -67,8 +70,13 @@ def queue_status(jobs: list[Job], now: datetime) -> dict[str, Any]:
     """`GET /v2/team/queue-status`: pages queued, being scraped and waiting; the last success."""
     queued = pages_waiting(jobs, now)
     active = min(TEAM_CONCURRENCY, queued)
-    return {"jobsInQueue": queued, "activeJobsInQueue": active, "waitingJobsInQueue": queued - active,
-            "maxConcurrency": TEAM_CONCURRENCY, "mostRecentSuccess": _most_recent_success(jobs, now)}
+    return {
+        "jobsInQueue": queued,
+        "activeJobsInQueue": active,
+        "waitingJobsInQueue": queued - active,
+        "maxConcurrency": TEAM_CONCURRENCY,
+        "mostRecentSuccess": _most_recent_success(jobs, now),
+    }
 
 
 def _most_recent_success(jobs: list[Job], now: datetime) -> str | None:

@@ -56,8 +56,9 @@ class ScrapeCache:
         self.max_entries = max_entries
         self._entries: dict[tuple[str, str], CacheEntry] = {}
 
-    def put(self, team_id: str, url: str, document: dict[str, Any] | Callable[[], dict[str, Any]],
-            at: datetime) -> None:
+    def put(
+        self, team_id: str, url: str, document: dict[str, Any] | Callable[[], dict[str, Any]], at: datetime
+    ) -> None:
         """Store `document` (or the function that writes it) as the team's copy of `url` at `at`."""
         key = (team_id, cache_key(url))
         self._entries.pop(key, None)  # re-stored: now the newest

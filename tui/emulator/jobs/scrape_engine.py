@@ -41,8 +41,15 @@ class FailureKind(enum.StrEnum):
 
 
 # Failures after which the job still returns a document (the page answered, just not usefully).
-SOFT_FAILURES = frozenset({FailureKind.TARGET_NOT_FOUND, FailureKind.TARGET_SERVER_ERROR,
-                           FailureKind.ANTI_BOT, FailureKind.JS_NOT_RENDERED, FailureKind.NOTHING_MATCHED})
+SOFT_FAILURES = frozenset(
+    {
+        FailureKind.TARGET_NOT_FOUND,
+        FailureKind.TARGET_SERVER_ERROR,
+        FailureKind.ANTI_BOT,
+        FailureKind.JS_NOT_RENDERED,
+        FailureKind.NOTHING_MATCHED,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -150,9 +157,12 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
     if page.protected:
         if opts.proxy == "basic":
             status = 403
-            failure = Failure(FailureKind.ANTI_BOT,
-                              "The site's anti-bot protection answered 403 to the basic proxy.",
-                              url, {"proxy": "basic"})
+            failure = Failure(
+                FailureKind.ANTI_BOT,
+                "The site's anti-bot protection answered 403 to the basic proxy.",
+                url,
+                {"proxy": "basic"},
+            )
         else:
             # `auto` retries with the enhanced proxy after basic is blocked, and that retry is billed.
             credits, proxy_used = ENHANCED_PROXY_CREDITS, "enhanced"
@@ -162,16 +172,22 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
     if failure is None and not page.exists:
         failure = Failure(FailureKind.TARGET_NOT_FOUND, "The target answered 404 Not Found.", url, {"status": 404})
     elif failure is None and status >= 500:
-        failure = Failure(FailureKind.TARGET_SERVER_ERROR, f"The target answered {status} Internal Server Error.",
-                          url, {"status": status})
+        failure = Failure(
+            FailureKind.TARGET_SERVER_ERROR,
+            f"The target answered {status} Internal Server Error.",
+            url,
+            {"status": status},
+        )
     rendered = page.render_ms <= opts.wait_ms
     if failure is None and not rendered:
         failure = Failure(
             FailureKind.JS_NOT_RENDERED,
             f"The page renders its content with JavaScript after about {page.render_ms} ms; "
             f"the scrape waited {opts.wait_ms} ms.",
-            url, {"render_ms": page.render_ms, "wait_ms": opts.wait_ms},
+            url,
+            {"render_ms": page.render_ms, "wait_ms": opts.wait_ms},
         )
+
     def write_document() -> dict[str, Any]:
         document = build_document(sites, page, url, opts, status=status, rendered=rendered, proxy_used=proxy_used)
         if failure is not None and failure.kind != FailureKind.JS_NOT_RENDERED:
@@ -181,8 +197,16 @@ def fetch_page(sites: SiteSource, url: str, options: ScrapeOptions | None) -> Fe
     return FetchResult(url, failure, credits, needed_ms, write_document)
 
 
-def build_document(sites: SiteSource, page: Page, requested_url: str, opts: EffectiveOptions, *,
-                   status: int, rendered: bool, proxy_used: str) -> dict[str, Any]:
+def build_document(
+    sites: SiteSource,
+    page: Page,
+    requested_url: str,
+    opts: EffectiveOptions,
+    *,
+    status: int,
+    rendered: bool,
+    proxy_used: str,
+) -> dict[str, Any]:
     """The Document the service returns for `page`, with the requested formats."""
     site = sites.site(page.host)
     blocked = status == 403

@@ -52,8 +52,17 @@ def _crawl_options(rng: random.Random) -> dict[str, Any]:
     return options
 
 
-def seed_job(store: JobStore, sites: SiteSource, *, team: Team, api_key: str, kind: str, url: str, at: datetime,
-             rng: random.Random) -> str:
+def seed_job(
+    store: JobStore,
+    sites: SiteSource,
+    *,
+    team: Team,
+    api_key: str,
+    kind: str,
+    url: str,
+    at: datetime,
+    rng: random.Random,
+) -> str:
     """Create a job of `kind` for `url` as of `at`, without recording it; return its id."""
     caller = Caller(team, api_key)
     if kind == "scrape":
@@ -69,7 +78,12 @@ def seed_job(store: JobStore, sites: SiteSource, *, team: Team, api_key: str, ki
         batch = BatchScrapeRequest.model_validate({"urls": urls})
         return store.create_batch(caller, batch, at=at, record=False, through_cache=False).id
     if kind in ("agent", "extract"):
-        prompt = rng.choice(("Find the pricing tiers and what each includes",
-                             "List every product with its price", "Summarise the company's latest blog posts"))
+        prompt = rng.choice(
+            (
+                "Find the pricing tiers and what each includes",
+                "List every product with its price",
+                "Summarise the company's latest blog posts",
+            )
+        )
         return store.create_agent_job(caller, prompt, [url], endpoint=kind, at=at, record=False).id
     raise ValueError(f"no seeded job for activity kind {kind!r}")

@@ -58,8 +58,16 @@ EXPIRED_IDS_MAX = 50_000
 class JobStore:
     """All jobs, by id, plus the scrape cache they share."""
 
-    def __init__(self, *, sites: SiteSource, clock: Clock, new_id: NewId, billing: Billing,
-                 webhooks: WebhookDispatcher, new_ids: NewIds | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        sites: SiteSource,
+        clock: Clock,
+        new_id: NewId,
+        billing: Billing,
+        webhooks: WebhookDispatcher,
+        new_ids: NewIds | None = None,
+    ) -> None:
         self._sites = sites
         self._clock = clock
         self._new_id = new_id
@@ -91,13 +99,17 @@ class JobStore:
     def active_crawls(self, team_id: str) -> list[CrawlJob]:
         """The team's crawls that are still scraping, oldest first."""
         now = self._clock.now()
-        return [job for job in self._jobs.values()
-                if isinstance(job, CrawlJob) and job.team_id == team_id and job.status(now) == "scraping"]
+        return [
+            job
+            for job in self._jobs.values()
+            if isinstance(job, CrawlJob) and job.team_id == team_id and job.status(now) == "scraping"
+        ]
 
     # -- scrape ------------------------------------------------------------------
 
-    def create_scrape(self, caller: Caller, request: ScrapeRequest, *, at: datetime | None = None,
-                      record: bool = True) -> ScrapeJob:
+    def create_scrape(
+        self, caller: Caller, request: ScrapeRequest, *, at: datetime | None = None, record: bool = True
+    ) -> ScrapeJob:
         """Scrape one URL (through the team's cache when the options allow) and record the call."""
         now = at or self._clock.now()
         scraped = self._scraper.scrape(caller.team.id, request.url, request, now)
@@ -105,18 +117,29 @@ class JobStore:
         job_id = self._new_id()
         document = copy.deepcopy(result.document) if result.document is not None else None
         if document is not None:
-            document["metadata"].update({"scrapeId": job_id, "cacheState": scraped.cache_state,
-                                         "creditsUsed": result.credits})
-        job = ScrapeJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, url=request.url, request=request,
-                        created_at=now, document=document, failure=result.failure, credits=result.credits,
-                        cache_state=scraped.cache_state)
+            document["metadata"].update(
+                {"scrapeId": job_id, "cacheState": scraped.cache_state, "creditsUsed": result.credits}
+            )
+        job = ScrapeJob(
+            id=job_id,
+            team_id=caller.team.id,
+            api_key=caller.api_key,
+            url=request.url,
+            request=request,
+            created_at=now,
+            document=document,
+            failure=result.failure,
+            credits=result.credits,
+            cache_state=scraped.cache_state,
+        )
         self._jobs[job_id] = job
         if record:
             self._record(caller, "scrape", request.url, job_id, result.credits, at)
         return job
 
-    def failing_scrape(self, caller: Caller, kind: FailureKind, host: str = "example.com",
-                       *, at: datetime | None = None) -> ScrapeJob:
+    def failing_scrape(
+        self, caller: Caller, kind: FailureKind, host: str = "example.com", *, at: datetime | None = None
+    ) -> ScrapeJob:
         """A real scrape of `host`'s site that fails for `kind` (for seeded history and tests)."""
         return self.create_scrape(caller, failing_request(self._sites.site(host), kind), at=at)
 
@@ -126,8 +149,16 @@ class JobStore:
         """The crawl's request and plan (`crawl_plan.plan_requested_crawl`); routes run it off the event loop."""
         return plan_requested_crawl(self._sites, request)
 
-    def start_crawl(self, caller: Caller, request: CrawlRequest, *, at: datetime | None = None,
-                    record: bool = True, planned: PlannedCrawl | None = None, through_cache: bool = True) -> CrawlJob:
+    def start_crawl(
+        self,
+        caller: Caller,
+        request: CrawlRequest,
+        *,
+        at: datetime | None = None,
+        record: bool = True,
+        planned: PlannedCrawl | None = None,
+        through_cache: bool = True,
+    ) -> CrawlJob:
         """Plan a crawl (unless `planned` by `plan_crawl` already), record it, bill it and schedule its webhooks.
 
         `through_cache=False` (the seeded past only) scrapes every page afresh and stores nothing.
@@ -137,25 +168,44 @@ class JobStore:
         request, plan = planned.request, planned.plan
         if through_cache:
             # Every crawled page goes through the team's cache with the crawl's scrape options.
-            plan = dataclasses.replace(plan, results=[
-                self._scraper.scrape(caller.team.id, result.url, request.scrape_options, now,
-                                     fetched=result).job_result()
-                for result in plan.results])
+            plan = dataclasses.replace(
+                plan,
+                results=[
+                    self._scraper.scrape(
+                        caller.team.id, result.url, request.scrape_options, now, fetched=result
+                    ).job_result()
+                    for result in plan.results
+                ],
+            )
         job_id = self._new_id()
-        timeline = Timeline(now, len(plan.results), page_interval(delay=request.delay),
-                            fails_at_start=plan.start_failure is not None)
-        job = CrawlJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
-                       status_path=f"/v2/crawl/{job_id}", timeline=timeline,
-                       webhook=webhook_config(request.webhook),
-                       page_ids=[self._new_id() for _ in plan.results],
-                       url=request.url, request=request, plan=plan)
+        timeline = Timeline(
+            now, len(plan.results), page_interval(delay=request.delay), fails_at_start=plan.start_failure is not None
+        )
+        job = CrawlJob(
+            id=job_id,
+            team_id=caller.team.id,
+            api_key=caller.api_key,
+            created_at=now,
+            status_path=f"/v2/crawl/{job_id}",
+            timeline=timeline,
+            webhook=webhook_config(request.webhook),
+            page_ids=[self._new_id() for _ in plan.results],
+            url=request.url,
+            request=request,
+            plan=plan,
+        )
         if plan.start_failure is None and len(plan.results) <= 1 and plan.filtered_out:
             job.nothing_matched = Failure(
                 FailureKind.NOTHING_MATCHED,
                 f"Only the start page was crawled: {plan.filtered_out} discovered URLs were refused by the "
-                "crawl's path, depth or host rules.", request.url,
-                {"filtered_out": plan.filtered_out, "include_paths": request.include_paths or [],
-                 "exclude_paths": request.exclude_paths or []})
+                "crawl's path, depth or host rules.",
+                request.url,
+                {
+                    "filtered_out": plan.filtered_out,
+                    "include_paths": request.include_paths or [],
+                    "exclude_paths": request.exclude_paths or [],
+                },
+            )
         self._jobs[job_id] = job
         if record:
             self._record(caller, "crawl", request.url, job_id, plan.credits, at)
@@ -179,8 +229,16 @@ class JobStore:
         """Refuse `adding` more pages for `team_id` past the team's queue cap (see `batch_intake.check_queue`)."""
         check_queue(self.for_team(team_id), now or self._clock.now(), adding)
 
-    def create_batch(self, caller: Caller, request: BatchScrapeRequest, *, at: datetime | None = None,
-                     record: bool = True, urls: SortedUrls | None = None, through_cache: bool = True) -> BatchJob:
+    def create_batch(
+        self,
+        caller: Caller,
+        request: BatchScrapeRequest,
+        *,
+        at: datetime | None = None,
+        record: bool = True,
+        urls: SortedUrls | None = None,
+        through_cache: bool = True,
+    ) -> BatchJob:
         """Start a batch scrape of `urls` (sorted by `sort_batch_urls` unless given); nothing is scraped yet.
 
         Each URL is scraped, and billed, when the batch's timeline reaches it (`BatchRun`).
@@ -199,13 +257,29 @@ class JobStore:
 
         # The URL list is kept once, packed, in the run; the request keeps the options.
         options = request.model_copy(update={"urls": []})
-        run = BatchRun(urls=urls.valid, options=options, timeline=timeline, scraper=self._scraper,
-                       team_id=caller.team.id, charge=charge if record else None, through_cache=through_cache,
-                       rendered=self._rendered)
-        job = BatchJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
-                       status_path=f"/v2/batch/scrape/{job_id}", timeline=timeline,
-                       webhook=webhook_config(request.webhook), page_ids=page_ids,
-                       request=options, run=run, invalid_urls=urls.invalid)
+        run = BatchRun(
+            urls=urls.valid,
+            options=options,
+            timeline=timeline,
+            scraper=self._scraper,
+            team_id=caller.team.id,
+            charge=charge if record else None,
+            through_cache=through_cache,
+            rendered=self._rendered,
+        )
+        job = BatchJob(
+            id=job_id,
+            team_id=caller.team.id,
+            api_key=caller.api_key,
+            created_at=now,
+            status_path=f"/v2/batch/scrape/{job_id}",
+            timeline=timeline,
+            webhook=webhook_config(request.webhook),
+            page_ids=page_ids,
+            request=options,
+            run=run,
+            invalid_urls=urls.invalid,
+        )
         self._jobs[job_id] = job
         self.running_batches.add(job)
         if record:
@@ -226,28 +300,44 @@ class JobStore:
         except TimeoutError as exc:
             raise TimedOut(str(exc)) from None
 
-    def map_site(self, caller: Caller, request: MapRequest,
-                 links: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+    def map_site(
+        self, caller: Caller, request: MapRequest, links: list[dict[str, str]] | None = None
+    ) -> list[dict[str, str]]:
         """The links of a map request (listed by `list_map` unless given), recorded as one `map` call (1 credit)."""
         links = self.list_map(request) if links is None else links
         self._record(caller, "map", request.url, None, 1, None)
         return links
 
-    def create_agent_job(self, caller: Caller, prompt: str, urls: list[str] | None = None, *,
-                         endpoint: str = "agent", at: datetime | None = None, record: bool = True) -> AgentJob:
+    def create_agent_job(
+        self,
+        caller: Caller,
+        prompt: str,
+        urls: list[str] | None = None,
+        *,
+        endpoint: str = "agent",
+        at: datetime | None = None,
+        record: bool = True,
+    ) -> AgentJob:
         """An extract/agent job; it fails at once because no LLM is available here."""
         if endpoint not in ("agent", "extract"):
             raise ValueError("endpoint must be 'agent' or 'extract'")
         now = at or self._clock.now()
         job_id = self._new_id()
         failure = Failure(FailureKind.NO_LLM, NO_LLM_MESSAGE, (urls or [""])[0])
-        job = AgentJob(id=job_id, team_id=caller.team.id, api_key=caller.api_key, created_at=now,
-                       prompt=prompt, urls=list(urls or []), failure=failure, endpoint=endpoint)
+        job = AgentJob(
+            id=job_id,
+            team_id=caller.team.id,
+            api_key=caller.api_key,
+            created_at=now,
+            prompt=prompt,
+            urls=list(urls or []),
+            failure=failure,
+            endpoint=endpoint,
+        )
         self._jobs[job_id] = job
         if record:
             self._record(caller, endpoint, job.url or prompt[:200], job_id, 0, at)
         return job
-
 
     # -- retention ---------------------------------------------------------------
 
@@ -258,8 +348,9 @@ class JobStore:
         job stays retrievable for as long as the activity lists it, even past its own expiry.
         """
         cutoff = self._clock.now() - JOB_RETENTION
-        expired = [job_id for job_id, job in self._jobs.items()
-                   if job.created_at <= cutoff and not still_listed(job_id)]
+        expired = [
+            job_id for job_id, job in self._jobs.items() if job.created_at <= cutoff and not still_listed(job_id)
+        ]
         for job_id in expired:
             job = self._jobs.pop(job_id)
             self.running_batches.forget(job_id)
@@ -271,8 +362,9 @@ class JobStore:
 
     # -- bookkeeping -------------------------------------------------------------
 
-    def _record(self, caller: Caller, endpoint: str, target: str, job_id: str | None, credits: int,
-                at: datetime | None) -> None:
+    def _record(
+        self, caller: Caller, endpoint: str, target: str, job_id: str | None, credits: int, at: datetime | None
+    ) -> None:
         # Seeded history happens in the past (`at`): it is recorded at its own time.
         self._billing.record_call(caller, endpoint, target, job_id=job_id, credits=credits, at=at)
 

@@ -113,8 +113,13 @@ class CachedScrape:
 def miss_metadata(result: FetchResult) -> dict[str, Any]:
     """The metadata of a cache-only miss: the 404 status, the message and the code of a single scrape's error."""
     assert result.failure is not None
-    return {"sourceURL": result.url, "url": result.url, "statusCode": CACHE_MISS_STATUS,
-            "error": result.failure.message, "code": CACHE_MISS_CODES[result.failure.kind]}
+    return {
+        "sourceURL": result.url,
+        "url": result.url,
+        "statusCode": CACHE_MISS_STATUS,
+        "error": result.failure.message,
+        "code": CACHE_MISS_CODES[result.failure.kind],
+    }
 
 
 class TeamCacheScraper:
@@ -124,8 +129,15 @@ class TeamCacheScraper:
         self.sites = sites
         self.cache = cache
 
-    def scrape(self, team_id: str, url: str, options: ScrapeOptions | None, now: datetime, *,
-               fetched: FetchResult | None = None) -> CachedScrape:
+    def scrape(
+        self,
+        team_id: str,
+        url: str,
+        options: ScrapeOptions | None,
+        now: datetime,
+        *,
+        fetched: FetchResult | None = None,
+    ) -> CachedScrape:
         """Scrape `url` for `team_id` with `options` at `now`.
 
         `fetched` is the page already fetched off the event loop (a batch's URLs):
@@ -143,8 +155,9 @@ class TeamCacheScraper:
             self.cache.put(team_id, url, result.write_document, now)
         return CachedScrape(result, "miss")
 
-    def replay(self, url: str, options: ScrapeOptions | None, served: Served, credits: int,
-               entry: CacheEntry | None = None) -> CachedScrape:
+    def replay(
+        self, url: str, options: ScrapeOptions | None, served: Served, credits: int, entry: CacheEntry | None = None
+    ) -> CachedScrape:
         """The scrape of `url` that was served as `served` (from `entry` for a hit), written again.
 
         Nothing is looked up or stored: the cache may have changed since, the scrape has not.
@@ -177,8 +190,15 @@ class TeamCacheScraper:
             # The site never changes, so the cached page is re-rendered in the formats asked for now.
             stored = entry.document["metadata"]
             page = self.sites.site(split_url(stored["url"])[0]).fetch(stored["url"])
-            document = build_document(self.sites, page, url, opts, status=stored["statusCode"], rendered=True,
-                                      proxy_used=stored.get("proxyUsed", "basic"))
+            document = build_document(
+                self.sites,
+                page,
+                url,
+                opts,
+                status=stored["statusCode"],
+                rendered=True,
+                proxy_used=stored.get("proxyUsed", "basic"),
+            )
             document["metadata"]["cachedAt"] = isoformat_z(entry.stored_at)
             return document
 
@@ -186,12 +206,20 @@ class TeamCacheScraper:
 
 
 def _lockdown_miss(url: str) -> FetchResult:
-    failure = Failure(FailureKind.LOCKDOWN_MISS, "Lockdown mode found no cached copy of this URL, and "
-                      "lockdown never contacts the target.", url)
+    failure = Failure(
+        FailureKind.LOCKDOWN_MISS,
+        "Lockdown mode found no cached copy of this URL, and lockdown never contacts the target.",
+        url,
+    )
     return FetchResult(url, failure, LOCKDOWN_MISS_CREDITS, 0)
 
 
 def _no_cached_data(url: str, min_age_ms: int) -> FetchResult:
-    failure = Failure(FailureKind.NO_CACHED_DATA, f"No cached data at least {min_age_ms} ms old is available for "
-                      "this URL, and minAge never triggers a fresh scrape.", url, {"min_age_ms": min_age_ms})
+    failure = Failure(
+        FailureKind.NO_CACHED_DATA,
+        f"No cached data at least {min_age_ms} ms old is available for "
+        "this URL, and minAge never triggers a fresh scrape.",
+        url,
+        {"min_age_ms": min_age_ms},
+    )
     return FetchResult(url, failure, 0, 0)

@@ -68,6 +68,7 @@ LOOP_INTERVAL = 0.5
 PAGE_EVENTS_PER_ROUND = 200
 DEFAULT_EVENTS = ("started", "page", "completed", "failed")
 
+
 def wants(filters: set[str], prefix: str, suffix: str) -> bool:
     """True when the event `<prefix>.<suffix>` passes `filters` (names by suffix or in full)."""
     return suffix in filters or f"{prefix}.{suffix}" in filters
@@ -87,8 +88,15 @@ class _BatchEvents:
 class WebhookDispatcher:
     """The due-queue of webhook deliveries and the HTTP client that sends them."""
 
-    def __init__(self, *, clock: Clock, new_id: NewId, teams: TeamDirectory,
-                 transport: httpx.AsyncBaseTransport | None = None, attempt_timeout: float = ATTEMPT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        new_id: NewId,
+        teams: TeamDirectory,
+        transport: httpx.AsyncBaseTransport | None = None,
+        attempt_timeout: float = ATTEMPT_TIMEOUT,
+    ) -> None:
         self._clock = clock
         self._new_id = new_id
         # Read at each attempt: the secret a team has when the event is sent signs it.
@@ -121,15 +129,27 @@ class WebhookDispatcher:
 
         def add(suffix: str, due: datetime, data: list[Any], error: str | None = None) -> None:
             if wants(wanted, prefix, suffix):
-                queued.append(self.enqueue(team, job.id, f"{prefix}.{suffix}", config.url, due, data,
-                                           metadata=config.metadata, headers=config.headers, error=error))
+                queued.append(
+                    self.enqueue(
+                        team,
+                        job.id,
+                        f"{prefix}.{suffix}",
+                        config.url,
+                        due,
+                        data,
+                        metadata=config.metadata,
+                        headers=config.headers,
+                        error=error,
+                    )
+                )
 
         add("started", job.created_at, [])
         if job.kind == "batch_scrape":
             assert isinstance(job, BatchJob)
             if wants(wanted, prefix, "page") or wants(wanted, prefix, "completed"):
-                self._batches.append(_BatchEvents(job, team, pages=wants(wanted, prefix, "page"),
-                                                  end=wants(wanted, prefix, "completed")))
+                self._batches.append(
+                    _BatchEvents(job, team, pages=wants(wanted, prefix, "page"), end=wants(wanted, prefix, "completed"))
+                )
             return queued
         timeline = job.timeline
         if timeline.fails_at_start:
@@ -156,30 +176,67 @@ class WebhookDispatcher:
                 for index in range(events.next_page, upto):
                     document = job.page_document(index)
                     if document is not None:
-                        self.enqueue(events.team, job.id, "batch_scrape.page", config.url,
-                                     job.timeline.page_done_at(index), [document],
-                                     metadata=config.metadata, headers=config.headers)
+                        self.enqueue(
+                            events.team,
+                            job.id,
+                            "batch_scrape.page",
+                            config.url,
+                            job.timeline.page_done_at(index),
+                            [document],
+                            metadata=config.metadata,
+                            headers=config.headers,
+                        )
                 events.next_page = upto
             if (events.next_page >= done or not events.pages) and job.status(now) != "scraping":
                 if events.end and job.status(now) == "completed":
-                    self.enqueue(events.team, job.id, "batch_scrape.completed", config.url, job.timeline.ends_at,
-                                 [], metadata=config.metadata, headers=config.headers)
+                    self.enqueue(
+                        events.team,
+                        job.id,
+                        "batch_scrape.completed",
+                        config.url,
+                        job.timeline.ends_at,
+                        [],
+                        metadata=config.metadata,
+                        headers=config.headers,
+                    )
                 self._batches.remove(events)
 
-    def enqueue(self, team: Team, job_id: str, event: str, url: str, due_at: datetime, data: list[Any], *,
-                metadata: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
-                error: str | None = None) -> Delivery:
+    def enqueue(
+        self,
+        team: Team,
+        job_id: str,
+        event: str,
+        url: str,
+        due_at: datetime,
+        data: list[Any],
+        *,
+        metadata: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        error: str | None = None,
+    ) -> Delivery:
         """Queue one event; its body (and so its webhookId) is fixed now, for every attempt."""
         webhook_id = self._new_id()
-        payload: dict[str, Any] = {"success": error is None, "type": event, "id": job_id,
-                                   "webhookId": webhook_id, "data": data}
+        payload: dict[str, Any] = {
+            "success": error is None,
+            "type": event,
+            "id": job_id,
+            "webhookId": webhook_id,
+            "data": data,
+        }
         if metadata is not None:
             payload["metadata"] = metadata
         if error is not None:
             payload["error"] = error
-        delivery = Delivery(webhook_id=webhook_id, job_id=job_id, team_id=team.id, event=event, url=url,
-                            headers=dict(headers or {}), body=json.dumps(payload, separators=(",", ":")).encode(),
-                            due_at=due_at)
+        delivery = Delivery(
+            webhook_id=webhook_id,
+            job_id=job_id,
+            team_id=team.id,
+            event=event,
+            url=url,
+            headers=dict(headers or {}),
+            body=json.dumps(payload, separators=(",", ":")).encode(),
+            due_at=due_at,
+        )
         self.log.append(delivery)
         self._pending.append(delivery)
         return delivery
@@ -195,8 +252,9 @@ class WebhookDispatcher:
         wanted = set(config.events or DEFAULT_EVENTS)
         if not (wants(wanted, "crawl", "completed") or wants(wanted, "crawl", "cancelled")):
             return None
-        return self.enqueue(team, job.id, "crawl.cancelled", config.url, at, [],
-                            metadata=config.metadata, headers=config.headers)
+        return self.enqueue(
+            team, job.id, "crawl.cancelled", config.url, at, [], metadata=config.metadata, headers=config.headers
+        )
 
     def cancel_pending(self, job_id: str, *, after: datetime) -> None:
         """Drop events of `job_id` that would happen after `after` and were never attempted."""
@@ -269,8 +327,9 @@ class WebhookDispatcher:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(transport=self._transport, timeout=self.attempt_timeout,
-                                             follow_redirects=False)
+            self._client = httpx.AsyncClient(
+                transport=self._transport, timeout=self.attempt_timeout, follow_redirects=False
+            )
         return self._client
 
     async def run_loop(self) -> None:

@@ -55,14 +55,31 @@ class Catalogue:
         self._catalog_urls = [[f"{hubs['catalog']}/{tag}/{slug}-" for _, slug in products] for tag in theme.tags]
         self._archive_urls = [[f"{hubs['archive']}/{2015 + year}/{slug}-" for _, slug in topics] for year in range(11)]
         self._kb_urls = [f"{hubs['kb']}/{guide}-" for guide in theme.guides]
-        self._catalog_texts = [[(f"{product}, {adjective} edition #", f" | {brand}",
-                                 [f"{_article(adjective)} {adjective} {product.lower()} from {brand}, chosen for {topic}."
-                                  for topic in theme.topics])
-                                for adjective in theme.adjectives] for product in theme.products]
+        self._catalog_texts = [
+            [
+                (
+                    f"{product}, {adjective} edition #",
+                    f" | {brand}",
+                    [
+                        f"{_article(adjective)} {adjective} {product.lower()} from {brand}, chosen for {topic}."
+                        for topic in theme.topics
+                    ],
+                )
+                for adjective in theme.adjectives
+            ]
+            for product in theme.products
+        ]
         self._archive_texts = [f"From the {brand} archive: what {topic} taught us." for topic in theme.topics]
-        self._kb_texts = [[(f"{titled(guide)}: how to {verb} (", [f"Knowledge base: {verb} with {topic}, step by step."
-                                                                   for topic in theme.topics])
-                           for verb in theme.verbs] for guide in theme.guides]
+        self._kb_texts = [
+            [
+                (
+                    f"{titled(guide)}: how to {verb} (",
+                    [f"Knowledge base: {verb} with {topic}, step by step." for topic in theme.topics],
+                )
+                for verb in theme.verbs
+            ]
+            for guide in theme.guides
+        ]
 
     # -- items ---------------------------------------------------------------------
 
@@ -142,8 +159,9 @@ class Catalogue:
         for section, hub in self._prefix_of.items():
             if host is None or self._host_of[section] == host:
                 yield hub, -1
-        slots = [slot for slot, section in enumerate(_SECTION_OF_SLOT)
-                 if host is None or self._host_of[section] == host]
+        slots = [
+            slot for slot, section in enumerate(_SECTION_OF_SLOT) if host is None or self._host_of[section] == host
+        ]
         url, in_sitemap = self.url, self.in_sitemap
         for start in range(0, self.size, 10):
             for slot in slots:
@@ -197,9 +215,17 @@ class Catalogue:
         neighbour = i + 10
         if neighbour < self.size and self.is_linked(neighbour):
             links.append(self.url(neighbour))
-        return Page(host=host, path=path, query=query, title=title, description=description,
-                    section=_PAGE_SECTION[section], links=tuple(links), in_sitemap=self.in_sitemap(i) and not query,
-                    load_ms=250 + self._mix(i) % 1500)
+        return Page(
+            host=host,
+            path=path,
+            query=query,
+            title=title,
+            description=description,
+            section=_PAGE_SECTION[section],
+            links=tuple(links),
+            in_sitemap=self.in_sitemap(i) and not query,
+            load_ms=250 + self._mix(i) % 1500,
+        )
 
     def _listing_number(self, query: str) -> int | None:
         if not query:
@@ -219,11 +245,22 @@ class Catalogue:
         if page is None:
             return None
         first = (page - 1) * LISTING_SPAN
-        items = [self.url(i) for i in range(first, min(first + LISTING_SPAN, self.size))
-                 if _SECTION_OF_SLOT[i % 10] == section and self.is_linked(i)]
+        items = [
+            self.url(i)
+            for i in range(first, min(first + LISTING_SPAN, self.size))
+            if _SECTION_OF_SLOT[i % 10] == section and self.is_linked(i)
+        ]
         if page < self.listing_pages:
             items.append(self.listing_url(section, page + 1))
         title, description = self._listing_text(section, page)
-        return Page(host=self._host_of[section], path=_HUB_PATH[section], query=query, title=title,
-                    description=description, section=_PAGE_SECTION[section], links=tuple(items),
-                    in_sitemap=page == 1, load_ms=400)
+        return Page(
+            host=self._host_of[section],
+            path=_HUB_PATH[section],
+            query=query,
+            title=title,
+            description=description,
+            section=_PAGE_SECTION[section],
+            links=tuple(items),
+            in_sitemap=page == 1,
+            load_ms=400,
+        )

@@ -69,8 +69,11 @@ def rank(docs: Sequence[Sequence[str]], query: str) -> list[int]:
             continue
         norm = 1 - B + B * (lengths[index] / average if average else 0)
         # Summed in query order, as `BM25Index` does, so equal scores tie the same way.
-        score = sum(idf[term] * doc_terms[term] * (K1 + 1) / (doc_terms[term] + K1 * norm)
-                    for term in query_terms if term in doc_terms)
+        score = sum(
+            idf[term] * doc_terms[term] * (K1 + 1) / (doc_terms[term] + K1 * norm)
+            for term in query_terms
+            if term in doc_terms
+        )
         if score > 0:
             scored.append((-score, index))
     scored.sort()  # best first; equal scores keep the links' order

@@ -14,7 +14,7 @@ def base_domain(host: str) -> str:
     host = host.lower().rstrip(".")
     for prefix in _SUBDOMAIN_PREFIXES:
         if host.startswith(prefix) and host.count(".") >= 2:
-            return host[len(prefix):]
+            return host[len(prefix) :]
     return host
 
 

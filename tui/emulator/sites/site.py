@@ -30,14 +30,7 @@ from typing import Protocol
 
 from tui.emulator.sites import sitemaps
 from tui.emulator.sites.catalogue import Catalogue
-from tui.emulator.sites.content import (
-    THEMES,
-    PageBody,
-    Theme,
-    slugify,
-    titled,
-    write_sections,
-)
+from tui.emulator.sites.content import THEMES, PageBody, Theme, slugify, titled, write_sections
 from tui.emulator.sites.page import Page, base_domain, path_depth, same_host, split_url
 from tui.emulator.sites.site_layout import PageKey, SiteLayout
 from tui.emulator.sites.sizes import SiteSize, site_size
@@ -107,9 +100,18 @@ class SyntheticSite:
         if found is not None:
             return found
         host, path, query = split_url(url)
-        return Page(host=host, path=path, query=query, title="Page not found",
-                    description="The page you were looking for does not exist.",
-                    section="missing", in_sitemap=False, status_code=404, load_ms=200, exists=False)
+        return Page(
+            host=host,
+            path=path,
+            query=query,
+            title="Page not found",
+            description="The page you were looking for does not exist.",
+            section="missing",
+            in_sitemap=False,
+            status_code=404,
+            load_ms=200,
+            exists=False,
+        )
 
     def robots_allows(self, path: str) -> bool:
         """Whether robots.txt lets a crawler fetch `path` (same rules on every host)."""
@@ -132,14 +134,17 @@ class SyntheticSite:
         if page.section == "robots":
             return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._robots_txt())
         if page.section == "sitemap":
-            return PageBody(page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host, page.path))
+            return PageBody(
+                page.title, page.description, (), (), (), (), (), raw_text=self._sitemap_xml(page.host, page.path)
+            )
         if not page.exists:
             return PageBody(page.title, page.description, (), nav, footer, (), ())
         if page.status_code >= 500:
             return PageBody("Internal Server Error", "The server encountered an error.", (), (), (), (), ())
         sections = write_sections(rng, self.theme, rng.randint(1, 3))
-        main_links = tuple((self._label_for(link), link) for link in page.links
-                           if not self._is_chrome(link, nav, footer))
+        main_links = tuple(
+            (self._label_for(link), link) for link in page.links if not self._is_chrome(link, nav, footer)
+        )
         has_image = page.section in ("products", "blog") and path_depth(page.path) >= 2
         images = (f"https://{self.base}/images/{slugify(page.title)}.jpg",) if has_image else ()
         return PageBody(page.title, page.description, sections, nav, footer, main_links, images)
@@ -168,16 +173,26 @@ class SyntheticSite:
         b = self.base
         if self.size.kind == "brochure":
             return (("Home", f"https://{b}/"), ("About", f"https://{b}/about"), ("Contact", f"https://{b}/contact"))
-        return (("Home", f"https://{b}/"), ("Blog", f"https://{b}/blog"), ("Products", f"https://{b}/products"),
-                ("Docs", f"https://docs.{b}/"), ("Pricing", f"https://{b}/pricing"), ("About", f"https://{b}/about"))
+        return (
+            ("Home", f"https://{b}/"),
+            ("Blog", f"https://{b}/blog"),
+            ("Products", f"https://{b}/products"),
+            ("Docs", f"https://docs.{b}/"),
+            ("Pricing", f"https://{b}/pricing"),
+            ("About", f"https://{b}/about"),
+        )
 
     def footer(self) -> tuple[tuple[str, str], ...]:
         """(label, URL) of the footer every ordinary page carries (one link leaves the site)."""
         b = self.base
         if self.size.kind == "brochure":
             return (("Privacy", f"https://{b}/legal/privacy"),)
-        return (("Privacy", f"https://{b}/legal/privacy"), ("Terms", f"https://{b}/legal/terms"),
-                ("Careers", f"https://{b}/careers"), ("GitHub", f"https://github.com/{slugify(self.brand)}"))
+        return (
+            ("Privacy", f"https://{b}/legal/privacy"),
+            ("Terms", f"https://{b}/legal/terms"),
+            ("Careers", f"https://{b}/careers"),
+            ("GitHub", f"https://github.com/{slugify(self.brand)}"),
+        )
 
     @staticmethod
     def _is_chrome(link: str, nav: tuple[tuple[str, str], ...], footer: tuple[tuple[str, str], ...]) -> bool:
@@ -211,8 +226,16 @@ class SyntheticSite:
         if path != sitemaps.PAGES_FILE and sitemaps.catalogue_file_number(self.catalogue, path) is None:
             return None
         name = path.lstrip("/")
-        return Page(host=host, path=path, query="", title=name, description="Sitemap.", section="sitemap",
-                    in_sitemap=False, load_ms=300)
+        return Page(
+            host=host,
+            path=path,
+            query="",
+            title=name,
+            description="Sitemap.",
+            section="sitemap",
+            in_sitemap=False,
+            load_ms=300,
+        )
 
 
 class SiteSource(Protocol):

@@ -36,8 +36,15 @@ class SiteLayout:
     hub pages, linked from the home page of a site that has a catalogue.
     """
 
-    def __init__(self, rng: random.Random, theme: Theme, brand: str, hosts: tuple[str, str, str],
-                 chrome: tuple[list[str], list[str]], hubs: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        theme: Theme,
+        brand: str,
+        hosts: tuple[str, str, str],
+        chrome: tuple[list[str], list[str]],
+        hubs: Iterable[str] = (),
+    ) -> None:
         self.rng = rng
         self.theme = theme
         self.brand = brand
@@ -54,24 +61,50 @@ class SiteLayout:
         self.add(b, "/", f"{brand}: {theme.trade}", f"{brand} is a {theme.trade}.", "home")
         for slug in ("about", "contact", "pricing", "careers"):
             self.add(b, f"/{slug}", f"{titled(slug)} | {brand}", self.describe(slug), slug)
-        self.add(b, "/pricing/enterprise", f"Enterprise pricing | {brand}", "Plans for large teams.", "pricing",
-                 protected=True)
+        self.add(
+            b,
+            "/pricing/enterprise",
+            f"Enterprise pricing | {brand}",
+            "Plans for large teams.",
+            "pricing",
+            protected=True,
+        )
         posts = self.blog_posts(b)
         self.add(b, "/blog", f"Blog | {brand}", f"Notes from the {theme.trade}.", "blog")
         self.add(b, "/blog", f"Blog, page 2 | {brand}", "Older posts.", "blog", query="page=2", in_sitemap=False)
-        products = [self.add(b, f"/products/{slugify(name)}", f"{name} | {brand}", self.describe(name), "products")
-                    for name in rng.sample(theme.products, rng.randint(5, 8))]
-        self.add(b, "/products", f"Products | {brand}", f"Everything {brand} sells.", "products",
-                 render_ms=rng.randint(*RENDER_DELAY_MS))
-        main_docs = [self.add(b, f"/docs/{slug}", f"{titled(slug)} | {brand} docs", self.describe(slug), "docs")
-                     for slug in theme.guides[: rng.randint(3, 5)]]
+        products = [
+            self.add(b, f"/products/{slugify(name)}", f"{name} | {brand}", self.describe(name), "products")
+            for name in rng.sample(theme.products, rng.randint(5, 8))
+        ]
+        self.add(
+            b,
+            "/products",
+            f"Products | {brand}",
+            f"Everything {brand} sells.",
+            "products",
+            render_ms=rng.randint(*RENDER_DELAY_MS),
+        )
+        main_docs = [
+            self.add(b, f"/docs/{slug}", f"{titled(slug)} | {brand} docs", self.describe(slug), "docs")
+            for slug in theme.guides[: rng.randint(3, 5)]
+        ]
         self.add(b, "/docs", f"Docs | {brand}", "Help for customers.", "docs")
-        roles = [self.add(b, f"/careers/{role}", f"{titled(role)} | Careers", self.describe(role), "careers",
-                          in_sitemap=False) for role in theme.roles]
+        roles = [
+            self.add(
+                b, f"/careers/{role}", f"{titled(role)} | Careers", self.describe(role), "careers", in_sitemap=False
+            )
+            for role in theme.roles
+        ]
         self.add(b, "/legal/privacy", "Privacy policy", "How we handle personal data.", "legal")
         self.add(b, "/legal/terms", "Terms of service", "The terms of using this site.", "legal")
-        self.add(b, f"/reports/annual-{year}", f"Annual report {year}", "A long report that loads slowly.",
-                 "reports", load_ms=rng.randint(*SLOW_LOAD_MS))
+        self.add(
+            b,
+            f"/reports/annual-{year}",
+            f"Annual report {year}",
+            "A long report that loads slowly.",
+            "reports",
+            load_ms=rng.randint(*SLOW_LOAD_MS),
+        )
         self.add(b, "/status/legacy", "Legacy status page", "An old status page.", "status", status_code=500)
         self.add(b, "/admin", "Admin", "Staff only.", "admin", in_sitemap=False)
         self.add(b, "/admin/settings", "Admin settings", "Staff only.", "admin", in_sitemap=False)
@@ -87,8 +120,19 @@ class SiteLayout:
             self.add(host, "/sitemap.xml", "sitemap.xml", "Sitemap.", "sitemap", in_sitemap=False)
 
         u = self.url
-        self.link(u(b, "/"), [u(b, "/blog"), u(b, "/products"), u(b, "/careers"), u(b, f"/reports/annual-{year}"),
-                              u(docs, "/"), u(blog, "/")] + posts[:3] + products[:3])
+        self.link(
+            u(b, "/"),
+            [
+                u(b, "/blog"),
+                u(b, "/products"),
+                u(b, "/careers"),
+                u(b, f"/reports/annual-{year}"),
+                u(docs, "/"),
+                u(blog, "/"),
+            ]
+            + posts[:3]
+            + products[:3],
+        )
         self.link(u(b, "/about"), [u(b, "/contact"), u(b, "/status/legacy"), u(b, "/careers")])
         self.link(u(b, "/pricing"), [u(b, "/pricing/enterprise"), u(b, "/contact")] + products[:2])
         self.link(u(b, "/careers"), roles)
@@ -122,8 +166,10 @@ class SiteLayout:
         self.add(b, "/", f"{brand}: {theme.trade}", f"{brand} is a {theme.trade}.", "home")
         for slug in ("about", "contact"):
             self.add(b, f"/{slug}", f"{titled(slug)} | {brand}", self.describe(slug), slug)
-        products = [self.add(b, f"/products/{slugify(name)}", f"{name} | {brand}", self.describe(name), "products")
-                    for name in rng.sample(theme.products, rng.randint(1, 4))]
+        products = [
+            self.add(b, f"/products/{slugify(name)}", f"{name} | {brand}", self.describe(name), "products")
+            for name in rng.sample(theme.products, rng.randint(1, 4))
+        ]
         self.add(b, "/legal/privacy", "Privacy policy", "How we handle personal data.", "legal")
         self.add(b, "/robots.txt", "robots.txt", "Crawler rules.", "robots", in_sitemap=False)
         self.add(b, "/sitemap.xml", "sitemap.xml", "Sitemap.", "sitemap", in_sitemap=False)
@@ -146,8 +192,10 @@ class SiteLayout:
         pages = [self.add(host, "/", f"{self.brand} documentation", "Guides and API reference.", "docs")]
         pages.append(self.add(host, "/quickstart", "Quickstart", "Get going in five minutes.", "docs"))
         pages += [self.add(host, f"/guides/{slug}", titled(slug), self.describe(slug), "docs") for slug in theme.guides]
-        pages += [self.add(host, f"/api/{res}", f"{titled(res)} API", f"Endpoints for {res}.", "docs")
-                  for res in theme.api_resources]
+        pages += [
+            self.add(host, f"/api/{res}", f"{titled(res)} API", f"Endpoints for {res}.", "docs")
+            for res in theme.api_resources
+        ]
         pages.append(self.add(host, "/changelog", "Changelog", "What changed, release by release.", "docs"))
         return pages[1:]
 
@@ -157,8 +205,10 @@ class SiteLayout:
         for topic in rng.sample(theme.topics, 4):
             year = 2021 + rng.randint(0, 3)
             pages.append(self.add(host, f"/{year}/{slugify(topic)}", f"Notes on {topic}", self.describe(topic), "blog"))
-        pages += [self.add(host, f"/tags/{tag}", f"Posts tagged {tag}", f"Everything about {tag}.", "blog")
-                  for tag in theme.tags[:3]]
+        pages += [
+            self.add(host, f"/tags/{tag}", f"Posts tagged {tag}", f"Everything about {tag}.", "blog")
+            for tag in theme.tags[:3]
+        ]
         return pages[1:]
 
     def describe(self, subject: str) -> str:
@@ -169,13 +219,34 @@ class SiteLayout:
     def url(host: str, path: str, query: str = "") -> str:
         return f"https://{host}{path}" + (f"?{query}" if query else "")
 
-    def add(self, host: str, path: str, title: str, description: str, section: str, *, query: str = "",
-            in_sitemap: bool = True, status_code: int = 200, load_ms: int | None = None, render_ms: int = 0,
-            protected: bool = False) -> str:
-        page = Page(host=host, path=path, query=query, title=title, description=description, section=section,
-                    in_sitemap=in_sitemap, status_code=status_code,
-                    load_ms=load_ms if load_ms is not None else self.rng.randint(*NORMAL_LOAD_MS),
-                    render_ms=render_ms, protected=protected)
+    def add(
+        self,
+        host: str,
+        path: str,
+        title: str,
+        description: str,
+        section: str,
+        *,
+        query: str = "",
+        in_sitemap: bool = True,
+        status_code: int = 200,
+        load_ms: int | None = None,
+        render_ms: int = 0,
+        protected: bool = False,
+    ) -> str:
+        page = Page(
+            host=host,
+            path=path,
+            query=query,
+            title=title,
+            description=description,
+            section=section,
+            in_sitemap=in_sitemap,
+            status_code=status_code,
+            load_ms=load_ms if load_ms is not None else self.rng.randint(*NORMAL_LOAD_MS),
+            render_ms=render_ms,
+            protected=protected,
+        )
         self.drafts[(host, path, query)] = _Draft(page)
         return page.url
 

@@ -70,8 +70,9 @@ def map_links(sites: SiteSource, request: MapRequest) -> list[dict[str, str]]:
     if own == site.base:
         hosts.append(f"www.{own}")
     prefixes = tuple(f"https://{host}{end}" for host in hosts for end in ("/", "?"))
-    urls = [(url, item) for url, item in found.items()
-            if url.startswith(prefixes) and not (ignore_query and "?" in url)]
+    urls = [
+        (url, item) for url, item in found.items() if url.startswith(prefixes) and not (ignore_query and "?" in url)
+    ]
 
     cost_ms = map_cost_ms(len(urls))
     if request.timeout is not None and request.timeout < cost_ms:
@@ -81,9 +82,12 @@ def map_links(sites: SiteSource, request: MapRequest) -> list[dict[str, str]]:
     if not request.search:
         return [_link(site, url, item) for url, item in urls[:limit]]
     links = [_link(site, url, item) for url, item in urls]
-    parts = [catalogue.text_parts(item) if item >= 0 and catalogue is not None
-             else (f"{link['url']} {link['title']} {link['description']}",)
-             for link, (_, item) in zip(links, urls, strict=True)]
+    parts = [
+        catalogue.text_parts(item)
+        if item >= 0 and catalogue is not None
+        else (f"{link['url']} {link['title']} {link['description']}",)
+        for link, (_, item) in zip(links, urls, strict=True)
+    ]
     return [links[i] for i in rank(parts, request.search)[:limit]]
 
 

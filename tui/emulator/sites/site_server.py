@@ -79,8 +79,10 @@ def respond(sites: SiteSource, url: str) -> SiteResponse | None:
         return SiteResponse(status, _headers(f"{kind}; charset=utf-8"), body.raw_text.encode(), delay)
     if page.render_ms > 0:
         html = render_raw_html(body, rendered=False)
-        rendered = (f'<template id="{_RENDERED_TEMPLATE_ID}" data-delay-ms="{page.render_ms}">'
-                    f"{render_main_html(body, rendered=True)}</template>")
+        rendered = (
+            f'<template id="{_RENDERED_TEMPLATE_ID}" data-delay-ms="{page.render_ms}">'
+            f"{render_main_html(body, rendered=True)}</template>"
+        )
         before, closing, after = html.rpartition("</body>")
         html = f"{before}{rendered}{closing}{after}"
     else:

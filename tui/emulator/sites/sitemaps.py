@@ -57,5 +57,6 @@ def index_of_host(catalogue: Catalogue, host: str) -> str:
 def catalogue_file(catalogue: Catalogue, host: str, number: int) -> str:
     """`sitemap-catalogue-<number>.xml` of `host`: its items numbered in that file's span."""
     first, end = (number - 1) * SITEMAP_SPAN, min(number * SITEMAP_SPAN, catalogue.size)
-    return urlset(catalogue.url(i) for i in range(first, end)
-                  if catalogue.host_of_item(i) == host and catalogue.in_sitemap(i))
+    return urlset(
+        catalogue.url(i) for i in range(first, end) if catalogue.host_of_item(i) == host and catalogue.in_sitemap(i)
+    )

@@ -38,8 +38,16 @@ class BudgetExceeded(Exception):
 class SupportDesk:
     """Answers docs-search and ask requests for the emulator's teams."""
 
-    def __init__(self, *, jobs: JobStore, sites: SiteSource, clock: Clock, new_id: NewId,
-                 budget_seconds: float = ASK_BUDGET_SECONDS, timer: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        jobs: JobStore,
+        sites: SiteSource,
+        clock: Clock,
+        new_id: NewId,
+        budget_seconds: float = ASK_BUDGET_SECONDS,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._jobs = jobs
         self._sites = sites
         self._clock = clock
@@ -56,8 +64,11 @@ class SupportDesk:
             "requestId": self._new_id(),
             "answer": found.answer,
             "evidence": found.evidence,
-            "usage": {"inputTokens": found.input_tokens, "outputTokens": found.output_tokens,
-                      "totalTokens": found.input_tokens + found.output_tokens},
+            "usage": {
+                "inputTokens": found.input_tokens,
+                "outputTokens": found.output_tokens,
+                "totalTokens": found.input_tokens + found.output_tokens,
+            },
             "durationMs": self._elapsed_ms(started),
         }
 
@@ -78,8 +89,10 @@ class SupportDesk:
             envelope = self._envelope(request_id, partial, started)
             envelope["answer"] = partial.answer or "The diagnosis did not finish within its time budget."
             envelope["validation"] = partial.validation
-            envelope["feedback"] = {"blockedBy": f"The {self.budget_seconds:g} s budget ran out before the diagnosis "
-                                                 "finished.", "attempted": list(partial.attempted)}
+            envelope["feedback"] = {
+                "blockedBy": f"The {self.budget_seconds:g} s budget ran out before the diagnosis finished.",
+                "attempted": list(partial.attempted),
+            }
             envelope["error"] = f"Support agent timed out after {self.budget_seconds:g} s."
             return 504, envelope
         return 200, self._envelope(request_id, draft, started)
@@ -97,4 +110,3 @@ class SupportDesk:
 
     def _elapsed_ms(self, started: float) -> int:
         return max(0, int((self.timer() - started) * 1000))
-

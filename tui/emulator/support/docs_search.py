@@ -140,15 +140,21 @@ def search_docs(question: str) -> SearchAnswer:
     """Answer `question` by quoting the best-matching documentation passages."""
     found = best_passages(question)
     if not found:
-        answer = ("No page of the documentation matches this question. Try the words the API uses, "
-                  "such as an endpoint (`/v2/crawl`), an option (`maxAge`) or an error code.")
+        answer = (
+            "No page of the documentation matches this question. Try the words the API uses, "
+            "such as an endpoint (`/v2/crawl`), an option (`maxAge`) or an error code."
+        )
         return SearchAnswer(answer, [], estimate_tokens(question), estimate_tokens(answer), [])
     parts = []
     evidence = []
     for passage, hit in found:
         parts.append(f"From {passage.page_title} › {passage.heading} ({passage.location}):\n\n{quote(passage.text)}")
-        evidence.append({"pathOrUrl": passage.location,
-                         "reason": f"BM25 score {hit.score:.2f}; matches: {', '.join(_words_for(question, hit))}"})
+        evidence.append(
+            {
+                "pathOrUrl": passage.location,
+                "reason": f"BM25 score {hit.score:.2f}; matches: {', '.join(_words_for(question, hit))}",
+            }
+        )
     answer = "\n\n".join(parts)
     read = question + "".join(passage.text for passage, _ in found)
     return SearchAnswer(answer, evidence, estimate_tokens(read), estimate_tokens(answer), [p for p, _ in found])

@@ -24,12 +24,7 @@ from typing import Any
 from tui.api.errors import RateLimitError
 from tui.contract.limits import ACTIVITY_LIMIT_MAX
 from tui.contract.models import ActivityEntry
-from tui.dashboard.features.activity.job_states import (
-    DEFAULT_PAUSE,
-    MAX_IN_FLIGHT,
-    RowStatus,
-    StatusChecker,
-)
+from tui.dashboard.features.activity.job_states import DEFAULT_PAUSE, MAX_IN_FLIGHT, RowStatus, StatusChecker
 from tui.dashboard.kit.formatting import clock_time
 
 WINDOW = timedelta(hours=24)

@@ -59,12 +59,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
     """Whether the search is going on (Esc stops it, else closes; m finds more once it is done)."""
 
     def __init__(
-        self,
-        client: WdsClient,
-        statuses: StatusChecker,
-        *,
-        endpoint: str | None = None,
-        clock: Clock = system_clock,
+        self, client: WdsClient, statuses: StatusChecker, *, endpoint: str | None = None, clock: Clock = system_clock
     ) -> None:
         super().__init__()
         self.clock = clock
@@ -138,7 +133,9 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         elif not state.finished and not searching:
             text += " · m: find more"
         self.query_one("#failed-progress", Static).update(shown(text))  # a note may quote the service
-        self._found = {f"{found.entry.id}/{found.entry.endpoint}/{index}": found for index, found in enumerate(state.found)}
+        self._found = {
+            f"{found.entry.id}/{found.entry.endpoint}/{index}": found for index, found in enumerate(state.found)
+        }
         rows = [(key, table_row(found.entry, now, found.status)) for key, found in self._found.items()]
         table = self.query_one(ActivityTable)
         table.sync(rows)
@@ -166,8 +163,9 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             return
         entry = found.entry
         cause = found.status.error or "no error message given"
-        detail.update(shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}",
-                            lines=True))
+        detail.update(
+            shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}", lines=True)
+        )
 
     @on(ActivityTable.ViewportMoved)
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:

@@ -113,10 +113,12 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
             job = await self.client.jobs.get(self.endpoint, self.job_id)
         except NotFoundError as exc:
             notice.set_class(True, "-error")
-            notice.update(shown(
-                f"No {self.endpoint} job {short_id(self.job_id)} on the service: {exc.message} "
-                "(jobs expire after a while)."
-            ))
+            notice.update(
+                shown(
+                    f"No {self.endpoint} job {short_id(self.job_id)} on the service: {exc.message} "
+                    "(jobs expire after a while)."
+                )
+            )
             self._clear_loading()
             return
         except WdsError as exc:

@@ -184,7 +184,10 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
     def _refresh_keys(self) -> None:
         """Note what `check_action` answers now: the footer is redrawn only when that changed (it costs bytes)."""
         self.keys_state = (
-            self._can_go_next(), self.page_number > 1, self.check_action("interact", ()), bool(self._entries)
+            self._can_go_next(),
+            self.page_number > 1,
+            self.check_action("interact", ()),
+            bool(self._entries),
         )
 
     def _is_current(self, shown: ShownPage | None) -> bool:

@@ -63,7 +63,7 @@ class ActivityTable(LiveTable):
     """The entries table; Enter opens the highlighted entry's job; says when other rows come into view."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Open job", id="activity_table.select_cursor"),
+        Binding("enter", "select_cursor", "Open job", id="activity_table.select_cursor")
     ]
 
     class ViewportMoved(Message):

@@ -143,4 +143,3 @@ class StatusColumn(Widget):
         """Whether states are being asked for, or soon will be (rows just came into view)."""
         running = self._status_worker is not None and not self._status_worker.is_finished
         return running or self._scroll_timer is not None
-

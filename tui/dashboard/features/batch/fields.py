@@ -24,11 +24,22 @@ from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.scrape_options import FOCUS, OPTION_SPECS, ScrapeOptionsFields
 
 URLS = FieldSpec("urls", ("urls",))
-IGNORE_INVALID = FieldSpec("ignore-invalid", ("ignoreInvalidURLs",), "invalid URLs",
-                           "ignoreInvalidURLs: drop them and go on", "boolean", group=True, default=True)
-CONCURRENCY = FieldSpec("max-concurrency", ("maxConcurrency",), "maxConcurrency",
-                        f"{range_text(BatchScrapeRequest, 'maxConcurrency')}; pages at once; default the team's limit",
-                        "integer")
+IGNORE_INVALID = FieldSpec(
+    "ignore-invalid",
+    ("ignoreInvalidURLs",),
+    "invalid URLs",
+    "ignoreInvalidURLs: drop them and go on",
+    "boolean",
+    group=True,
+    default=True,
+)
+CONCURRENCY = FieldSpec(
+    "max-concurrency",
+    ("maxConcurrency",),
+    "maxConcurrency",
+    f"{range_text(BatchScrapeRequest, 'maxConcurrency')}; pages at once; default the team's limit",
+    "integer",
+)
 WEBHOOK = FieldSpec("webhook", ("webhook",), "webhook", "https://… receives the batch's events", group=True)
 
 
@@ -45,8 +56,10 @@ def _webhook_issues(webhook: dict[str, Any] | None) -> list[dict[str, Any]]:
     try:
         WebhookConfig.model_validate(webhook)
     except ValidationError as exc:
-        return [{"path": "webhook", "message": issue["message"].replace("url: ", "webhook: ", 1)}
-                for issue in validation_details(exc)]
+        return [
+            {"path": "webhook", "message": issue["message"].replace("url: ", "webhook: ", 1)}
+            for issue in validation_details(exc)
+        ]
     return []
 
 
@@ -72,8 +85,13 @@ class BatchFields(FormBody):
         with Horizontal(classes="field-row"):
             yield Label("URLs, one a line", id="urls-label")
             # The map explorer's selection: the map's URLs, one line each, as text.
-            yield TextArea("\n".join(visible(url) for url in self._urls), id="urls", compact=True, soft_wrap=False,
-                           placeholder="https://example.com/a\nhttps://example.com/b")
+            yield TextArea(
+                "\n".join(visible(url) for url in self._urls),
+                id="urls",
+                compact=True,
+                soft_wrap=False,
+                placeholder="https://example.com/a\nhttps://example.com/b",
+            )
         yield Static("", id="urls-count", classes="field-note", markup=False)
         yield error_line("urls")
         yield ScrapeOptionsFields(id="scrape-options")
@@ -115,8 +133,12 @@ class BatchFields(FormBody):
             invalid = [url for url in values["urls"] if not is_http_url(url)]
             if invalid:
                 some = ", ".join(invalid[:3]) + (f" and {len(invalid) - 3:,} more" if len(invalid) > 3 else "")
-                issues.append({"path": "urls", "message": f"urls: not http(s) URLs: {some}. Fix them, or tick "
-                               "ignoreInvalidURLs to drop them"})
+                issues.append(
+                    {
+                        "path": "urls",
+                        "message": f"urls: not http(s) URLs: {some}. Fix them, or tick ignoreInvalidURLs to drop them",
+                    }
+                )
         return issues
 
     def keeps(self, issue: dict[str, Any], values: dict[str, Any], checked: list[dict[str, Any]]) -> bool:

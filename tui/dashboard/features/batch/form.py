@@ -19,13 +19,7 @@ from textual.binding import BindingType
 from textual.widgets import TextArea
 
 from tui.api.client import WdsClient
-from tui.api.errors import (
-    APIConnectionError,
-    APITimeoutError,
-    InternalServerError,
-    InvalidResponseError,
-    WdsError,
-)
+from tui.api.errors import APIConnectionError, APITimeoutError, InternalServerError, InvalidResponseError, WdsError
 from tui.contract.models.batch import BatchScrapeStarted
 from tui.contract.requests import BatchScrapeRequest
 from tui.dashboard.features.batch.fields import BatchFields
@@ -37,21 +31,29 @@ if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
 
 TITLE = "Batch scrape · POST /v2/batch/scrape"
-_MAYBE_STARTED = ("The batch may have started anyway: look at the activity pane (batch_scrape) before "
-                  "sending again with ctrl+s.")
+_MAYBE_STARTED = (
+    "The batch may have started anyway: look at the activity pane (batch_scrape) before sending again with ctrl+s."
+)
 
 BATCH_WORDS: dict[type[WdsError], Say] = {
     APITimeoutError: lambda e: Words(
-        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} {_MAYBE_STARTED}"),
+        "No answer in time", f"The service sent no answer in time: {sentence(e.message)} {_MAYBE_STARTED}"
+    ),
     APIConnectionError: lambda e: Words(
-        "Connection lost", f"The service could not be reached: {sentence(e.message)} Check the network or the "
-        f"service; nothing typed is lost. {_MAYBE_STARTED}"),
+        "Connection lost",
+        f"The service could not be reached: {sentence(e.message)} Check the network or the "
+        f"service; nothing typed is lost. {_MAYBE_STARTED}",
+    ),
     InternalServerError: lambda e: Words(
-        "The service failed", f"The service failed on its side ({status_code(e)}: {e.message}){request_id_text(e)}. "
-        f"Nothing in the form is wrong. {_MAYBE_STARTED}"),
+        "The service failed",
+        f"The service failed on its side ({status_code(e)}: {e.message}){request_id_text(e)}. "
+        f"Nothing in the form is wrong. {_MAYBE_STARTED}",
+    ),
     InvalidResponseError: lambda e: Words(
-        "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a batch id: "
-        f"{sentence(e.message)} {_MAYBE_STARTED}"),
+        "Unreadable answer",
+        f"The service answered HTTP {e.status} with something that is not a batch id: "
+        f"{sentence(e.message)} {_MAYBE_STARTED}",
+    ),
 }
 
 
@@ -66,17 +68,17 @@ class BatchFormScreen(LaunchFormScreen):
     HEADING = TITLE
     PATH = "/v2/batch/scrape"
     NOTHING_DONE = "No batch was started; the form says why and keeps what you typed."
-    CANCELLED = ("Cancelled: no answer will be shown, but the service may have started the batch "
-                 "(look at the activity pane). The form is as you left it; ctrl+s sends again.")
+    CANCELLED = (
+        "Cancelled: no answer will be shown, but the service may have started the batch "
+        "(look at the activity pane). The form is as you left it; ctrl+s sends again."
+    )
     FIRST = "#urls"
     ENTER_SENDS = False
     READABLE_CURL = True  # every URL in the body
 
     BINDINGS: ClassVar[list[BindingType]] = launch_bindings("batch_form", "Start batch", "Cancel")
 
-    def __init__(
-        self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()
-    ) -> None:
+    def __init__(self, client: WdsClient, *, webhooks: WebhookAddress | None = None, urls: Sequence[str] = ()) -> None:
         super().__init__(client, webhooks)
         self.urls = tuple(urls)
 

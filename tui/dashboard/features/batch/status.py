@@ -68,7 +68,10 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
     """
 
     WIDGETS: ClassVar[JobWidgets] = JobWidgets(
-        "Batch", "#batch-state", "#batch-credits", "#batch-error",
+        "Batch",
+        "#batch-state",
+        "#batch-credits",
+        "#batch-error",
         "It may have expired (a batch is kept 24 hours); what was shown stays. r tries again.",
     )
 
@@ -145,8 +148,9 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
         if not count:
             return ""
         head = f"{accepted:,} accepted · " if accepted is not None else ""
-        return (f"{head}{count:,} URL{'' if count == 1 else 's'} refused as invalid, not scraped: "
-                + " · ".join(self.invalid_urls))
+        return f"{head}{count:,} URL{'' if count == 1 else 's'} refused as invalid, not scraped: " + " · ".join(
+            self.invalid_urls
+        )
 
     def on_mount(self) -> None:
         self.refresh_data()

@@ -150,7 +150,7 @@ class CdpStatusPanel(ForwardsWorkerFailures, Vertical):
 
     ALLOW_MAXIMIZE = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "full_screen", "Full screen", id="cdp_status_panel.full_screen"),
+        Binding("enter", "full_screen", "Full screen", id="cdp_status_panel.full_screen")
     ]
 
     DEFAULT_CSS = """

@@ -20,7 +20,7 @@ class ConsoleEditor(TextArea):
     """A TextArea whose Escape belongs to the screen and whose ctrl+a selects all."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+a", "select_all", "Select all", id="console_editor.select_all"),
+        Binding("ctrl+a", "select_all", "Select all", id="console_editor.select_all")
     ]
 
     async def _on_key(self, event: events.Key) -> None:

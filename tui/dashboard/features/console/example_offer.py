@@ -45,8 +45,7 @@ class ExampleOffer(ModalScreen[bool]):
         with Vertical(id="offer-dialog"):
             yield Static(f"The editor is empty. Insert the {self.language} example?", markup=False)
             yield Static(self.example, id="offer-code", markup=False)
-            yield Static("Enter or y inserts it · any other key leaves the editor empty", id="offer-hint",
-                         markup=False)
+            yield Static("Enter or y inserts it · any other key leaves the editor empty", id="offer-hint", markup=False)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

@@ -40,16 +40,18 @@ class ConsoleForm:
         """The fields, filled from `draft` (the screen yields them in its left column)."""
         with Horizontal(id="console-controls"):
             if self.interact:
-                yield Select([("code", "code"), ("prompt", "prompt")], value=draft.mode,
-                             allow_blank=False, id="mode")
-            yield Select([(name, name) for name in LANGUAGES], value=draft.language,
-                         allow_blank=False, id="language")
+                yield Select([("code", "code"), ("prompt", "prompt")], value=draft.mode, allow_blank=False, id="mode")
+            yield Select([(name, name) for name in LANGUAGES], value=draft.language, allow_blank=False, id="language")
             yield Label("timeout")
-            yield Input(draft.timeout, placeholder="30", type="integer", id="timeout",
-                        tooltip=f"seconds, {EXEC_TIMEOUT_MIN}-{EXEC_TIMEOUT_MAX}; empty: the service's 30")
+            yield Input(
+                draft.timeout,
+                placeholder="30",
+                type="integer",
+                id="timeout",
+                tooltip=f"seconds, {EXEC_TIMEOUT_MIN}-{EXEC_TIMEOUT_MAX}; empty: the service's 30",
+            )
         yield Static("", id="timeout-error", classes="field-error", markup=False)
-        yield ConsoleEditor.code_editor(draft.code, theme="css", id="editor",
-                                        placeholder=EXAMPLES[draft.language])
+        yield ConsoleEditor.code_editor(draft.code, theme="css", id="editor", placeholder=EXAMPLES[draft.language])
         if self.interact:
             yield ConsoleEditor(draft.prompt, soft_wrap=True, id="prompt", placeholder=EXAMPLES["prompt"])
         yield Static("", id="code-error", classes="field-error", markup=False)

@@ -131,8 +131,11 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
                 yield from self.form.compose(self.history.draft)
                 yield RunOutput(id="output")
             with Vertical(id="console-side"):
-                note = ("connects after the first run: the interact answer carries the CDP URL"
-                        if self.target.interact else "this session has no CDP URL")
+                note = (
+                    "connects after the first run: the interact answer carries the CDP URL"
+                    if self.target.interact
+                    else "this session has no CDP URL"
+                )
                 yield CdpStatusPanel(self.target.cdp_url, waiting_note=note, id="cdp")
                 yield RunList(id="history")
         yield Footer()
@@ -175,8 +178,11 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _offer_example(self) -> None:
         """Nothing to run: offer the language's example (Enter/y inserts it; nothing is sent)."""
-        offer_example(self.form.editor_for("code"), self.form.language(),
-                      lambda inserted: self.form.show_error("code-error", None if inserted else NOTHING_TO_RUN))
+        offer_example(
+            self.form.editor_for("code"),
+            self.form.language(),
+            lambda inserted: self.form.show_error("code-error", None if inserted else NOTHING_TO_RUN),
+        )
 
     def action_recall(self) -> None:
         """Put the highlighted run of the history back into the editor."""
@@ -227,7 +233,9 @@ class ConsoleScreen(ForwardsWorkerFailures, Screen[None]):
         started = self._timer()
         try:
             if isinstance(request, InteractRequest):
-                answer: InteractResult | ExecuteResult = await self.client.scrape.interact(self.target.id, request=request)
+                answer: InteractResult | ExecuteResult = await self.client.scrape.interact(
+                    self.target.id, request=request
+                )
             else:
                 answer = await self.client.browser.execute(self.target.id, request=request)
         except WdsError as error:

@@ -43,8 +43,9 @@ class CrawlFields(FormBody):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="form-problem", markup=False)
-        yield Static("Describe the crawl, and ctrl+r fills the parameters (or fill them by hand)",
-                     classes="form-section")
+        yield Static(
+            "Describe the crawl, and ctrl+r fills the parameters (or fill them by hand)", classes="form-section"
+        )
         # select_on_focus: a field this form focuses (a problem's) has its value selected, to type anew.
         yield from PARAM_FIELDS[0].compose(select_on_focus=True)
         with Horizontal(classes="field-row"):
@@ -67,5 +68,10 @@ class CrawlFields(FormBody):
     def show_issues(self, issues: list[dict[str, Any]], problem: str = "") -> None:
         # Under its field the name is already in the label: "must be ≥ 1", not "limit: must be ≥ 1".
         top = [str(issue["path"]).split(".")[0].split("[")[0] for issue in issues]
-        super().show_issues([{**issue, "message": str(issue["message"]).removeprefix(f"{wire}: ")}
-                             for issue, wire in zip(issues, top, strict=True)], problem)
+        super().show_issues(
+            [
+                {**issue, "message": str(issue["message"]).removeprefix(f"{wire}: ")}
+                for issue, wire in zip(issues, top, strict=True)
+            ],
+            problem,
+        )

@@ -52,8 +52,10 @@ class CrawlFormScreen(LaunchFormScreen):
     HEADING = "Start a crawl"
     BODY = CrawlFields
     PATH = "/v2/crawl"
-    CANCELLED = ("Cancelled: no answer will be shown, but the service may have started the crawl "
-                 "(look at the crawls pane). The form is as you left it; ctrl+s sends again.")
+    CANCELLED = (
+        "Cancelled: no answer will be shown, but the service may have started the crawl "
+        "(look at the crawls pane). The form is as you left it; ctrl+s sends again."
+    )
     FIRST = "#param-url"
     ENTER_SENDS = False
     READABLE_CURL = True  # the values the preview filled in, one a line
@@ -176,9 +178,11 @@ def crawl_words(doing: str, base_url: str) -> dict[type[WdsError], Say]:
     after = " The crawl may not have started: look at the crawls pane before sending again." if doing == "Start" else ""
     maybe = " It may have started anyway: look at the crawls pane before sending again." if doing == "Start" else ""
     return {
-        InternalServerError: lambda e: Words("The service failed", f"The service failed ({e}).{after} "
-                                             "Try again in a moment."),
+        InternalServerError: lambda e: Words(
+            "The service failed", f"The service failed ({e}).{after} Try again in a moment."
+        ),
         APITimeoutError: lambda e: Words("No answer in time", f"No answer from {base_url} in time.{maybe}"),
-        APIConnectionError: lambda e: Words("Connection lost", f"Connection lost, {base_url} cannot be reached "
-                                            f"({e.message}). Nothing typed is lost."),
+        APIConnectionError: lambda e: Words(
+            "Connection lost", f"Connection lost, {base_url} cannot be reached ({e.message}). Nothing typed is lost."
+        ),
     }

@@ -133,7 +133,7 @@ class CrawlTable(LiveTable):
     """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor"),
+        Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor")
     ]
 
 

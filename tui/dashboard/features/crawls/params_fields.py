@@ -29,8 +29,15 @@ def param(wire: str, kind: Kind, hint: str, type_words: str = "", default: bool 
     `default` is a tick's: the service's default, what an untouched box sends.
     """
     words = type_words or _TYPES.get(kind) or f"{kind} {range_text(CrawlRequest, wire)}".rstrip()
-    return FieldSpec(f"param-{wire}", (wire,), f"{wire} · {words}", hint, kind, default=default,
-                     choices=SITEMAP_CHOICES if kind == "choice" else ())
+    return FieldSpec(
+        f"param-{wire}",
+        (wire,),
+        f"{wire} · {words}",
+        hint,
+        kind,
+        default=default,
+        choices=SITEMAP_CHOICES if kind == "choice" else (),
+    )
 
 
 # In the order of the contract's table.

@@ -201,7 +201,9 @@ class WebhookListener:
         if connection.our_state is not h11.SEND_RESPONSE or writer.is_closing():
             return
         try:
-            await self._send(connection, writer, 500, {"error": f"the inbox failed on this request ({type(exc).__name__})"})
+            await self._send(
+                connection, writer, 500, {"error": f"the inbox failed on this request ({type(exc).__name__})"}
+            )
         except (OSError, h11.ProtocolError):
             pass
 
@@ -256,9 +258,11 @@ class WebhookListener:
             delivery = check_delivery(body, headers, self.inbox.secret, peer=peer, now=now)
         except Exception as exc:  # noqa: BLE001 - ours to fix; the delivery is still shown, and answered
             problem = f"the inbox could not read this delivery ({type(exc).__name__}: {exc})"
-            return Delivery(now, peer, len(body), None, None, clip(problem, PROBLEM_LIMIT), body), 500, {
-                "error": "the inbox failed to read this delivery"
-            }
+            return (
+                Delivery(now, peer, len(body), None, None, clip(problem, PROBLEM_LIMIT), body),
+                500,
+                {"error": "the inbox failed to read this delivery"},
+            )
         if delivery.event is None:
             return delivery, 400, {"error": delivery.problem or "not a webhook event"}
         return delivery, 200, {"received": True}

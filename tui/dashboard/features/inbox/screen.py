@@ -70,9 +70,7 @@ def inbox_row(row: InboxRow, clock: Clock) -> tuple[str, tuple[str | Text, ...]]
     if event is None:
         return row.key, (when, "(unreadable)", "—", "—", trust_text(row), f"×{row.count}", row.latest.problem or "")
     metadata = json.dumps(event.metadata, separators=(",", ":")) if event.metadata else ""
-    return row.key, (
-        when, event.type, short_id(event.id), event.webhook_id, trust_text(row), f"×{row.count}", metadata
-    )
+    return row.key, (when, event.type, short_id(event.id), event.webhook_id, trust_text(row), f"×{row.count}", metadata)
 
 
 class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
@@ -221,7 +219,11 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
             detail.update("No webhook received yet." if not len(self.service.inbox) else "")
             return
         latest = row.latest
-        times = "1 delivery" if row.count == 1 else f"{row.count} deliveries, the first at {clock_time(row.first_at, self.clock())}"
+        times = (
+            "1 delivery"
+            if row.count == 1
+            else f"{row.count} deliveries, the first at {clock_time(row.first_at, self.clock())}"
+        )
         lines = [f"from {latest.peer} · {latest.size:,} bytes · {times}"]
         if latest.problem:
             lines.append(f"problem: {latest.problem}")
@@ -235,7 +237,9 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
             if data := row.data_text(400):
                 lines.append("data: " + data)
         if latest.cut:
-            lines.append(f"too long to keep with the row: {', '.join(latest.cut)} (cut, or in the body while it is kept)")
+            lines.append(
+                f"too long to keep with the row: {', '.join(latest.cut)} (cut, or in the body while it is kept)"
+            )
         if note := self.service.inbox.body_note(row):
             lines.append(note)
         detail.update(shown("\n".join(lines), lines=True))  # what arrived is the sender's words

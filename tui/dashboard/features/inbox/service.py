@@ -9,12 +9,7 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
-from tui.dashboard.features.inbox.listener import (
-    DEFAULT_HOST,
-    WebhookListener,
-    is_loopback,
-    parse_listen_address,
-)
+from tui.dashboard.features.inbox.listener import DEFAULT_HOST, WebhookListener, is_loopback, parse_listen_address
 from tui.dashboard.features.inbox.store import Inbox
 
 DEFAULT_PORT = 8099

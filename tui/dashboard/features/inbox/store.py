@@ -115,8 +115,11 @@ def check_delivery(
 
 def summary_of(event: WebhookEvent) -> tuple[WebhookEvent, tuple[str, ...]]:
     """What a row keeps of `event`, and what it cut: no data, no extra fields, short texts, small metadata."""
-    cut = [name for name, value in (("type", event.type), ("id", event.id), ("webhookId", event.webhook_id))
-           if len(value) > TEXT_LIMIT]
+    cut = [
+        name
+        for name, value in (("type", event.type), ("id", event.id), ("webhookId", event.webhook_id))
+        if len(value) > TEXT_LIMIT
+    ]
     if event.error is not None and len(event.error) > PROBLEM_LIMIT:
         cut.append("error")
     metadata = event.metadata
@@ -290,8 +293,10 @@ class Inbox:
             return None
         budget = self.quotas[row.trust].body_bytes
         trust = {True: "verified", False: "unverified", None: "unchecked"}[row.verified]
-        return (f"body dropped to stay within {budget / 2**20:g} MiB of {trust} events' bodies "
-                "(oldest first); the row keeps the event's type, ids and metadata")
+        return (
+            f"body dropped to stay within {budget / 2**20:g} MiB of {trust} events' bodies "
+            "(oldest first); the row keeps the event's type, ids and metadata"
+        )
 
     def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call `listener` with the `Change` of each delivery; returns a function that unsubscribes."""

@@ -42,8 +42,10 @@ class MapExplorerScreen(LaunchFormScreen):
     HEADING = TITLE
     PATH = "/v2/map"
     NOTHING_DONE = "Nothing was mapped; the form says why and keeps what you typed."
-    CANCELLED = ("Cancelled: the links will not be shown (the service may still finish the map and bill it). "
-                 "The form is as you left it; ctrl+s sends again.")
+    CANCELLED = (
+        "Cancelled: the links will not be shown (the service may still finish the map and bill it). "
+        "The form is as you left it; ctrl+s sends again."
+    )
     BODY = MapFields
     ANSWER = "map-results"
 
@@ -70,8 +72,12 @@ class MapExplorerScreen(LaunchFormScreen):
 
     async def answered(self, answer: LinkList, request: MapRequest) -> None:
         self.links = answer
-        await self.show_answer(MapResults(self.links, id="map-links"), request,
-                               f"Map · {request.url} · {len(self.links):,} links", "#links-table")
+        await self.show_answer(
+            MapResults(self.links, id="map-links"),
+            request,
+            f"Map · {request.url} · {len(self.links):,} links",
+            "#links-table",
+        )
 
 
 def map_words(request: MapRequest) -> dict[type[WdsError], Say]:
@@ -79,16 +85,24 @@ def map_words(request: MapRequest) -> dict[type[WdsError], Say]:
     budget = f"its timeout of {request.timeout:,} ms" if request.timeout else "its time"
     return {
         RequestTimeoutError: lambda e: Words(
-            "The map took too long", f"The service gave up mapping {request.url} within {budget} "
-            f"({status_code(e)}: {e.message}). Raise timeout, clear it (no timeout by default), or lower limit."),
+            "The map took too long",
+            f"The service gave up mapping {request.url} within {budget} "
+            f"({status_code(e)}: {e.message}). Raise timeout, clear it (no timeout by default), or lower limit.",
+        ),
         APITimeoutError: lambda e: Words(
-            "No answer in time", f"The service sent no answer in time: {sentence(e.message)} A big site takes a "
-            "while; set a timeout in the form to bound it, or send again with ctrl+s."),
+            "No answer in time",
+            f"The service sent no answer in time: {sentence(e.message)} A big site takes a "
+            "while; set a timeout in the form to bound it, or send again with ctrl+s.",
+        ),
         InsufficientCreditsError: lambda e: Words(
-            "No credits left", f"The team has no credits left for a map ({status_code(e)}: {e.message})."),
+            "No credits left", f"The team has no credits left for a map ({status_code(e)}: {e.message})."
+        ),
         ResponseTooLargeError: lambda e: Words(
-            "Answer too large", f"The answer was larger than any map of {request.limit or 'the default number of'} "
-            f"links can be: {e.message}"),
+            "Answer too large",
+            f"The answer was larger than any map of {request.limit or 'the default number of'} "
+            f"links can be: {e.message}",
+        ),
         InvalidResponseError: lambda e: Words(
-            "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a map: {e.message}"),
+            "Unreadable answer", f"The service answered HTTP {e.status} with something that is not a map: {e.message}"
+        ),
     }

@@ -33,20 +33,35 @@ SWITCHES = (
 )
 URL = FieldSpec("url", ("url",), "URL", "https://example.com (the site to map)")
 SEARCH = FieldSpec("search", ("search",), "search", "optional: orders the links by relevance to these words")
-SITEMAP = FieldSpec("sitemap", ("sitemap",), "sitemap", kind="choice", group=True, default="include",
-                    choices=SITEMAP_MODES)
-LIMIT = FieldSpec("limit", ("limit",), "limit", f"{range_text(MapRequest, 'limit', '{:,}'.format)}; "
-                  f"default {MAP_LIMIT_DEFAULT:,}", "integer", group=True)
-TIMEOUT = FieldSpec("timeout", ("timeout",), "timeout (ms)", f">= {bounds(MapRequest, 'timeout')[0]}; none by default",
-                    "integer")
+SITEMAP = FieldSpec(
+    "sitemap", ("sitemap",), "sitemap", kind="choice", group=True, default="include", choices=SITEMAP_MODES
+)
+LIMIT = FieldSpec(
+    "limit",
+    ("limit",),
+    "limit",
+    f"{range_text(MapRequest, 'limit', '{:,}'.format)}; default {MAP_LIMIT_DEFAULT:,}",
+    "integer",
+    group=True,
+)
+TIMEOUT = FieldSpec(
+    "timeout", ("timeout",), "timeout (ms)", f">= {bounds(MapRequest, 'timeout')[0]}; none by default", "integer"
+)
 
 
 class MapFields(FormBody):
     """The map form's fields, their error lines, and a line on top for problems of no single field."""
 
     MODEL = MapRequest
-    SPECS = (URL, SEARCH, SITEMAP, FieldSpec("switches", tuple(wire for _, wire, _, _ in SWITCHES)), LIMIT, TIMEOUT,
-             *LOCATION)
+    SPECS = (
+        URL,
+        SEARCH,
+        SITEMAP,
+        FieldSpec("switches", tuple(wire for _, wire, _, _ in SWITCHES)),
+        LIMIT,
+        TIMEOUT,
+        *LOCATION,
+    )
     FOCUS = {"switches": SWITCHES[0][0]}
 
     # Tab goes from field to field; the fields scroll into view as they get focus.
@@ -88,6 +103,10 @@ class MapFields(FormBody):
         search = values.get("search", "")
         if len(search) > MAP_SEARCH_MAX:
             # Not in the contract; the service refuses longer searches (see tui.contract.limits).
-            issues.append({"path": "search", "message": f"search: at most {MAP_SEARCH_MAX:,} characters "
-                                                        f"(this one has {len(search):,})"})
+            issues.append(
+                {
+                    "path": "search",
+                    "message": f"search: at most {MAP_SEARCH_MAX:,} characters (this one has {len(search):,})",
+                }
+            )
         return issues

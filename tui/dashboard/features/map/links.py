@@ -203,7 +203,7 @@ class LinkList:
         return self.selected_urls() if self.selected else [self.urls[index] for index in self.view]
 
     def count_text(self) -> str:
-        """"1,234 of 150,000 links · 20 selected"."""
+        """ "1,234 of 150,000 links · 20 selected"."""
         text = f"{len(self.view):,} of {len(self.urls):,} links"
         return f"{text} · {len(self.selected):,} selected" if self.selected else text
 

@@ -42,7 +42,10 @@ def fitted_caps(width: int | None) -> tuple[int, ...]:
     if width is None:
         return WIDTH_CAPS
     room = max(width - 2 - 2 * len(COLUMNS) - WIDTH_CAPS[0], 30)  # a scrollbar, paddings, the mark
-    return (WIDTH_CAPS[0], *(max(8, min(cap, int(room * share))) for cap, share in zip(WIDTH_CAPS[1:], SHARES, strict=True)))
+    return (
+        WIDTH_CAPS[0],
+        *(max(8, min(cap, int(room * share))) for cap, share in zip(WIDTH_CAPS[1:], SHARES, strict=True)),
+    )
 
 
 class LinkRows:
@@ -60,8 +63,10 @@ class LinkRows:
         caps = fitted_caps(width)
         self.widths = [
             1,
-            *(min(cap, max(map(len, column), default=0)) for cap, column in zip(
-                caps[1:], (links.urls, links.titles, links.descriptions), strict=True))
+            *(
+                min(cap, max(map(len, column), default=0))
+                for cap, column in zip(caps[1:], (links.urls, links.titles, links.descriptions), strict=True)
+            ),
         ]
 
     def __len__(self) -> int:

@@ -71,8 +71,12 @@ class MapResults(Vertical):
         self._wanted_filter: str | None = None  # the latest text typed, not filtered yet
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter: part of a url or title, or a glob with * ? [ ] (e.g. *.pdf)",
-                    id="links-filter", compact=True, select_on_focus=False)
+        yield Input(
+            placeholder="filter: part of a url or title, or a glob with * ? [ ] (e.g. *.pdf)",
+            id="links-filter",
+            compact=True,
+            select_on_focus=False,
+        )
         yield Static(self._count_text(), id="links-count", markup=False)
         # Fitted to the terminal's width as the links arrive: url, title and description side by side.
         yield LinksTable(self.links, width=self.app.size.width, id="links-table")
@@ -180,8 +184,11 @@ class MapResults(Vertical):
     def action_batch(self) -> None:
         """Open the batch scrape form with the selected URLs."""
         if not self.links.selected:
-            self.notify("Select links first: space, shift+arrows for a range, a for every shown link.",
-                        title="Nothing selected", severity="warning")
+            self.notify(
+                "Select links first: space, shift+arrows for a range, a for every shown link.",
+                title="Nothing selected",
+                severity="warning",
+            )
             return
         urls = self.links.selected_urls()
         self.post_message(OpenBatchForm(urls=tuple(urls)))
@@ -205,6 +212,10 @@ class MapResults(Vertical):
             return
         index = self.links.link_at(row)
         links = self.links
-        lines = (links.urls[index], links.titles[index] or "(no title)", links.descriptions[index] or "(no description)")
+        lines = (
+            links.urls[index],
+            links.titles[index] or "(no title)",
+            links.descriptions[index] or "(no description)",
+        )
         text = "\n".join(visible(line) for line in lines)  # the map's words: one line each, as text
         self.query_one("#link-detail", Static).update(shown(text, lines=True))

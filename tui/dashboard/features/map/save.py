@@ -93,7 +93,8 @@ class SaveUrlsScreen(ModalScreen[Path | None]):
                 self._say(save_problem(path, IsADirectoryError(typed)))
                 return
             replace = await self.app.push_screen_wait(
-                ConfirmScreen(f"{path} exists. Replace it with {self.what}?", confirm_label="Replace"))
+                ConfirmScreen(f"{path} exists. Replace it with {self.what}?", confirm_label="Replace")
+            )
             if not replace:
                 self._say("Not replaced: give another name, or Enter again to be asked again.")
                 return

@@ -45,8 +45,10 @@ class ScrapeFormScreen(LaunchFormScreen):
     HEADING = "Scrape a URL · POST /v2/scrape"
     PATH = "/v2/scrape"
     NOTHING_DONE = "Nothing was scraped; the form says why and keeps what you typed."
-    CANCELLED = ("Cancelled: the answer will not be shown (the service may still finish the scrape "
-                 "and bill it). The form is as you left it; ctrl+s sends again.")
+    CANCELLED = (
+        "Cancelled: the answer will not be shown (the service may still finish the scrape "
+        "and bill it). The form is as you left it; ctrl+s sends again."
+    )
     BODY = ScrapeFields
     ANSWER = "scrape-result"  # the result view scrolls its own document
     CANCEL_ACTION = "cancel_scrape"
@@ -75,8 +77,12 @@ class ScrapeFormScreen(LaunchFormScreen):
 
     async def answered(self, answer: ScrapeResult, request: ScrapeRequest) -> None:
         self.result = answer
-        await self.show_answer(ScrapeResultView(answer, id="scrape-result-view"), request,
-                               f"Scrape a URL · {request.url}", "#scrape-document-scroll")
+        await self.show_answer(
+            ScrapeResultView(answer, id="scrape-result-view"),
+            request,
+            f"Scrape a URL · {request.url}",
+            "#scrape-document-scroll",
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_tab":
@@ -84,7 +90,6 @@ class ScrapeFormScreen(LaunchFormScreen):
         if action == "interact":
             return self.showing_answer and bool(self.result and self.result.job_id)
         return super().check_action(action, parameters)
-
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(ScrapeResultView).show_tab(tab)
@@ -106,29 +111,36 @@ def scrape_words(request: ScrapeRequest) -> dict[type[WdsError], Say]:
             f"No cached copy of {request.url} exists for your team (404 SCRAPE_LOCKDOWN_CACHE_MISS). "
             "Lockdown only serves pages from the cache and never contacts the site, so a page that "
             "was never scraped (or whose copy is older than maxAge) cannot be served. Scrape it once "
-            "with lockdown off to cache it, then lockdown finds it. A miss is billed 1 credit."),
+            "with lockdown off to cache it, then lockdown finds it. A miss is billed 1 credit.",
+        ),
         NoCachedDataError: lambda e: Words(
             "No cached data",
             f"No cached copy of {request.url} at least {request.min_age or 1:,} ms old exists for your team "
             "(404 SCRAPE_NO_CACHED_DATA). minAge asks for the cache only and never triggers a fresh "
-            "scrape. Lower minAge (1 accepts any cached copy), or clear it to let the service fetch the page."),
+            "scrape. Lower minAge (1 accepts any cached copy), or clear it to let the service fetch the page.",
+        ),
         RequestTimeoutError: lambda e: Words(
             "The page took too long",
             f"The service gave up after the scrape's timeout of {timeout:,} ms{wait} ({status_code(e)}): "
-            f"{sentence(e.message)} Raise timeout (at most {BATCH_TIMEOUT_MAX:,} ms) or lower waitFor."),
+            f"{sentence(e.message)} Raise timeout (at most {BATCH_TIMEOUT_MAX:,} ms) or lower waitFor.",
+        ),
         APITimeoutError: lambda e: Words(
             "No answer in time",
             f"The service sent no answer within the scrape's timeout and a margin: {sentence(e.message)} "
-            "The scrape may still have run on the service. Send again with ctrl+s."),
+            "The scrape may still have run on the service. Send again with ctrl+s.",
+        ),
         InsufficientCreditsError: lambda e: Words(
             "No credits left",
             f"The team has no credits left for this scrape ({status_code(e)}: {e.message}). Options "
-            "such as proxy enhanced (up to 5 credits) or lockdown (5 on a hit) cost more than a basic scrape."),
+            "such as proxy enhanced (up to 5 credits) or lockdown (5 on a hit) cost more than a basic scrape.",
+        ),
         InternalServerError: lambda e: Words(
             "The service failed",
             f"The service failed on its side ({status_code(e)}: {e.message}){request_id_text(e)}. "
-            "Nothing in the form is wrong; send again later, or ask support quoting the request id."),
+            "Nothing in the form is wrong; send again later, or ask support quoting the request id.",
+        ),
         InvalidResponseError: lambda e: Words(
             "Unreadable answer",
-            f"The service answered HTTP {e.status} with something that is not a scrape result: {e.message}"),
+            f"The service answered HTTP {e.status} with something that is not a scrape result: {e.message}",
+        ),
     }

@@ -60,7 +60,9 @@ def summary_of(record: AskRecord, elapsed: float | None = None) -> str:
     mark = STATE_MARKS[state]
     if state == "asking":
         waited = f" {elapsed:.0f} s" if elapsed is not None else ""
-        return f"{mark} asking the support agent…{waited} (usually 15 to 30 s, at most {ASK_BUDGET_SECONDS}) · Esc cancels"
+        return (
+            f"{mark} asking the support agent…{waited} (usually 15 to 30 s, at most {ASK_BUDGET_SECONDS}) · Esc cancels"
+        )
     if state == "cancelled":
         return f"{mark} cancelled after {took(record.duration_s)}; the question is kept, ctrl+s sends it again"
     if state in ("failed", "partial"):
@@ -158,7 +160,11 @@ class SupportAnswerView(VerticalScroll):
     """
 
     def __init__(
-        self, empty_note: str, *, with_question: bool = True, id: str | None = None  # noqa: A002 - Textual's name
+        self,
+        empty_note: str,
+        *,
+        with_question: bool = True,
+        id: str | None = None,  # noqa: A002 - Textual's name
     ) -> None:
         super().__init__(id=id)
         self.empty_note = empty_note
@@ -202,9 +208,12 @@ class SupportAnswerView(VerticalScroll):
             summary.set_class(state == "stuck", "-stuck")
             when = record.asked_at.astimezone().strftime("%H:%M:%S")
             about = f"#{record.number} asked {when} about {record.subject.label}"
-            asked.update(shown(
-                f"{about}: {clip(record.question.strip(), QUESTION_SHOWN)}" if self.with_question else about, lines=True
-            ))
+            asked.update(
+                shown(
+                    f"{about}: {clip(record.question.strip(), QUESTION_SHOWN)}" if self.with_question else about,
+                    lines=True,
+                )
+            )
             asked.display = True
             texts = parts_of(record)
         for part, _ in PARTS:

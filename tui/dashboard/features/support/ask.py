@@ -142,10 +142,7 @@ class AskSupportScreen(ForwardsWorkerFailures, Screen[None]):
                 with Horizontal(id="ask-row"):
                     yield Label("Rationale")
                     yield Input(
-                        draft.rationale,
-                        placeholder="optional: what you are trying to do",
-                        compact=True,
-                        id="rationale",
+                        draft.rationale, placeholder="optional: what you are trying to do", compact=True, id="rationale"
                     )
                     yield Button("Send", id="send", compact=True, variant="primary")
                 yield Static("", id="rationale-error", classes="field-error", markup=False)

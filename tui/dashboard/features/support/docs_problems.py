@@ -67,12 +67,19 @@ def _said(text: Callable[[Any], str]) -> Say:
 
 DOCS_WORDS: dict[type[WdsError], Say] = {
     RequestValidationError: _said(lambda e: f"The question cannot be sent: {e.message}"),
-    BadRequestError: _said(lambda e: f"The service refused the question (400): {e.message}. Change it and press Enter."),
+    BadRequestError: _said(
+        lambda e: f"The service refused the question (400): {e.message}. Change it and press Enter."
+    ),
     RateLimitError: _said(_rate_limited),
-    ServiceUnavailableError: _said(lambda e: "Docs search is not available on this service (503): it has no AI "
-                                   f"backend configured ({e.message}). {RETRY}"),
-    BadGatewayError: _said(lambda e: f"The AI service behind docs search could not be reached (502): {e.message}. "
-                           f"{RETRY}"),
+    ServiceUnavailableError: _said(
+        lambda e: (
+            "Docs search is not available on this service (503): it has no AI "
+            f"backend configured ({e.message}). {RETRY}"
+        )
+    ),
+    BadGatewayError: _said(
+        lambda e: f"The AI service behind docs search could not be reached (502): {e.message}. {RETRY}"
+    ),
     GatewayTimeoutError: _said(lambda e: f"The docs search ran out of time on the service (504). {RETRY}"),
     NotFoundError: _said(lambda e: f"This service has no docs search endpoint (404): {e.message}."),
     InternalServerError: _said(lambda e: f"The service failed ({e.status}): {e.message}. {RETRY}"),

@@ -124,7 +124,8 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         with ContentSwitcher(initial="docs-finder"):
             with Vertical(id="docs-finder"):
                 yield Input(
-                    self.memory.query, placeholder="Ask the documentation, e.g. how long is a scrape cached?",
+                    self.memory.query,
+                    placeholder="Ask the documentation, e.g. how long is a scrape cached?",
                     id="docs-query",
                     select_on_focus=False,  # coming back to refine a question: a key must not replace it
                 )
@@ -311,7 +312,9 @@ class DocsSearchScreen(ForwardsWorkerFailures, Screen[None]):
         """Title, snippet, and the link with the reason it was cited."""
         # All of it the service's words: each part one line of text.
         parts: list[str | Content | tuple[str, str]] = [
-            (visible(result.title), "bold"), "\n", (visible(result.snippet), "$text-muted")
+            (visible(result.title), "bold"),
+            "\n",
+            (visible(result.snippet), "$text-muted"),
         ]
         if result.location is not None:
             parts += ["\n", link(result.location, result.web_address, enabled=self.hyperlinks)]

@@ -139,22 +139,32 @@ _ASK_WORDS: dict[type[WdsError], Say] = {
     AuthenticationError: lambda e: Words(f"API key refused ({e.status})", WORDS[AuthenticationError](e).text),
     RateLimitError: lambda e: Words(
         "Too many requests (429)",
-        f"{_text(e)}. {f'Wait {e.retry_after:g} s' if e.retry_after is not None else 'Wait a little'}, then send again."),
+        f"{_text(e)}. {f'Wait {e.retry_after:g} s' if e.retry_after is not None else 'Wait a little'}, then send again.",
+    ),
     ServiceUnavailableError: lambda e: Words(
-        "No AI backend (503)", "This deployment of the service has no AI backend, so its support agent cannot answer "
-        f"(the service said: {_text(e)}). The hosted service can."),
+        "No AI backend (503)",
+        "This deployment of the service has no AI backend, so its support agent cannot answer "
+        f"(the service said: {_text(e)}). The hosted service can.",
+    ),
     GatewayTimeoutError: _out_of_time,
     BadGatewayError: lambda e: Words(
         "Support agent unreachable (502)",
-        f"The service could not reach its AI support agent: {_text(e)}. Try again in a minute."),
-    InternalServerError: lambda e: Words(f"Server error ({e.status})", f"The service failed while answering: {_text(e)}."),
+        f"The service could not reach its AI support agent: {_text(e)}. Try again in a minute.",
+    ),
+    InternalServerError: lambda e: Words(
+        f"Server error ({e.status})", f"The service failed while answering: {_text(e)}."
+    ),
     APIStatusError: _other,  # any other refusal, by its title and status
     APITimeoutError: lambda e: Words(
         "No answer in time",
-        f"The service sent nothing back in time (the agent's budget is {ASK_BUDGET_SECONDS} s): {_text(e)}."),
-    APIConnectionError: lambda e: Words("Connection lost", f"The service could not be reached: {_text(e)}. Check the network."),
+        f"The service sent nothing back in time (the agent's budget is {ASK_BUDGET_SECONDS} s): {_text(e)}.",
+    ),
+    APIConnectionError: lambda e: Words(
+        "Connection lost", f"The service could not be reached: {_text(e)}. Check the network."
+    ),
     InvalidResponseError: lambda e: Words(
-        "Unreadable answer", f"The service answered {e.status} with something the dashboard cannot read: {_text(e)}."),
+        "Unreadable answer", f"The service answered {e.status} with something the dashboard cannot read: {_text(e)}."
+    ),
 }
 """Support ask's own words: headings that carry the status, and the agent's budget where time ran out."""
 

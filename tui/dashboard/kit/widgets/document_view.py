@@ -95,8 +95,10 @@ def verdict(job: BaseModel) -> Text:
     line = state_text(outcome.state, outcome.http_status)
     code = outcome.http_status
     if code is not None and code >= 400:
-        line.append(f" · the page answered {http_status_text(code)}; the job itself ended with status "
-                    f"{outcome.state or 'unknown'}")
+        line.append(
+            f" · the page answered {http_status_text(code)}; the job itself ended with status "
+            f"{outcome.state or 'unknown'}"
+        )
     elif code is not None:
         line.append(f" · the page answered {http_status_text(code)}")
     if isinstance(job, JobStatus):
@@ -230,7 +232,9 @@ class DocumentView(Vertical):
         with Grid(classes="document-fields"):
             for field in job_fields(self.job):
                 yield Label(field.name, classes="field-name", markup=False)
-                yield Label(shown(field.value, lines=True), classes="field-value -alert" if field.alert else "field-value")
+                yield Label(
+                    shown(field.value, lines=True), classes="field-value -alert" if field.alert else "field-value"
+                )
         if isinstance(self.job, JobStatus):
             yield Label(f"Pages ({len(self.job.data)})", classes="document-heading", markup=False)
             lines = page_lines(self.job.data)

@@ -95,8 +95,10 @@ class FooterKey(Widget):
             label_look = self.get_component_styles("footer-key--description")
             text = Text.assemble(
                 (self._padded(self.key_display, key_look.padding), self.get_component_rich_style("footer-key--key")),
-                (self._padded(self.description, label_look.padding),
-                 self.get_component_rich_style("footer-key--description")),
+                (
+                    self._padded(self.description, label_look.padding),
+                    self.get_component_rich_style("footer-key--description"),
+                ),
             )
         text.stylize_before(self.rich_style)
         return text

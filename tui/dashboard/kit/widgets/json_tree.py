@@ -134,11 +134,7 @@ class JsonTree(Tree[JsonNodeData]):
         items = value.items() if isinstance(value, dict) else ((f"[{i}]", v) for i, v in enumerate(value))
         added = 0
         for key, child in items:
-            node.add(
-                node_label(str(key), child),
-                JsonNodeData(child),
-                allow_expand=_is_container(child),
-            )
+            node.add(node_label(str(key), child), JsonNodeData(child), allow_expand=_is_container(child))
             added += 1
         return added
 

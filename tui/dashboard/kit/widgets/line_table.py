@@ -104,8 +104,15 @@ class LineTable(ScrollView, can_focus=True):
     class RowSelected(RowMessage):
         """Enter, or a click on the cursor's row: the row is chosen."""
 
-    def __init__(self, *, rows: RowSource | None = None, name: str | None = None, id: str | None = None,
-                 classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        rows: RowSource | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._store = RowStore()  # the rows given to replace_rows, add_rows, ...
         self._rows: RowSource = self._store if rows is None else rows
@@ -271,7 +278,9 @@ class LineTable(ScrollView, can_focus=True):
             self.post_message(self.RowHighlighted(self, self._cursor, self._rows.key_at(self._cursor)))
 
     def scroll_to_cursor(self, *, animate: bool = False) -> None:
-        region = Region(round(self.scroll_x), self._cursor + self.header_height, self.scrollable_content_region.width, 1)
+        region = Region(
+            round(self.scroll_x), self._cursor + self.header_height, self.scrollable_content_region.width, 1
+        )
         self.scroll_to_region(region, animate=animate, spacing=Spacing(self.header_height, 0, 0, 0), force=True)
 
     def _keyboard(self) -> None:
@@ -378,12 +387,21 @@ class LineTable(ScrollView, can_focus=True):
             self._lines[cache_key] = strip
         return strip
 
-    def _row_segments(self, cells: Sequence[Cell], header: bool, cursor: bool, hover: bool, base: Style,
-                      width: int) -> list[Segment]:
+    def _row_segments(
+        self, cells: Sequence[Cell], header: bool, cursor: bool, hover: bool, base: Style, width: int
+    ) -> list[Segment]:
         """One row drawn across the whole table, and on to the widget's right edge (`row_paint`)."""
         style = self.get_component_rich_style
-        state = state_style(style("linetable--cursor") if cursor else None,
-                            style("linetable--hover") if hover and not header else None)
-        return paint_row(self.app.console, self.app.console_options, cells,
-                         [column.content_width for column in self._columns], padding=self.cell_padding,
-                         row_style=style("linetable--header") if header else base, state=state, width=width)
+        state = state_style(
+            style("linetable--cursor") if cursor else None, style("linetable--hover") if hover and not header else None
+        )
+        return paint_row(
+            self.app.console,
+            self.app.console_options,
+            cells,
+            [column.content_width for column in self._columns],
+            padding=self.cell_padding,
+            row_style=style("linetable--header") if header else base,
+            state=state,
+            width=width,
+        )

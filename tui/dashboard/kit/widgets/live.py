@@ -120,11 +120,7 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         loop.resume()
         node: Any = self
         return node.run_worker(
-            loop.run(at_once=at_once),
-            name="polling",
-            group=POLL_GROUP,
-            exclusive=True,
-            exit_on_error=False,
+            loop.run(at_once=at_once), name="polling", group=POLL_GROUP, exclusive=True, exit_on_error=False
         )
 
     def stop_polling(self) -> None:

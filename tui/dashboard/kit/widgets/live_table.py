@@ -87,7 +87,9 @@ class LiveTable(LineTable):
         self._tallied: list[SafeRow] | None = None
         self.set_columns(self._fit.labels(columns))
 
-    def _on_resize(self, _: events.Resize) -> None:  # Textual's name for a base class's handler: a subclass's own `on_resize` runs too
+    def _on_resize(
+        self, _: events.Resize
+    ) -> None:  # Textual's name for a base class's handler: a subclass's own `on_resize` runs too
         if self._squeeze and self._fit_for(self._given) != self._fit:
             self._fit = self._fit_for(self._given)
             self._replace_all(self._fitted(self._given))  # cut to the new width, or shown whole again

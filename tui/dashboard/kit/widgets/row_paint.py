@@ -72,8 +72,17 @@ def state_style(cursor: Style | None, hover: Style | None) -> Style:
     return state
 
 
-def paint_row(console: Console, options: ConsoleOptions, cells: Sequence[str | Text], widths: Sequence[int], *,
-              padding: int, row_style: Style, state: Style, width: int) -> list[Segment]:
+def paint_row(
+    console: Console,
+    options: ConsoleOptions,
+    cells: Sequence[str | Text],
+    widths: Sequence[int],
+    *,
+    padding: int,
+    row_style: Style,
+    state: Style,
+    width: int,
+) -> list[Segment]:
     """One row across the columns (`widths`: each one's widest cell), and on to `width`."""
     post = Style.from_color(color=state.color) + Style.from_color(bgcolor=state.bgcolor)
     segments: list[Segment] = []
@@ -86,8 +95,9 @@ def paint_row(console: Console, options: ConsoleOptions, cells: Sequence[str | T
     return segments
 
 
-def _cell(console: Console, options: ConsoleOptions, text: Text, width: int, padding: int, pre: Style,
-          post: Style) -> list[Segment]:
+def _cell(
+    console: Console, options: ConsoleOptions, text: Text, width: int, padding: int, pre: Style, post: Style
+) -> list[Segment]:
     """One cell, padded: the segments DataTable's renderables give (`Styled(Padding(text))`), without them.
 
     Rich's way takes ~40 us a cell (a zoomed inbox's screenful: 10 ms); a line of
@@ -104,7 +114,11 @@ def _cell(console: Console, options: ConsoleOptions, text: Text, width: int, pad
     edge = pre + post
     left = Segment(" " * padding, edge)
     right = Segment(" " * (width - text.cell_len + padding), edge)
-    return [left, *(Segment(part, pre + style + post if style else edge) for part, style, _ in line.render(console)), right]
+    return [
+        left,
+        *(Segment(part, pre + style + post if style else edge) for part, style, _ in line.render(console)),
+        right,
+    ]
 
 
 def column_at(widths: Sequence[int], padding: int, x: int) -> int:

@@ -107,7 +107,9 @@ class Fit:
 NO_FIT = Fit()
 
 
-def plan_fit(columns: Sequence[str], rows: Sequence[Sequence[Cell]], steps: Sequence[Step], room: int, gutter: int) -> Fit:
+def plan_fit(
+    columns: Sequence[str], rows: Sequence[Sequence[Cell]], steps: Sequence[Step], room: int, gutter: int
+) -> Fit:
     """The fewest steps, in order, that make `rows` fit in `room` cells (`gutter` cells around each column)."""
     if not steps:
         return NO_FIT
