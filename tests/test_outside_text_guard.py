@@ -8,9 +8,9 @@ it where that can be told from the source alone, without guessing:
   made safe by `shown`/`plain`;
 - markup is parsed only from literals written here (`from_markup("...")`);
 - Markdown is shown by `OutsideMarkdown` only, whose parser makes every text visible;
-- rows reach a DataTable only through `LiveTable` (which makes every cell text),
-  and the only tables are `LiveTable` and the map's `LinksTable` (which paints
-  visible text itself).
+- rows reach a table only through `LiveTable` (which makes every cell text; its
+  base `LineTable` shows cells as given), and the only tables are `LiveTable`
+  and the map's `LinksTable` (which paints visible text itself).
 
 Notifications need no guard: the app reads none as markup (`PlainNotifications`).
 """
@@ -80,16 +80,19 @@ def test_markdown_is_shown_only_by_outside_markdown() -> None:
 
 
 def test_rows_reach_a_table_only_through_live_table() -> None:
+    table_modules = {"dashboard/kit/widgets/live_table.py", "dashboard/kit/widgets/line_table.py"}
     adders = [
         f"{relative}:{call.lineno}"
-        for relative, call in _calls("add_row")
-        if relative != "dashboard/kit/widgets/live_table.py"
+        for name in ("add_row", "add_rows", "replace_rows", "update_rows")
+        for relative, call in _calls(name)
+        if relative not in table_modules
     ]
-    assert adders == [], "give rows to LiveTable.sync"
+    assert adders == [], "give rows to LiveTable.sync or LiveTable.put_rows"
     tables = sorted(
         node.name
         for _, tree in _modules()
         for node in ast.walk(tree)
-        if isinstance(node, ast.ClassDef) and any(getattr(base, "id", None) == "DataTable" for base in node.bases)
+        if isinstance(node, ast.ClassDef)
+        and any(getattr(base, "id", None) in ("DataTable", "LineTable") for base in node.bases)
     )
     assert tables == ["LinksTable", "LiveTable"]

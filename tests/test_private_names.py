@@ -20,37 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.parent / "tui"
 
-ALLOWED: dict[tuple[str, str], str] = {
-    # Issue 20 replaces both tables with a ScrollView of their own (toolong's log_lines.py): these go with them.
-    **{
-        ("dashboard/kit/widgets/live_table.py", name): "DataTable's internals; issue 20 removes them"
-        for name in (
-            "._cell_render_cache",
-            "._data",
-            "._line_cache",
-            "._new_rows",
-            "._offset_cache",
-            "._ordered_row_cache",
-            "._row_render_cache",
-            "._row_renderable_cache",
-            "._update_dimensions",
-            "._updated_cells",
-        )
-    },
-    **{
-        ("dashboard/features/map/links_table.py", name): "textual-fastdatatable's internals; issue 20 removes them"
-        for name in (
-            "._cell_render_cache",
-            "._clamp_cursor_coordinate",
-            "._clear_caches",
-            "._get_styles_to_render_cell",
-            "._pseudo_class_state",
-            "._show_hover_cursor",
-            "._update_dimensions",
-        )
-    },
-}
-"""(file under tui/, private name) -> why it is used anyway."""
+ALLOWED: dict[tuple[str, str], str] = {}
+"""(file under tui/, private name) -> why it is used anyway. Empty: tui/ uses no private name of another package."""
 
 _MODULE_PATH = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 

@@ -22,7 +22,7 @@ class RepaintApp(App[None]):
         self.tick = 0
 
     def compose(self) -> ComposeResult:
-        yield LiveTable("id", "status", "value") if self.live else DataTable()
+        yield LiveTable("id", "status", "value", id="table") if self.live else DataTable(id="table")
 
     def rows(self) -> list[tuple[str, tuple[str, str, str]]]:
         return [
@@ -31,7 +31,7 @@ class RepaintApp(App[None]):
         ]
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#table")
         if self.live:
             self.call_after_refresh(lambda: table.sync(self.rows()))  # type: ignore[attr-defined]
         else:
@@ -42,7 +42,7 @@ class RepaintApp(App[None]):
 
     def step(self) -> None:
         self.tick += 1
-        table = self.query_one(DataTable)
+        table = self.query_one("#table")
         if self.live:
             table.sync(self.rows())  # type: ignore[attr-defined]
         else:

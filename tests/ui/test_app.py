@@ -8,7 +8,6 @@ from dataclasses import replace
 import httpx
 import pytest
 from textual import events
-from textual.widgets import DataTable
 
 from tests.emulator.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
@@ -20,6 +19,7 @@ from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.palette import DashboardCommands
 from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.live_table import LiveTable
 
 
 class Outage(httpx.AsyncBaseTransport):
@@ -119,7 +119,7 @@ async def test_a_link_lost_after_the_first_answer_keeps_the_data_under_a_banner(
     async with app.run_test(size=(120, 40)) as pilot:
         await all_loaded(pilot)
         activity = app.query_one("#activity", Pane)
-        rows_before = activity.query_one(DataTable).row_count
+        rows_before = activity.query_one(LiveTable).row_count
         assert rows_before > 0
         outage.down = True
         activity.refresh_data()
@@ -133,7 +133,7 @@ async def test_a_link_lost_after_the_first_answer_keeps_the_data_under_a_banner(
         ), banner.text()
         assert banner.region.height == 1 and banner.region.y == 1  # under the header, over the panes
         assert app.screen is app.screen_stack[0]  # no full screen over the data
-        assert activity.query_one(DataTable).row_count == rows_before and activity.stale_since is not None
+        assert activity.query_one(LiveTable).row_count == rows_before and activity.stale_since is not None
         assert all(pane.held for pane in app.query(Pane))  # the panes stop asking; the banner alone retries
         await wait_until(pilot, lambda: banner.attempts >= 2, "a second try", 15)
         assert f"({banner.attempts} attempts)" in banner.text()

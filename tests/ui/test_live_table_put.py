@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
+from tui.dashboard.kit.outside_text import safe_cell
 from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze
 
 
@@ -24,7 +25,7 @@ def row(number: int, note: str = "x", status: str = "ok") -> tuple[str, tuple[st
 
 def lines(table: LiveTable) -> list[str]:
     """What the table draws, line by line, the cursor's line marked (its colours depend on focus, not on rows)."""
-    cursor = table.get_component_rich_style("datatable--cursor").bgcolor
+    cursor = table.get_component_rich_style("linetable--cursor").bgcolor
     drawn = []
     for strip in table.render_lines(table.region.reset_offset):
         text = "".join(segment.text for segment in strip)
@@ -38,7 +39,7 @@ async def same_as_fresh(pilot, table: LiveTable, rows: list) -> None:  # type: i
     assert table.row_keys == [key for key, _ in rows]
     drawn = lines(table)
     cursor, top = table.cursor_row, table.scroll_y
-    table._replace_all(table._fitted(rows))  # the whole table made anew
+    table._replace_all(table._fitted([(key, [safe_cell(cell) for cell in cells]) for key, cells in rows]))  # made anew
     table.move_cursor(row=cursor, animate=False)
     table.scroll_to(y=top, animate=False)
     await pilot.pause()
@@ -52,7 +53,7 @@ async def test_rows_are_added_on_top_updated_in_place_and_removed_without_a_rebu
         await pilot.pause()
         table.sync([row(3), row(2), row(1)])
         rebuilt = []
-        table.clear = lambda *a, **k: rebuilt.append(True)  # type: ignore[method-assign]
+        table._replace_all = lambda *a, **k: rebuilt.append(True)  # type: ignore[method-assign]
         table.put_rows([row(5), row(4)], new_on_top=True)
         assert table.row_keys == ["r5", "r4", "r3", "r2", "r1"]
         table.put_rows([row(2, note="changed", status="failed")], removed=["r1", "gone-already"])
@@ -60,7 +61,7 @@ async def test_rows_are_added_on_top_updated_in_place_and_removed_without_a_rebu
         assert [str(cell) for cell in table.get_row("r2")] == ["r2", "failed", "changed"]
         table.put_rows([row(6, note="a much longer note than any before")], new_on_top=True)
         assert rebuilt == []
-        del table.clear  # DataTable's own again, for the comparison's rebuild
+        del table._replace_all  # the class's own again, for the comparison's rebuild
         await pilot.pause()
         await same_as_fresh(
             pilot,
@@ -92,6 +93,24 @@ async def test_the_cursor_follows_the_top_or_stays_on_its_row() -> None:
         assert table.cursor_row - round(table.scroll_y) == on_screen  # the rows read do not move
         await pilot.pause()
         await same_as_fresh(pilot, table, [row(n) for n in range(23, 2, -1)])
+
+
+async def test_the_cursor_stays_on_its_row_when_as_many_rows_leave_above_it_as_arrive_on_top() -> None:
+    """The inbox under a flood: new rows on top, the oldest of them evicted, just above the row a person reads."""
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(LiveTable)
+        await pilot.pause()
+        table.sync([row(n) for n in range(30, 0, -1)])
+        table.focus()
+        await pilot.press("ctrl+end", "up", "up")  # on r3, near the bottom
+        await pilot.pause()
+        on_screen = table.cursor_row - round(table.scroll_y)
+        table.put_rows([row(n) for n in range(40, 30, -1)], removed=[f"r{n}" for n in range(4, 14)], new_on_top=True)
+        assert table.selected_key() == "r3"
+        assert table.cursor_row - round(table.scroll_y) == on_screen
+        await pilot.press("up")
+        assert table.selected_key() == "r14"  # the row above it now
 
 
 async def test_removing_the_chosen_row_keeps_a_cursor_in_the_table() -> None:

@@ -45,7 +45,7 @@ ACTION = "https://lumen-labs.io/x[@click=app.quit]quit[/]"
 
 def shown(table: LiveTable) -> list[list[str]]:
     """What each row of `table` reads on screen, cell by cell."""
-    return [[str(cell) for cell in table.get_row(row.key)] for row in table.ordered_rows]
+    return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
 
 
 async def scrape(emulator: Emulator, *urls: str) -> None:

@@ -54,7 +54,7 @@ def app(emulator: Emulator, transport: SwitchableTransport, clock: ManualClock) 
 def cells(pane: SessionsPane) -> dict[str, dict[str, str]]:
     """Session id -> column (its full name, whatever header a narrow pane gives it) -> what the cell shows."""
     table = pane.query_one(LiveTable)
-    headings = [str(column.key.value) for column in table.ordered_columns]
+    headings = [column.key for column in table.ordered_columns]
     return {str(key): dict(zip(headings, map(str, table.get_row(key)), strict=True)) for key in table.row_keys}
 
 

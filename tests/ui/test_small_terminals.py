@@ -26,7 +26,7 @@ async def with_two_sessions(pilot: Pilot) -> None:
 
 
 def headers(table: LiveTable) -> list[str]:
-    return [str(column.key.value) for column in table.ordered_columns]
+    return [column.key for column in table.ordered_columns]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (200, 50)], ids=lambda s: f"{s[0]}x{s[1]}")

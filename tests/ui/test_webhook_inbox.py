@@ -43,7 +43,7 @@ async def until(pilot, predicate, seconds: float = 10.0) -> None:  # type: ignor
 
 def cells(screen: WebhookInboxScreen) -> list[list[str]]:
     table = screen.query_one("#inbox-table", LiveTable)
-    return [[str(cell) for cell in table.get_row(row.key)] for row in table.ordered_rows]
+    return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
 
 
 async def test_a_crawl_webhook_arrives_verified_and_a_forged_one_is_shown_unverified() -> None:

@@ -19,12 +19,13 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.line_table import LineTable
 from tui.dashboard.kit.widgets.live import LiveData
 from tui.dashboard.kit.widgets.live_table import LiveTable
 
@@ -132,7 +133,7 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         typed together ("2z") arrive together, and the second must reach the
         pane the first one chose.
         """
-        tables = [w for w in self.query(DataTable) if w.focusable]
+        tables = [w for w in self.query(LineTable) if w.focusable]
         for widget in tables or self.query("*"):
             if widget.focusable:
                 self.screen.set_focus(widget)

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 from textual.worker import Worker
 
 from tui.api.client import WdsClient
@@ -146,17 +146,17 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         key = self.query_one(ActivityTable).selected_key()
         return self._found.get(key) if key is not None else None
 
-    @on(DataTable.RowSelected, "#failed-table")
-    def _open(self, event: DataTable.RowSelected) -> None:
+    @on(ActivityTable.RowSelected, "#failed-table")
+    def _open(self, event: ActivityTable.RowSelected) -> None:
         event.stop()
-        found = self._found.get(str(event.row_key.value))
+        found = self._found.get(str(event.row_key))
         if found is not None:
             self.post_message(OpenJob(found.entry.endpoint, found.entry.id, found.entry.target))
 
-    @on(DataTable.RowHighlighted, "#failed-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(ActivityTable.RowHighlighted, "#failed-table")
+    def _highlighted(self, event: ActivityTable.RowHighlighted) -> None:
         # The cause, under the table: the row has room for the state only.
-        found = self._found.get(str(event.row_key.value))
+        found = self._found.get(str(event.row_key))
         detail = self.query_one("#failed-detail", Static)
         if found is None:
             detail.update("")

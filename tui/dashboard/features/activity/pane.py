@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.reactive import reactive
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import Select, Static
 
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
@@ -248,8 +248,8 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
         key = self.query_one(ActivityTable).selected_key()
         return self._entries.get(str(key)) if key is not None else None
 
-    @on(DataTable.RowHighlighted, "#activity-table")
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(ActivityTable.RowHighlighted, "#activity-table")
+    def _row_highlighted(self, event: ActivityTable.RowHighlighted) -> None:
         self._refresh_keys()  # "Interact" depends on the kind of the highlighted entry
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -300,10 +300,10 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
 
     # --- opening an entry ------------------------------------------------------------------
 
-    @on(DataTable.RowSelected, "#activity-table")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(ActivityTable.RowSelected, "#activity-table")
+    def _row_selected(self, event: ActivityTable.RowSelected) -> None:
         event.stop()
-        entry = self._entries.get(str(event.row_key.value))
+        entry = self._entries.get(str(event.row_key))
         if entry is not None:
             self.open_entry(entry)
 

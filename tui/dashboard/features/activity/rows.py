@@ -78,7 +78,7 @@ class ActivityTable(LiveTable):
         if height <= 0 or not self.display:
             return []
         first = round(self.scroll_y)
-        return [row.key.value or "" for row in self.ordered_rows[first : first + height]]
+        return self.row_keys[first : first + height]
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)

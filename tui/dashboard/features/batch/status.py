@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, ProgressBar, Static
+from textual.widgets import Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.contract.models.batch import BatchScrapeStatus
@@ -33,7 +33,7 @@ from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobW
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
-from tui.dashboard.kit.widgets.live_table import Squeeze
+from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 
 COLUMNS = ("status", "result", "url", "error")
@@ -203,10 +203,10 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
             target = status.data[0].metadata.source_url or status.data[0].metadata.url
         self.post_message(AskSupport(self.batch_id, "batch_scrape", status=state, error=error, target=target))
 
-    @on(DataTable.RowSelected, "#batch-urls")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(LiveTable.RowSelected, "#batch-urls")
+    def _row_selected(self, event: LiveTable.RowSelected) -> None:
         event.stop()
-        self.open_document(int(str(event.row_key.value).split(":", 1)[0]))
+        self.open_document(int(str(event.row_key).split(":", 1)[0]))
 
     def open_document(self, index: int) -> None:
         """Ask for the `index`-th URL's document, full screen."""

@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
@@ -189,17 +189,17 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
 
     # --- opening a crawl ------------------------------------------------------------
 
-    @on(DataTable.RowSelected, "#crawls-table")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(CrawlTable.RowSelected, "#crawls-table")
+    def _row_selected(self, event: CrawlTable.RowSelected) -> None:
         event.stop()
-        self.open_crawl(str(event.row_key.value))
+        self.open_crawl(str(event.row_key))
 
     def action_open_selected(self) -> None:
         key = self.query_one(CrawlTable).selected_key()
         if key is not None:
             self.open_crawl(str(key))
 
-    @on(DataTable.RowHighlighted, "#crawls-table")
+    @on(CrawlTable.RowHighlighted, "#crawls-table")
     def _row_highlighted(self) -> None:
         self._note_keys()  # x only on a crawl that runs
 

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, ProgressBar, Static
+from textual.widgets import Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
@@ -156,10 +156,10 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         error = crawl_error(status) if status is not None else self.failure
         self.post_message(AskSupport(self.crawl_id, "crawl", status=state, error=error, target=self.url))
 
-    @on(DataTable.RowSelected, "#crawl-pages")
-    def _page_selected(self, event: DataTable.RowSelected) -> None:
+    @on(LiveTable.RowSelected, "#crawl-pages")
+    def _page_selected(self, event: LiveTable.RowSelected) -> None:
         event.stop()
-        self.open_page(int(str(event.row_key.value).split(":", 1)[0]))
+        self.open_page(int(str(event.row_key).split(":", 1)[0]))
 
     def open_page(self, index: int) -> None:
         """Ask for the `index`-th listed page's document, full screen."""

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import Change, InboxRow
@@ -244,8 +244,8 @@ class WebhookInboxScreen(ForwardsWorkerFailures, Screen[None]):
             lines.append(note)
         detail.update(shown("\n".join(lines), lines=True))  # what arrived is the sender's words
 
-    @on(DataTable.RowHighlighted, "#inbox-table")
-    def _highlighted(self, _: DataTable.RowHighlighted) -> None:
+    @on(LiveTable.RowHighlighted, "#inbox-table")
+    def _highlighted(self, _: LiveTable.RowHighlighted) -> None:
         self._show_detail()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

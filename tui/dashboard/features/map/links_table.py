@@ -1,10 +1,10 @@
-"""A virtualised table of a map's links: `textual-fastdatatable` reading a `LinkList`'s view in place.
+"""A table of a map's links: a `LineTable` reading a `LinkList`'s view in place.
 
 Textual's own `DataTable` copies every row into its own structures (19 s and
-149 MB for 100,000 rows); `textual-fastdatatable` asks a backend for the rows
-it draws. Its Arrow backend would mean building a pyarrow table per filter;
-`LinksBackend` instead answers from the `LinkList` the explorer filters, so a
-new filter costs the table nothing but a redraw of the rows on screen.
+149 MB for 100,000 rows). A `LineTable` draws only the lines on screen and
+asks its row source for them: `LinkRows` answers from the `LinkList` the
+explorer filters and sorts, so a new filter costs the table nothing but a
+redraw of the rows on screen, and no row is copied.
 
 Keys, besides the table's own (arrows, page keys, home/end): space selects
 the row under the cursor, shift+up / shift+down select from where the shift
@@ -14,20 +14,16 @@ the link in full).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, NoReturn
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual_fastdatatable import DataTable
-from textual_fastdatatable.backend import DataTableBackend
 
 from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.kit.formatting import bare_url, middle_clip
 from tui.dashboard.kit.outside_text import visible
+from tui.dashboard.kit.widgets.line_table import LineTable
 
 COLUMNS = ("✓", "url", "title", "description")
 # Widest each column is drawn (longer values are cut with …): the url matters most.
@@ -52,85 +48,63 @@ def fitted_caps(width: int | None) -> tuple[int, ...]:
     )
 
 
-class LinksBackend(DataTableBackend[LinkList]):
-    """Rows of a `LinkList` as it is filtered and sorted now: a read-only backend, nothing copied."""
+class LinkRows:
+    """A `LinkList`'s view as the rows of a `LineTable`: a row's cells are made when it is drawn, nothing copied.
 
-    def __init__(
-        self,
-        data: LinkList,
-        max_rows: int | None = None,
-        column_names: Sequence[str] | None = None,
-        *,
-        width: int | None = None,
-    ) -> None:
-        super().__init__(data, max_rows, column_names)
-        self.data = data
+    A row's key is its link's position in the list (as text). Its version is
+    the table's: every row is drawn again after the selection changed (its ✓).
+    """
+
+    def __init__(self, links: LinkList, *, width: int | None = None) -> None:
+        self.links = links
+        self.generation = 0
         # Measured once: the widest value of each column (capped to fit `width`), over every link, so
         # widths do not jump as the filter changes.
         caps = fitted_caps(width)
-        self._widths = [
+        self.widths = [
             1,
             *(
                 min(cap, max(map(len, column), default=0))
-                for cap, column in zip(caps[1:], (data.urls, data.titles, data.descriptions), strict=True)
+                for cap, column in zip(caps[1:], (links.urls, links.titles, links.descriptions), strict=True)
             ),
         ]
 
-    @classmethod
-    def from_pydict(
-        cls, data: Mapping[str, Sequence[Any]], max_rows: int | None = None, column_names: Sequence[str] | None = None
-    ) -> NoReturn:
-        raise NotImplementedError("LinksBackend reads a LinkList")
+    def __len__(self) -> int:
+        return len(self.links.view)
 
     @property
-    def source_data(self) -> LinkList:
-        return self.data
+    def keys(self) -> list[str]:
+        return [str(link) for link in self.links.view]
 
-    @property
-    def source_row_count(self) -> int:
-        return len(self.data)
+    def key_at(self, index: int) -> str:
+        return str(self.links.view[index])
 
-    @property
-    def row_count(self) -> int:
-        return len(self.data.view)
+    def index_of(self, key: str) -> int | None:
+        try:
+            return self.links.view.index(int(key))
+        except ValueError:
+            return None
 
-    @property
-    def columns(self) -> Sequence[str]:
-        return COLUMNS
+    def version(self, key: str) -> int:
+        return self.generation
 
-    @property
-    def column_content_widths(self) -> Sequence[int]:
-        return self._widths
-
-    def get_row_at(self, index: int) -> Sequence[Any]:
-        data = self.data
-        link = data.view[index]
-        return (MARK if link in data.selected else "", data.urls[link], data.titles[link], data.descriptions[link])
-
-    def get_column_at(self, index: int) -> Sequence[Any]:
-        return [self.get_cell_at(row, index) for row in range(self.row_count)]
-
-    def get_cell_at(self, row_index: int, column_index: int) -> Any:
-        return self.get_row_at(row_index)[column_index]
-
-    # The links come from the map; the table never edits them.
-    def append_column(self, label: str, default: Any | None = None) -> NoReturn:
-        raise NotImplementedError("the links table is read-only")
-
-    def append_rows(self, records: Iterable[Iterable[Any]]) -> NoReturn:
-        raise NotImplementedError("the links table is read-only")
-
-    def drop_row(self, row_index: int) -> NoReturn:
-        raise NotImplementedError("the links table is read-only")
-
-    def update_cell(self, row_index: int, column_index: int, value: Any) -> NoReturn:
-        raise NotImplementedError("the links table is read-only")
-
-    def sort(self, by: list[tuple[str, Literal["ascending", "descending"]]] | str) -> NoReturn:
-        raise NotImplementedError("sort the LinkList (LinkList.sort_by), then call view_changed")
+    def cells(self, key: str) -> tuple[str, ...]:
+        """The mark, url, title and description of a link, each one line of visible text cut to its column."""
+        links, link = self.links, int(key)
+        cells = [MARK if link in links.selected else ""]
+        for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link]), 1):
+            room = self.widths[column]
+            text = visible(text)  # the map's words
+            if column == 1:
+                text = bare_url(text)  # as the activity pane: the scheme says little and costs eight columns
+            if cell_len(text) > room:
+                # A URL differs at its end (the path), so it is cut in the middle; titles read from the start.
+                text = middle_clip(text, room) if column == 1 else set_cell_size(text, max(room - 1, 0)) + "…"
+            cells.append(text)
+        return tuple(cells)
 
 
-class LinksTable(DataTable):
+class LinksTable(LineTable):
     """The links of a `LinkList`, a row each, with a ✓ on the selected ones."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -141,93 +115,41 @@ class LinksTable(DataTable):
         Binding("shift+pageup", "extend_page(-1)", "Select a page up", show=False, id="links_table.extend_page.-1"),
     ]
 
+    # The looks it had as a textual-fastdatatable DataTable (its stylesheet won where it and
+    # Textual's set the same property): a blue header, rows on the screen's background.
+    DEFAULT_CSS = """
+    LinksTable {
+        color: $text;
+        max-height: 100vh;
+        &:dark { background: initial; }
+        & > .linetable--header { background: $primary; color: $text; }
+        & > .linetable--cursor { background: $secondary; color: $text; }
+        & > .linetable--hover { background: $secondary 20%; }
+    }
+    """
+
     class SelectionChanged(Message):
         """The selection changed (the explorer redraws its count)."""
 
     def __init__(self, links: LinkList, *, width: int | None = None, id: str | None = None) -> None:
-        super().__init__(
-            backend=LinksBackend(links, width=width),
-            cursor_type="row",
-            render_markup=False,
-            id=id,
-            show_row_labels=False,
-            max_column_content_width=max(WIDTH_CAPS),
-        )
+        self.source = LinkRows(links, width=width)
+        super().__init__(rows=self.source, id=id)
         self.links = links
         self._anchor: int | None = None  # the row where a shift-selection began
+        self.set_columns([(label, label) for label in COLUMNS])
+        for column, width in zip(self.ordered_columns, self.source.widths, strict=True):
+            column.content_width = max(column.content_width, width)
+        self._new_layout()
 
     def view_changed(self) -> None:
         """Redraw after the `LinkList` was filtered or sorted: the rows on screen only."""
         self._anchor = None
-        self._clear_caches()
-        self._update_count += 1
-        self._update_dimensions([])  # the scrollable height follows the number of rows
-        self.cursor_coordinate = self._clamp_cursor_coordinate(self.cursor_coordinate)
-        self.refresh()
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-        in_range: bool = False,
-    ) -> list[list[Segment]]:
-        """A body cell painted straight into one segment: its value is always one line of plain text.
-
-        The table's own path renders each cell through Rich (padding, styles,
-        wrapping): ~0.2 ms a cell, 30 ms a frame of 40 rows, most of a
-        keystroke's 50 ms. Headers and anything else still take that path.
-        """
-        if row_index < 0 or column_index < 0:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover, in_range)
-        key = (
-            row_index,
-            column_index,
-            base_style,
-            cursor,
-            hover,
-            in_range,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )
-        lines = self._cell_render_cache.get(key)
-        if lines is None:
-            component_style, post_style = self._get_styles_to_render_cell(
-                False,
-                False,
-                row_index < self.fixed_rows or column_index < self.fixed_columns,
-                hover,
-                cursor,
-                in_range,
-                self.show_cursor,
-                self._show_hover_cursor,
-                self.cursor_type == "range",
-                self.cursor_foreground_priority == "css",
-                self.cursor_background_priority == "css",
-            )
-            style = (
-                base_style + component_style + post_style + Style.from_meta({"row": row_index, "column": column_index})
-            )
-            room = max(width - 2, 0)  # a space of padding each side, as the table's own cells
-            # The map's words, one line of text each (`Segment` goes to the terminal as it is).
-            text = visible(self.get_cell_at(self.cursor_coordinate.__class__(row_index, column_index)))
-            if column_index == 1:
-                text = bare_url(text)  # as the activity pane: the scheme says little and costs eight columns
-            if cell_len(text) > room:
-                # A URL differs at its end (the path), so it is cut in the middle; titles read from the start.
-                text = middle_clip(text, room) if column_index == 1 else set_cell_size(text, max(room - 1, 0)) + "…"
-            lines = [[Segment(f" {set_cell_size(text, room)} ", style)]]
-            self._cell_render_cache[key] = lines
-        return lines
+        self.source.generation += 1
+        self.source_changed()
 
     def selection_changed(self) -> None:
         """Redraw the ✓ marks after the selection changed outside the table."""
-        self._clear_caches()
-        self._update_count += 1
+        self.source.generation += 1
         self.refresh()
         self.post_message(self.SelectionChanged())
 
@@ -258,10 +180,6 @@ class LinksTable(DataTable):
         self._anchor = anchor
         self.selection_changed()
 
-    def action_cursor_up(self, select: bool = False) -> None:
+    def action_move(self, rows: int) -> None:
         self._anchor = None
-        super().action_cursor_up(select)
-
-    def action_cursor_down(self, select: bool = False) -> None:
-        self._anchor = None
-        super().action_cursor_down(select)
+        super().action_move(rows)

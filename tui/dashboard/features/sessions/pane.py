@@ -34,7 +34,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.style import Style
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.api.errors import WdsError
 from tui.contract.limits import ACTIVITY_TTL_DEFAULT
@@ -257,12 +257,12 @@ class SessionsPane(Pane[SessionsView]):
             return session is not None and bool(session.live_view_url) or None
         return super().check_action(action, parameters)
 
-    @on(DataTable.RowHighlighted)
+    @on(LiveTable.RowHighlighted)
     def _cursor_moved(self) -> None:
         self.highlighted = self.selected_session()
 
-    @on(DataTable.RowSelected)
-    def _row_chosen(self, event: DataTable.RowSelected) -> None:
+    @on(LiveTable.RowSelected)
+    def _row_chosen(self, event: LiveTable.RowSelected) -> None:
         event.stop()
         if self.check_action("open_console", ()):
             self.action_open_console()
