@@ -64,5 +64,5 @@ def test_map_filter_select_twenty_and_batch_scrape_them(terminal: Terminal) -> N
     deadline = time.monotonic() + 15
     while terminal.alive() and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not terminal.alive(), "wds-tui did not exit on q"
+    assert not terminal.alive(), f"wds-tui did not exit on q; the screen:\n{terminal.screen()}"
     assert terminal.status_file.read_text().strip() == "0"
