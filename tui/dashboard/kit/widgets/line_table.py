@@ -40,22 +40,13 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.dashboard.kit.widgets.row_paint import TABLE_CSS, column_at, paint_row, state_style
+from tui.dashboard.kit.widgets.row_paint import TABLE_CSS, Column, column_at, paint_row, state_style
 from tui.dashboard.kit.widgets.row_store import Cell, RowSource, RowStore
 
 __all__ = ["Column", "LineTable"]
 
 LINE_CACHE = 300
 """Lines kept drawn: a few screens' worth (a zoomed pane's 40 rows, their cursor and hover forms)."""
-
-
-@dataclass
-class Column:
-    """A column shown: its key, its header, and the width of its widest cell (header included)."""
-
-    key: str
-    label: Text
-    content_width: int
 
 
 class LineTable(ScrollView, can_focus=True):

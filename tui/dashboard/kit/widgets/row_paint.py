@@ -13,6 +13,7 @@ column, is in the row's style.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions
 from rich.padding import Padding
@@ -21,7 +22,17 @@ from rich.style import Style
 from rich.text import Span, Text
 from textual.renderables.styled import Styled
 
-__all__ = ["TABLE_CSS", "column_at", "paint_row", "state_style"]
+__all__ = ["TABLE_CSS", "Column", "column_at", "paint_row", "state_style"]
+
+
+@dataclass
+class Column:
+    """A column as drawn: its key, its header, and the width of its widest cell (header included)."""
+
+    key: str
+    label: Text
+    content_width: int
+
 
 TABLE_CSS = """
     LineTable {
