@@ -61,6 +61,11 @@ def test_failed_view_finds_a_failed_job_and_support_diagnoses_it(terminal: Termi
     terminal.keys("a")  # ask support from the job screen
     terminal.wait_for("Question (ctrl+s sends)")
     # Prefilled from what the job screen knew; the editor's text may be drawn a frame after its border.
+    terminal.wait_for("Why, and how do I", seconds=10)
+    # The cursor waits at the end, ready to add; with a long URL the question wraps past the editor's
+    # three lines and its first line ("My scrape job …") is scrolled out: go up to it, as a person would.
+    for _ in range(6):
+        terminal.keys("Up")
     terminal.wait_for(f"job {job_id}", seconds=10)
     terminal.keys("C-s")
     screen = terminal.wait_for("Diagnosis", 90)  # the agent may take its time
