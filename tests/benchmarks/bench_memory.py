@@ -1,7 +1,8 @@
 """Memory over days (issue 9, part 6): RSS over time of the dashboard and of the emulator.
 
 1. dashboard: the real dashboard (`python -m tui`) in a pseudo-terminal of
-   120x40, against an emulator in another process with live traffic. After a
+   120x40, against an emulator in another process with live traffic, or with
+   `--embedded` on its embedded emulator (the default with no service set). After a
    warm-up (default 5 minutes) its RSS is sampled for `--minutes` and the
    growth and the slope (least squares, MB/hour) are printed. Target: at most
    5 MB of growth over an hour.
@@ -18,7 +19,7 @@ snapshot diff), with tracebacks. Its bookkeeping inflates RSS: it is for
 finding what grows; the figures come from runs without it.
 
 Usage:
-  python tests/benchmarks/bench_memory.py dashboard [--warmup-minutes 5] [--minutes 60]
+  python tests/benchmarks/bench_memory.py dashboard [--embedded] [--warmup-minutes 5] [--minutes 60]
   python tests/benchmarks/bench_memory.py emulator [--clock-speed 96] [--sim-hours 26] [--soak-rps 10]
   add --tracemalloc to either to print the growing allocation sites.
 """
@@ -63,6 +64,18 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def children_rss_mb(pid: int) -> float:
+    """RSS of `pid`'s children (the embedded emulator is one), in MB; 0 when it has none."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                total += rss_mb(int(child))
+            except (FileNotFoundError, RuntimeError):
+                pass  # gone between the listing and the read
+    return total
 
 
 def slope_mb_per_hour(samples: list[tuple[float, float]]) -> float:
@@ -293,29 +306,49 @@ def sample_until(
 
 
 def bench_dashboard(args: argparse.Namespace, tmp: Path) -> None:
-    emulator, url, key = start_emulator(program_argv("emulator", False, tmp, ["--port", "0", "--seed", "1"]))
-    soak = Soak(url, key, args.soak_rps)
-    soak.start()
-    env = {**no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key}
+    emulator: subprocess.Popen[str] | None = None
+    if args.embedded:
+        # No service configured: the dashboard starts its embedded emulator (with its live
+        # traffic) in its own process, so the RSS measured is the dashboard's and the emulator's.
+        env = no_config_env(tmp)
+        soak = Soak("", "", 0.0)
+    else:
+        emulator, url, key = start_emulator(program_argv("emulator", False, tmp, ["--port", "0", "--seed", "1"]))
+        soak = Soak(url, key, args.soak_rps)
+        soak.start()
+        env = {**no_config_env(tmp), "WDS_BASE_URL": url, "WDS_API_KEY": key}
     app = PtyProcess(program_argv("dashboard", args.tracemalloc, tmp, []), env=env)
     reader = threading.Thread(target=lambda: _drain(app), daemon=True)
     try:
         app.wait_for("connected", timeout=120)
         reader.start()
         started = time.monotonic()
-        sample_until(app.proc.pid, args.warmup_minutes * 60, args.every, "dashboard warm-up", started)
+        child_samples: list[tuple[float, float]] = []
+
+        def embedded_rss() -> str:
+            # The embedded emulator's RSS beside the dashboard's: reported, but not the target's.
+            mb = children_rss_mb(app.proc.pid)
+            child_samples.append((time.monotonic(), mb))
+            return f"embedded emulator rss={mb:7.1f} MB"
+
+        extra = embedded_rss if args.embedded else None
+        sample_until(app.proc.pid, args.warmup_minutes * 60, args.every, "dashboard warm-up", started, extra)
         snaps = Snapshots(app.proc.pid, tmp) if args.tracemalloc else None
         if snaps:
             snaps.take()
-        samples = sample_until(app.proc.pid, args.minutes * 60, args.every, "dashboard", started)
+        child_samples.clear()
+        samples = sample_until(app.proc.pid, args.minutes * 60, args.every, "dashboard", started, extra)
         print("dashboard after warm-up:", summary(samples), flush=True)
+        if child_samples:
+            print("embedded emulator after warm-up:", summary(child_samples), flush=True)
         if snaps:
             print(snaps.take(), flush=True)
     finally:
         soak.stop()
         _stopping.set()
         app.stop()
-        stop(emulator)
+        if emulator is not None:
+            stop(emulator)
 
 
 _stopping = threading.Event()
@@ -375,6 +408,11 @@ def main() -> int:
     )
     parser.add_argument("--warmup-minutes", type=float, default=5.0, help="dashboard: warm-up (default 5)")
     parser.add_argument("--minutes", type=float, default=60.0, help="dashboard: measured time (default 60)")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="dashboard: run on its embedded emulator (no service configured) rather than one in another process",
+    )
     parser.add_argument(
         "--clock-speed",
         type=float,
