@@ -82,11 +82,18 @@ class MapExplorerScreen(LaunchFormScreen):
         # After the first frame: the links are on screen before the one full collection below.
         self.call_after_refresh(_keep_out_of_collections)
 
+    def on_unmount(self) -> None:
+        # What was frozen lives no longer than the screen: a closed map's widgets are full of
+        # cycles (parent and child), which only a collection of unfrozen objects frees.
+        gc.unfreeze()
+
 
 def _keep_out_of_collections() -> None:
     # The columns live as long as the screen: frozen (as the CPython docs advise for long-lived
-    # data), no full collection walks them while a filter is typed. Collected first, so that the
-    # load's own cyclic garbage (the answer, the request's objects) is freed, not frozen for good.
+    # data), no full collection walks them while a filter is typed. Unfrozen and collected first,
+    # so that the load's own cyclic garbage (the answer, the request's objects, an earlier map's
+    # widgets on this screen) is freed, not frozen for good.
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
 
