@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import httpx
 import pytest
 
@@ -99,3 +101,20 @@ async def test_a_union_field_is_reported_once(client: WdsClient, recorder: Recor
     message = caught.value.message
     assert message.count("sessions[0].status:") == 1
     assert "str-enum" not in message and "(got 5)" in message
+
+
+async def test_garbage_collection_is_back_on_after_reading_an_answer(client: WdsClient, recorder: Recorder) -> None:
+    # Parsing pauses the cyclic collector (a map's 100,000 links set off dozens of useless
+    # collections): a refused answer must not leave it off for the rest of the process.
+    assert gc.isenabled()
+    recorder.queue.append(json_response(200, {"success": True, "crawls": []}))
+    assert (await client.crawl.active()).crawls == []
+    assert gc.isenabled()
+    recorder.queue.append(httpx.Response(200, text="<html>nginx</html>", headers={"content-type": "text/html"}))
+    with pytest.raises(errors.ResponseNotJSONError):
+        await client.crawl.active()
+    assert gc.isenabled()
+    recorder.queue.append(json_response(200, {"success": True, "crawls": 7}))
+    with pytest.raises(errors.ResponseShapeError):
+        await client.crawl.active()
+    assert gc.isenabled()

@@ -256,3 +256,30 @@ async def test_escape_abandons_a_slow_map_and_gives_the_form_back(emulator: Emul
         await pilot.pause()
         assert not screen.sending and "Cancelled" in text_of(screen, "#map-progress")
         assert screen.query_one("#url", Input).value == SITE and app.screen is screen
+
+
+async def test_a_closed_map_leaves_nothing_frozen_and_its_widgets_are_collected(
+    emulator: Emulator, transport: SwitchableTransport
+) -> None:
+    """The links are frozen out of the collector while shown (typing a filter walks no 100,000 links), and
+    unfrozen when the map closes: a closed map's widgets are cycles, which a frozen heap would keep for good."""
+    import gc
+    import weakref
+
+    app: WdsApp = dashboard(emulator, transport)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("M")
+        await wait_until(pilot, lambda: isinstance(app.screen, MapExplorerScreen), "the map explorer")
+        screen = app.screen
+        assert isinstance(screen, MapExplorerScreen)
+        await map_site(pilot, screen, limit="300")
+        await wait_until(pilot, lambda: gc.get_freeze_count() > 0, "the links frozen after the first frame")
+        results = weakref.ref(screen.query_one("#map-links"))
+        del screen
+        app.pop_screen()
+        await wait_until(pilot, lambda: not isinstance(app.screen, MapExplorerScreen), "the dashboard again")
+        await pilot.pause()
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert results() is None, "the closed map's links view was collected"

@@ -39,7 +39,7 @@ from tui.api.errors import (
     ReadOnlyError,
     ResponseTooLargeError,
 )
-from tui.api.responses import excerpt, parse_model, read_json, status_error
+from tui.api.responses import collections_paused, excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
 from tui.contract.redact import mask_key
 
@@ -218,8 +218,9 @@ class BaseClient:
         response = await self._send(call, params=params, json=json)
         if not response.is_success:
             raise status_error(response, self._scrub, partial_model=partial_model)
-        data = read_json(response, self._scrub)
-        return parse_model(model, data, response, self._scrub)
+        with collections_paused():
+            data = read_json(response, self._scrub)
+            return parse_model(model, data, response, self._scrub)
 
     async def _send(self, call: _Call, *, params: Mapping[str, Any] | None, json: Any) -> httpx.Response:
         """Send with the retry policy within the call's deadline; return the final response (2xx or not)."""

@@ -9,6 +9,7 @@ map again.
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import ClassVar
 
@@ -78,6 +79,23 @@ class MapExplorerScreen(LaunchFormScreen):
             f"Map · {request.url} · {len(self.links):,} links",
             "#links-table",
         )
+        # After the first frame: the links are on screen before the one full collection below.
+        self.call_after_refresh(_keep_out_of_collections)
+
+    def on_unmount(self) -> None:
+        # What was frozen lives no longer than the screen: a closed map's widgets are full of
+        # cycles (parent and child), which only a collection of unfrozen objects frees.
+        gc.unfreeze()
+
+
+def _keep_out_of_collections() -> None:
+    # The columns live as long as the screen: frozen (as the CPython docs advise for long-lived
+    # data), no full collection walks them while a filter is typed. Unfrozen and collected first,
+    # so that the load's own cyclic garbage (the answer, the request's objects, an earlier map's
+    # widgets on this screen) is freed, not frozen for good.
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def map_words(request: MapRequest) -> dict[type[WdsError], Say]:
