@@ -22,7 +22,7 @@ import pytest
 from pydantic import BaseModel
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, UNKNOWN_KEY, auth
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError
 from tui.contract.requests import ScrapeRequest

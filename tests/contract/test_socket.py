@@ -19,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tests.contract.conftest import ALPHA_KEY, BETA_KEY, SITE, UNKNOWN_KEY, WEBHOOK_SECRET
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, BadRequestError, RateLimitError, WebhookError
 from tui.api.webhooks import SIGNATURE_HEADER, parse_event, verify_signature

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome, ProfileBusy
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth, client_for
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import ProfileSpec
 from tui.emulator.browser.model import BROWSER_CREDITS_PER_MINUTE
 from tui.emulator.core.clock import ManualClock

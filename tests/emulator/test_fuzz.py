@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, START, auth
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.openapi import openapi_document
 from tui.emulator.server import ServerThread

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.contract.requests import ScrapeRequest
 from tui.emulator.browser.backend import ExecutionOutcome
 from tui.emulator.core.clock import ManualClock

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.contract.loopback import is_loopback
 from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, running
 from tui.emulator.service import Emulator

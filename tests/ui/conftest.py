@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, TextArea
 
 import tui
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
 from tui.dashboard.kit.clock import Clock

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
 from tests.browser.pages import ORIGIN, PagesBackend
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
 from tui.api.client import WdsClient

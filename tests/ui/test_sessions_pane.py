@@ -15,7 +15,7 @@ import pytest
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError

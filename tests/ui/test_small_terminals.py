@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.emulator.recording_backend import RecordingBackend
+from tests.support.recording_backend import RecordingBackend
 from tests.ui.conftest import dashboard, seeded_emulator, wait_until
 from tests.ui.test_snapshots import all_panes_loaded
 from tui.dashboard.features.activity.pane import ActivityPane
