@@ -8,7 +8,7 @@ tests/emulator/test_layering.py.
 
 from __future__ import annotations
 
-from tests.import_graph import ImportGraph
+from tests.support.import_graph import ImportGraph
 
 GRAPH = ImportGraph("tui")
 MAX_LINES = 400

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import processes_in_group
+from tests.support.processes import processes_in_group
 from tui.dashboard.startup import key_command
 from tui.dashboard.startup.key_command import KEY_MAX_BYTES, KeyCommandError, key_from_command
 

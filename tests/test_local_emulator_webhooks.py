@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.emulator.webhook_receiver import ThreadedReceiver
+from tests.support.webhook_receiver import ThreadedReceiver
 from tui.api.webhooks import verify_signature
 from tui.dashboard.startup.embedded_emulator import LocalEmulator
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE

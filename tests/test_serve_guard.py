@@ -18,7 +18,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.processes import ServeProcess, children_of, serve_process
+from tests.support.processes import ServeProcess, children_of, serve_process
 
 pytestmark = pytest.mark.socket
 

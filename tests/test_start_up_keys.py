@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.processes import REPO
+from tests.support.processes import REPO
 
 HEADLESS = "textual.drivers.headless_driver:HeadlessDriver"
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.hostile_server import BIG_MAP_LINKS, SPACES_BYTES, HostileServer, big_map
 from tui.api import errors
 from tui.api.body_reader import ANSWER_MAX_BYTES, MAP_LINK_MAX_BYTES
 from tui.api.client import WdsClient
@@ -25,7 +26,6 @@ from tui.api.resources import map as map_resource
 from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
 
 from .conftest import API_KEY
-from .hostile_server import BIG_MAP_LINKS, SPACES_BYTES, HostileServer, big_map
 
 pytestmark = pytest.mark.socket
 
@@ -141,7 +141,7 @@ async def test_a_compressed_answer_cut_short_is_a_decoding_error(server: Hostile
 
 RSS_PROBE = """
 import asyncio, json, resource, sys
-from tests.api.hostile_server import HostileServer, deflate_bomb, gzip_bomb
+from tests.support.hostile_server import HostileServer, deflate_bomb, gzip_bomb
 from tui.api.client import WdsClient
 
 behaviour, call, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])

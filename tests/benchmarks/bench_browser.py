@@ -36,7 +36,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.processes import processes_mentioning  # noqa: E402
+from tests.support.processes import processes_mentioning  # noqa: E402
 from tui.emulator.browser import process  # noqa: E402
 from tui.emulator.browser.chromium import ChromiumBackend  # noqa: E402
 from tui.emulator.browser.node_runtime import NodeRuntime, NodeRuntimeMissing, find_node_runtime  # noqa: E402

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
-from tests.browser.pages import ORIGIN, PagesBackend
+from tests.support.browser_pages import ORIGIN, PagesBackend
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle, BrowserUnavailable
 from tui.emulator.browser.chromium import ChromiumBackend
@@ -55,7 +55,7 @@ async def backend(chromium: Path, tmp_path: Path) -> AsyncIterator[ChromiumBacke
 
 @pytest.fixture(scope="session")
 def site() -> str:
-    """Base URL of the tests' little web site (see `tests.browser.pages`), which `backend`'s
+    """Base URL of the tests' little web site (see `tests.support.browser_pages`), which `backend`'s
     browsers see through request interception: a sandboxed browser reaches no host loopback."""
     return ORIGIN
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.async_api import Page, Route, async_playwright
 
-from tests.processes import REPO, serve_process
+from tests.support.processes import REPO, serve_process
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 __all__ = ["REPO", "ServedPage", "served_dashboard", "served_page"]

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.browser.test_isolation import ALPHA_KEY
-from tests.processes import emulator_with_banner, processes_mentioning
+from tests.support.processes import emulator_with_banner, processes_mentioning
 from tui.emulator.browser.sandbox import find_bwrap
 
 pytestmark = [

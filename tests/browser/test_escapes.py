@@ -26,7 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.processes import emulator_with_banner
+from tests.support.processes import emulator_with_banner
 from tui.emulator.browser.sandbox import find_bwrap
 
 pytestmark = [

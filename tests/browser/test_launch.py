@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.processes import processes_mentioning
+from tests.support.processes import processes_mentioning
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserStartFailed
 from tui.emulator.browser.chromium import ChromiumBackend

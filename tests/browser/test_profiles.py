@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pages import PagesBackend
+from tests.support.browser_pages import PagesBackend
 from tui.emulator.browser.backend import ProfileBusy, ProfileSpec
 from tui.emulator.browser.chromium import ChromiumBackend
 

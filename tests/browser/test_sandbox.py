@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pages import ORIGIN, PagesBackend
-from tests.processes import processes_mentioning
+from tests.support.browser_pages import ORIGIN, PagesBackend
+from tests.support.processes import processes_mentioning
 from tui.emulator.browser import cgroups, sandbox_paths
 from tui.emulator.browser import sandbox as sandbox_module
 from tui.emulator.browser.chromium import ChromiumBackend

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pages import loopback_site
 from tests.browser.served_page import REPO, served_dashboard, served_page
-from tests.processes import ServeProcess, children_of, serve_process, served_emulator
+from tests.support.browser_pages import loopback_site
+from tests.support.processes import ServeProcess, children_of, serve_process, served_emulator
 from tui.api.client import WdsClient
 from tui.dashboard.features.activity.rows import short_id
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pages import loopback_site
+from tests.support.browser_pages import loopback_site
 from tui.emulator.browser.backend import SiteResponse
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.browser.site_interception import is_local_url

@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.browser.pages import PagesBackend
-from tests.processes import emulator_with_banner, processes_mentioning
+from tests.support.browser_pages import PagesBackend
+from tests.support.processes import emulator_with_banner, processes_mentioning
 from tui.emulator.browser import process
 from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.chromium import ChromiumBackend

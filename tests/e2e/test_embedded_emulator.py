@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_tmux import Terminal
-from tests.processes import processes_mentioning
+from tests.support.processes import processes_mentioning
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

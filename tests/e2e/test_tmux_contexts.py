@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.e2e.test_tmux import Terminal, pytestmark  # noqa: F401 - skipped without tmux
-from tests.processes import served_emulator
+from tests.support.processes import served_emulator
 
 KEY = "wds-" + "9c" * 16
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
-from tests.emulator.webhook_receiver import Receiver
+from tests.support.webhook_receiver import Receiver
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.ids import SeededIds
 from tui.emulator.jobs import batch_intake

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
-from tests.emulator.webhook_receiver import Receiver
+from tests.support.webhook_receiver import Receiver
 from tui.api.webhooks import verify_signature
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

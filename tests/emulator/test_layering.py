@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.import_graph import ImportGraph
+from tests.support.import_graph import ImportGraph
 
 PACKAGE = "tui.emulator"
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from tests.emulator.conftest import ALPHA_KEY, auth, client_for
-from tests.emulator.webhook_receiver import Received, Receiver
+from tests.support.webhook_receiver import Received, Receiver
 from tui.api.webhooks import WebhookEvent, parse_event, verify_signature
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.emulator.test_cli import proc_text, run_module, start_emulator, stop
-from tests.emulator.webhook_receiver import ThreadedReceiver
+from tests.support.webhook_receiver import ThreadedReceiver
 from tui.api.webhooks import verify_signature
 from tui.emulator.cli import banner
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE

@@ -6,5 +6,11 @@ imported by a single folder's tests lives in that folder, beside them. A conftes
 holds fixtures and hooks only, and no test imports from one
 (tests/test_test_layout.py holds both rules).
 
+- browser_pages: the browser tests' little web site (`ORIGIN`, served by request interception) and
+  `PagesBackend`, a Chromium backend whose browsers see it; `loopback_site` serves it on a real port.
+- hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
+- import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
+- processes: the processes tests start and look for (an emulator or `serve` in a child, their children).
 - recording_backend: `RecordingBackend`, a browser backend that starts nothing and records what it was asked.
+- webhook_receiver: `Receiver` and `ThreadedReceiver`, a webhook receiver on a loopback socket.
 """

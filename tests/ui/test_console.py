@@ -27,7 +27,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
-from tests.browser.pages import ORIGIN, PagesBackend
+from tests.support.browser_pages import ORIGIN, PagesBackend
 from tests.support.recording_backend import RecordingBackend
 from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState

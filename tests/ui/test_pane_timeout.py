@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.api.hostile_server import HostileServer
+from tests.support.hostile_server import HostileServer
 from tests.ui.conftest import KEY, NOW, PaneHost, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.activity.pane import ActivityPane

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _live_processes() -> Iterator[tuple[int, list[str], Path]]:
@@ -62,7 +62,7 @@ def served_emulator(key: str, seed: int) -> Iterator[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=REPO,
     )
     try:
         assert process.stdout is not None
@@ -184,7 +184,7 @@ def emulator_with_banner(*args: str, env: dict[str, str] | None = None) -> Itera
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=REPO,
         env={**os.environ, **(env or {})},
     )
     try:
