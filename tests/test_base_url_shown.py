@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.contract.redact import mask_url
 from tui.dashboard.startup import cli
 from tui.dashboard.startup.context_picker import ContextPickerScreen

@@ -8,6 +8,9 @@ holds fixtures and hooks only, and no test imports from one
 
 - browser_pages: the browser tests' little web site (`ORIGIN`, served by request interception) and
   `PagesBackend`, a Chromium backend whose browsers see it; `loopback_site` serves it on a real port.
+- dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, `SwitchableTransport`,
+  `client_on`, `seeded_emulator`, KEY, NOW, BASE_URL, a frozen clock) and driving it (`wait_until`, `settle`,
+  `open_pane`, `freeze_cursors`).
 - hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
 - processes: the processes tests start and look for (an emulator or `serve` in a child, their children).

@@ -1,56 +1,25 @@
-"""Shared pieces of the dashboard's tests: a seeded emulator in-process, a frozen clock.
+"""Fixtures of the dashboard's tests (the helpers they use are in tests/support/dashboard.py).
 
-Every UI test runs on the real emulator through httpx's ASGI transport; a
-switch makes the "service" answer 503 so failure paths can be shown without
-mocks of the client itself.
-
-Fixtures: `clock` (a manual clock at NOW), `emulator` (the standard picture on
-that clock; a test file overrides it for another seed or no history),
-`transport` (that emulator behind the 503 switch), `client` (our client on it),
-`backend` (a recording browser backend, no Chromium). Helpers build the whole
-dashboard (`dashboard`) or host one pane alone (`PaneHost`).
+`clock` (a manual clock at NOW), `emulator` (the standard picture on that clock;
+a test file overrides it for another seed or no history), `transport` (that
+emulator behind the 503 switch), `client` (our client on it), `backend` (a
+recording browser backend, no Chromium); every test runs with local time UTC.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-from textual import on
-from textual.app import App, ComposeResult
-from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Footer, Input, TextArea
 
-import tui
+from tests.support.dashboard import BASE_URL, NOW, SwitchableTransport, client_over, seeded_emulator
 from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
-from tui.contract.redact import mask_key
-from tui.dashboard.kit.clock import Clock
-from tui.dashboard.kit.pane import Pane
-from tui.dashboard.kit.widgets.live import POLL_GROUP
-from tui.dashboard.shell.app import WdsApp
-from tui.dashboard.shell.intents import Intent
-from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.shell.service_info import ServiceInfo
-from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-
-KEY = "wds-" + "5e" * 16
-NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
-# How the dashboard shows NOW: local time, and `utc_local_time` makes local time UTC.
-LOCAL_NOW = NOW.strftime("%H:%M:%S")
-BASE_URL = "http://emulator.test"
-
-PaneT = TypeVar("PaneT", bound=Pane)
 
 
 @pytest.fixture(autouse=True)
@@ -65,105 +34,6 @@ def utc_local_time() -> Iterator[None]:
     else:
         os.environ["TZ"] = old
     time.tzset()
-
-
-def frozen_clock(at: datetime) -> Clock:
-    """A clock that always answers `at` (for deterministic pictures)."""
-    return lambda: at
-
-
-class SwitchableTransport(httpx.AsyncBaseTransport):
-    """The emulator in-process, with a switch that makes the service answer 503, and a request log."""
-
-    def __init__(self, emulator: Emulator) -> None:
-        self.inner = httpx.ASGITransport(app=create_app(emulator))
-        self.failing = False
-        self.paths: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        if self.failing:
-            body = {"success": False, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}
-            return httpx.Response(503, json=body)
-        return await self.inner.handle_async_request(request)
-
-
-def client_over(http: httpx.AsyncClient, key: str = KEY) -> WdsClient:
-    """Our client sending through `http`, without retries (tests want the first answer)."""
-    return WdsClient(BASE_URL, key, http_client=http, max_retries=0)
-
-
-def client_on(transport: httpx.AsyncBaseTransport, key: str = KEY) -> WdsClient:
-    """Our client on the in-process emulator (see `client_over`)."""
-    return client_over(httpx.AsyncClient(transport=transport, base_url=BASE_URL), key)
-
-
-def seeded_emulator(seed: int = 11, clock: ManualClock | None = None, **kw: object) -> Emulator:
-    """The standard picture: one team (`ops`, key KEY) with seeded history, on `clock` (a new one at NOW if none)."""
-    return Emulator.from_keys(
-        {"ops": [KEY]},
-        seed=seed,
-        clock=clock or ManualClock(NOW),
-        **kw,  # type: ignore[arg-type]
-    )
-
-
-SLOW = 3600.0
-"""Seconds between the panes' polls in a test's dashboard: tests refresh by hand."""
-
-
-def emulator_service(key: str = KEY) -> ServiceInfo:
-    """How a test's dashboard describes its service: the embedded emulator on a fixed address."""
-    return ServiceInfo(host="127.0.0.1:3002", masked_key=mask_key(key), embedded=True)
-
-
-def dashboard(
-    emulator: Emulator,
-    transport: httpx.AsyncBaseTransport | None = None,
-    key: str = KEY,
-    *,
-    clock: Clock | None = None,
-    keymap: dict[str, str] | None = None,
-) -> WdsApp:
-    """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
-
-    Its clock is frozen at NOW unless `clock` is given (a test whose emulator
-    lives at another date passes the emulator's clock); `keymap`: [keys] overrides.
-    """
-    client = client_on(transport or SwitchableTransport(emulator), key)
-    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW, keymap=keymap)
-
-
-class PaneHost(App[None]):
-    """One widget alone (a pane, or a placeholder to push screens on), styled by the dashboard's stylesheet.
-
-    `content` is called in `compose`, so the widget is built inside the running
-    app as the dashboard builds its panes. With a `navigator`, the host opens
-    the screens the widget asks for, as the dashboard does; every intent it
-    sees is kept in `intents`.
-    """
-
-    CSS_PATH = Path(tui.__file__).parent / "dashboard" / "shell" / "app.tcss"
-
-    def __init__(
-        self, content: Callable[[], Widget], *, footer: bool = True, navigator: Navigator | None = None
-    ) -> None:
-        super().__init__()
-        self._content = content
-        self._footer = footer
-        self.navigator = navigator
-        self.intents: list[Intent] = []
-
-    @on(Intent)
-    def _navigate(self, intent: Intent) -> None:
-        self.intents.append(intent)
-        if self.navigator is not None:
-            self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
-
-    def compose(self) -> ComposeResult:
-        yield self._content()
-        if self._footer:
-            yield Footer()
 
 
 @pytest.fixture
@@ -195,47 +65,3 @@ async def client(transport: SwitchableTransport) -> AsyncIterator[WdsClient]:
 def backend() -> RecordingBackend:
     """A browser backend that starts nothing and records what it was asked."""
     return RecordingBackend()
-
-
-async def wait_until(pilot: Pilot, predicate: Callable[[], bool], what: str, seconds: float = 5.0) -> None:
-    """Poll the UI until `predicate` holds; fail naming `what` otherwise."""
-    steps = int(seconds / 0.02)
-    for _ in range(steps):
-        if predicate():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let every fetch (and the fetch it triggers) finish and its result reach the screen.
-
-    The panes' polling loops never complete: for those, wait until no fetch is due.
-    """
-    for _ in range(3):
-        others = [worker for worker in pilot.app.workers if worker.group != POLL_GROUP]
-        if others:
-            await pilot.app.workers.wait_for_complete(others)
-        await wait_until(pilot, lambda: not any(pane.fetching for pane in pilot.app.query(Pane)), "the panes' fetches")
-        await pilot.pause()
-
-
-async def open_pane(pilot: Pilot[Any], kind: type[PaneT]) -> PaneT:
-    """Once the dashboard's fetches are shown, focus the pane of `kind` (as a user tabbing to it) and return it."""
-    await settle(pilot)
-    pane = pilot.app.query_one(kind)
-    pane.focus_first()
-    await pilot.pause()
-    return pane
-
-
-def freeze_cursors(app: App) -> None:
-    """Stop cursor blink so a picture does not depend on the instant it was taken."""
-    for widget in app.screen.query("Input, TextArea"):
-        if isinstance(widget, Input | TextArea):
-            widget.cursor_blink = False
-            if isinstance(widget, TextArea):
-                # TextArea's line cache keys the cursor on `blink and visible`: with blink off, a line drawn in the
-                # blink's hidden phase would be reused without the cursor (1 picture in 4). Drop the cached lines.
-                widget.notify_style_update()
-                widget.refresh()

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.ui.conftest import BASE_URL, PaneHost, client_over, seeded_emulator, wait_until
+from tests.support.dashboard import BASE_URL, PaneHost, client_over, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.support.docs_search import DocsSearchScreen
 from tui.dashboard.shell.intents import OpenDocsSearch

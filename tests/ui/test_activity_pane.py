@@ -6,7 +6,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from tests.ui.conftest import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, wait_until
+from tests.support.dashboard import KEY, LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.contract.models import ActivityEntry
 from tui.dashboard.features.activity.job_detail import JobDetailScreen

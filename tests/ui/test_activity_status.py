@@ -13,7 +13,16 @@ import httpx
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, dashboard, frozen_clock, settle, wait_until
+from tests.support.dashboard import (
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    dashboard,
+    frozen_clock,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.api.errors import NotFoundError, RateLimitError
 from tui.contract.models import ActivityEntry

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from textual import events
 
+from tests.support.dashboard import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import KEY, SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.dashboard.connection import banner as connection_banner
 from tui.dashboard.connection import problem_screen as connection
 from tui.dashboard.connection.banner import ConnectionBanner

@@ -19,7 +19,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
 
-from tests.ui.conftest import (
+from tests.support.dashboard import (
     BASE_URL,
     KEY,
     NOW,

@@ -19,7 +19,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static, TextArea
 
-from tests.ui.conftest import KEY, NOW, PaneHost, SwitchableTransport, client_on, dashboard, frozen_clock, wait_until
+from tests.support.dashboard import (
+    KEY,
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    client_on,
+    dashboard,
+    frozen_clock,
+    wait_until,
+)
 from tui.api.errors import (
     APIConnectionError,
     APITimeoutError,

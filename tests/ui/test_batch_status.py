@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import Label, ProgressBar, Static
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
+from tests.support.dashboard import NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.batch.status import BatchStatusScreen, url_rows
 from tui.dashboard.features.batch.whole_status import next_page

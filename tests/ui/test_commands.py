@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tests.support.dashboard import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.crawls.pane import CrawlsPane

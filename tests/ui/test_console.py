@@ -28,8 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
 from tests.support.browser_pages import ORIGIN, PagesBackend
+from tests.support.dashboard import KEY, seeded_emulator
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import KEY, seeded_emulator
 from tui.api.cdp import ConnectionState
 from tui.api.client import WdsClient
 from tui.contract.requests import ScrapeRequest

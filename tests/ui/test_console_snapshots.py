@@ -12,8 +12,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
+from tests.support.dashboard import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.ui.test_console_cdp_layout import EVENT, PAGES
 from tui.api.cdp_types import CdpEvent, ConnectionState, PagesChanged, StateChanged
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel

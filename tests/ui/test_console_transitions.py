@@ -13,7 +13,7 @@ from textual.app import App
 from textual.keys import _character_to_key
 from textual.widgets import Input, Select
 
-from tests.ui.conftest import dashboard, settle, wait_until
+from tests.support.dashboard import dashboard, settle, wait_until
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.activity.rows import ActivityTable

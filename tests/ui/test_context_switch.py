@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widgets import OptionList, Static
 
-from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.startup.context_picker import ContextPickerScreen
 from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo

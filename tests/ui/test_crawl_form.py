@@ -17,7 +17,7 @@ import httpx
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
-from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, settle, wait_until
+from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, client_on, dashboard, settle, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form import CrawlFormScreen

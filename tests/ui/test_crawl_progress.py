@@ -14,7 +14,15 @@ import httpx
 import pytest
 from textual.widgets import Static
 
-from tests.ui.conftest import BASE_URL, PaneHost, SwitchableTransport, client_over, seeded_emulator, settle, wait_until
+from tests.support.dashboard import (
+    BASE_URL,
+    PaneHost,
+    SwitchableTransport,
+    client_over,
+    seeded_emulator,
+    settle,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.contract.models import ActiveCrawl
 from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell

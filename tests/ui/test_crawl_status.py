@@ -9,7 +9,7 @@ from textual.geometry import Region
 from textual.widgets import Label, Markdown, ProgressBar, Static, TabbedContent
 from textual.widgets._progress_bar import PercentageStatus
 
-from tests.ui.conftest import NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
+from tests.support.dashboard import NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
 from tui.dashboard.features.crawls.status import CrawlStatusScreen

@@ -7,7 +7,15 @@ import uuid
 import pytest
 from textual.widgets import Label, ProgressBar, Static
 
-from tests.ui.conftest import LOCAL_NOW, NOW, PaneHost, SwitchableTransport, frozen_clock, seeded_emulator, wait_until
+from tests.support.dashboard import (
+    LOCAL_NOW,
+    NOW,
+    PaneHost,
+    SwitchableTransport,
+    frozen_clock,
+    seeded_emulator,
+    wait_until,
+)
 from tui.api.client import WdsClient
 from tui.contract.models import ActiveCrawl
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable, options_summary

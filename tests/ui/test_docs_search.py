@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Markdown, OptionList, Static
 
-from tests.ui.conftest import dashboard, wait_until
+from tests.support.dashboard import dashboard, wait_until
 from tests.ui.docs_search_helpers import (  # noqa: F401 (fixtures)
     DocsSearchFaults,
     DroppingTransport,

@@ -14,7 +14,7 @@ from textual import on
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
 
-from tests.ui.conftest import NOW, PaneHost, SwitchableTransport, client_on, frozen_clock, wait_until
+from tests.support.dashboard import NOW, PaneHost, SwitchableTransport, client_on, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.activity.failed_search import WalkState
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen

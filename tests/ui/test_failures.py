@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
+from tests.support.dashboard import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import SwitchableTransport, dashboard, open_pane, seeded_emulator, settle, wait_until
 from tui.api.cdp import CdpClient
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import dashboard, seeded_emulator, wait_until
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.footer_key import FooterKey

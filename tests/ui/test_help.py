@@ -7,7 +7,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, TextArea
 
-from tests.ui.conftest import dashboard, open_pane, seeded_emulator, settle, wait_until
+from tests.support.dashboard import dashboard, open_pane, seeded_emulator, settle, wait_until
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.features.sessions.pane import SessionsPane

@@ -8,7 +8,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Markdown, Static
 
-from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
+from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.api.resources.jobs import RETRIEVALS
 from tui.dashboard.features.activity.job_detail import JobDetailScreen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.dashboard.features.sessions.form import SessionFormScreen
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.keymap import keys_where_you_are

@@ -17,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
+from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
 from tui.dashboard.features.map.explorer import MapExplorerScreen
 from tui.dashboard.features.map.save import SaveUrlsScreen
 from tui.dashboard.kit.confirm import ConfirmScreen

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 
-from tests.ui.conftest import dashboard, seeded_emulator, settle
+from tests.support.dashboard import dashboard, seeded_emulator, settle
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.kit.widgets.footer import Footer

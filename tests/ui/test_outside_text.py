@@ -14,7 +14,7 @@ import httpx
 from pydantic import SecretStr
 from textual.widgets import OptionList
 
-from tests.ui.conftest import (
+from tests.support.dashboard import (
     BASE_URL,
     KEY,
     NOW,

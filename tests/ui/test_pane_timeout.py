@@ -11,8 +11,8 @@ import time
 
 import pytest
 
+from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, wait_until
 from tests.support.hostile_server import HostileServer
-from tests.ui.conftest import KEY, NOW, PaneHost, frozen_clock, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.kit.pane import PaneStatus

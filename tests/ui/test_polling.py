@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from tests.ui.conftest import (
+from tests.support.dashboard import (
     NOW,
     PaneHost,
     SwitchableTransport,

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input
 
-from tests.ui.conftest import SwitchableTransport, dashboard, wait_until
+from tests.support.dashboard import SwitchableTransport, dashboard, wait_until
 from tui.dashboard.features.scrape.form import ScrapeFormScreen
 from tui.dashboard.shell.app import WdsApp
 from tui.emulator.service import Emulator

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import SwitchableTransport, dashboard, seeded_emulator, wait_until
 from tui.api.base_client import only_reads
 from tui.dashboard.keys.keymap import described_bindings, palette_actions
 from tui.dashboard.keys.overrides import binding_classes

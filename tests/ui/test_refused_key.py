@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import Checkbox, Input, Static
 
-from tests.ui.conftest import KEY, dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import KEY, dashboard, seeded_emulator, wait_until
 from tui.dashboard.connection.problem_screen import REFUSED_KEY_LONGEST_WAIT, ConnectionProblemScreen
 from tui.dashboard.kit.confirm import ConfirmScreen
 from tui.dashboard.kit.pane import Pane

@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static
 
-from tests.ui.conftest import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
+from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
 from tui.api.errors import (
     APIConnectionError,
     AuthenticationError,

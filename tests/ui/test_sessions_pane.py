@@ -15,8 +15,8 @@ import pytest
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from tests.support.dashboard import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
 from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec

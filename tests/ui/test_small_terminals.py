@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from tests.support.dashboard import dashboard, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import dashboard, seeded_emulator, wait_until
 from tests.ui.test_snapshots import all_panes_loaded
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.sessions.pane import SessionsPane

@@ -10,8 +10,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
+from tests.support.dashboard import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.pane import ActivityPane

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui.conftest import dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import dashboard, seeded_emulator, wait_until
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.kit.pane import Pane

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
 from tui.dashboard.shell.intents import OpenBatch, OpenBatchForm

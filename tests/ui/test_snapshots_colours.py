@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.conftest import dashboard, seeded_emulator
+from tests.support.dashboard import dashboard, seeded_emulator
 from tests.ui.test_snapshots import all_panes_loaded
 from tui.dashboard.features.activity.pane import ActivityPane
 

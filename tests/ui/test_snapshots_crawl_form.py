@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, settle, wait_until
+from tests.support.dashboard import dashboard, freeze_cursors, seeded_emulator, settle, wait_until
 from tui.dashboard.features.crawls.form import CrawlFormScreen
 
 SIZES = [(120, 40), (80, 24)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, settle, wait_until
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, settle, wait_until
 from tui.dashboard.features.crawls.pane import CrawlsPane
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.dashboard.kit.document import DocumentScreen

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.dashboard.features.support.docs_search import DocsSearchScreen
 from tui.dashboard.kit.pane import Pane
 from tui.emulator.service import Emulator

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.crawls.pane import CrawlsPane
 from tui.dashboard.features.crawls.status import CrawlStatusScreen

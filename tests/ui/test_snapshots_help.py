@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.contract.requests import BrowserCreateRequest
 from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
 from tui.dashboard.features.console.session_detail import SessionDetailScreen

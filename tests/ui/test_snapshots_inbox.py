@@ -18,7 +18,7 @@ import pytest
 from pydantic import SecretStr
 from textual.pilot import Pilot
 
-from tests.ui.conftest import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 from tui.dashboard.features.inbox.service import InboxService

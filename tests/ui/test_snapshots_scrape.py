@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui.conftest import dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import dashboard, freeze_cursors, seeded_emulator, wait_until
 from tui.dashboard.features.scrape.form import ScrapeFormScreen
 
 SIZES = [(120, 40), (80, 24)]

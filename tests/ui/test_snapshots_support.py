@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static, TextArea
 
-from tests.ui.conftest import (
+from tests.support.dashboard import (
     NOW,
     PaneHost,
     SwitchableTransport,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.ui.conftest import SwitchableTransport, dashboard, seeded_emulator
+from tests.support.dashboard import SwitchableTransport, dashboard, seeded_emulator
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.startup.ui_state import UiState
 

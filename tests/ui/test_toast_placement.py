@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets._toast import Toast
 
-from tests.ui.conftest import dashboard, seeded_emulator, wait_until
+from tests.support.dashboard import dashboard, seeded_emulator, wait_until
 from tui.dashboard.kit.pane import Pane
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.message import Message
 
-from tests.ui.conftest import dashboard, open_pane, settle
+from tests.support.dashboard import dashboard, open_pane, settle
 from tui.dashboard.features.usage.bars import UsageBars
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.pane import UsagePane, credits_text

@@ -7,7 +7,15 @@ import json
 import httpx
 from pydantic import SecretStr
 
-from tests.ui.conftest import NOW, SLOW, SwitchableTransport, client_on, emulator_service, frozen_clock, seeded_emulator
+from tests.support.dashboard import (
+    NOW,
+    SLOW,
+    SwitchableTransport,
+    client_on,
+    emulator_service,
+    frozen_clock,
+    seeded_emulator,
+)
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 from tui.dashboard.features.inbox.service import InboxService
