@@ -2,7 +2,7 @@
 
 Every test drives the typed client through an in-process ASGI transport into a
 seeded emulator on a `ManualClock` (teams `alpha`, two keys, and `beta`, one key,
-from `tests/emulator/conftest.py`). Where the client refuses a value before
+from `tests/support/emulator_teams.py`). Where the client refuses a value before
 sending, the same body is also sent raw by a plain httpx client on the same app,
 to prove the emulator refuses it too, with the service's 400 body.
 
@@ -21,7 +21,7 @@ import httpx
 import pytest
 from pydantic import BaseModel
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, UNKNOWN_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, UNKNOWN_KEY, auth
 from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, RequestValidationError

@@ -1,32 +1,21 @@
 """Fixtures for the emulator's tests: a seeded emulator on a manual clock, driven over ASGI.
 
 Tests talk plain HTTP with httpx (not our client) so they check the wire as any
-caller would see it. Teams: `alpha` (two keys) and `beta` (one key).
+caller would see it. Teams: `alpha` (two keys) and `beta` (one key), from
+tests/support/emulator_teams.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime
 
 import httpx
 import pytest
 
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, START, client_for
 from tests.support.recording_backend import RecordingBackend
 from tui.emulator.core.clock import ManualClock
-from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
-
-ALPHA_KEY = "wds-" + "a1" * 16
-ALPHA_KEY_2 = "wds-" + "a2" * 16
-BETA_KEY = "wds-" + "b1" * 16
-UNKNOWN_KEY = "wds-" + "ff" * 16
-START = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
-
-
-def auth(key: str) -> dict[str, str]:
-    """The bearer header for `key`."""
-    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture
@@ -61,10 +50,6 @@ def emulator(make_emulator: Callable[..., Emulator]) -> Emulator:
 def browser_emulator(make_emulator: Callable[..., Emulator], backend: RecordingBackend) -> Emulator:
     """Like `emulator`, with the recording browser backend."""
     return make_emulator(browser_backend=backend)
-
-
-def client_for(emulator: Emulator) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(emulator)), base_url="http://emulator.test")
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from tests.emulator.conftest import BETA_KEY, auth
+from tests.support.emulator_teams import BETA_KEY, auth
 
 # The bound, met by most probes. The suite runs on a shared 2-core box
 # (load averages of 10+ were seen), where the scheduler alone sometimes delays

@@ -8,7 +8,7 @@ import random
 
 import httpx
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tui.emulator.core.activity import ENDPOINT_KINDS, ActivityLog
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.errors import InvalidRequest

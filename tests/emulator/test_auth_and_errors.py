@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from tests.emulator.conftest import ALPHA_KEY, UNKNOWN_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, UNKNOWN_KEY, auth
 from tui.emulator.http.errors import ApiError, api_error_handler
 from tui.emulator.http.parsing import job_id_param, ok, parse_body
 

@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tests.support.webhook_receiver import Receiver
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.ids import SeededIds

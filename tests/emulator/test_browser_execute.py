@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tests.support.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import BrowserUnavailable, ExecutionOutcome, ProfileBusy
 from tui.emulator.core.clock import ManualClock

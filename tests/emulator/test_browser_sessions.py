@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth, client_for
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth, client_for
 from tests.support.recording_backend import RecordingBackend
 from tui.emulator.browser.backend import ProfileSpec
 from tui.emulator.browser.model import BROWSER_CREDITS_PER_MINUTE

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from starlette.responses import JSONResponse
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tui.contract.requests import MapRequest
 from tui.emulator.http.big_json import encode_json
 from tui.emulator.server import ServerThread

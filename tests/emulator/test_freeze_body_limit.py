@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.http.body_limit import MAX_BODY_BYTES
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator

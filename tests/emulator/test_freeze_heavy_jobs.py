@@ -8,8 +8,8 @@ import threading
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.offload import PAGES, WORKERS, off_loop
 from tui.emulator.server import ServerThread

@@ -8,8 +8,8 @@ import string
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.contract.limits import MAP_SEARCH_MAX
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator

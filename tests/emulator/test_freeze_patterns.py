@@ -7,8 +7,8 @@ import time
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.safe_regex import PATTERN_MAX_CHARS, PATTERNS_MAX, UnsafePattern, compile_user_pattern
 from tui.emulator.jobs.params_preview import read_prompt

@@ -30,7 +30,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, START, auth
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, START, auth
 from tests.support.recording_backend import RecordingBackend
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.openapi import openapi_document

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.contract.requests import BatchScrapeRequest, CrawlRequest, ScrapeRequest
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tests.support.recording_backend import RecordingBackend
 from tui.contract.requests import ScrapeRequest
 from tui.emulator.browser.backend import ExecutionOutcome

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 

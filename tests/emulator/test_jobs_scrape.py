@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.jobs.scrape_engine import FailureKind
 from tui.emulator.service import Emulator

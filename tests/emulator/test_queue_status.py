@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock, isoformat_z
 
 

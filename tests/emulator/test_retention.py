@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.emulator.conftest import ALPHA_KEY, BETA_KEY, auth, client_for
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth, client_for
 from tui.emulator.core.activity import WINDOW
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.retention import RetentionSweeper

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
-from tests.emulator.conftest import ALPHA_KEY, auth, client_for
+from tests.support.emulator_teams import ALPHA_KEY, auth, client_for
 from tui.emulator.core.activity import ENDPOINT_KINDS, WINDOW
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator

@@ -9,7 +9,7 @@ import subprocess
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tests.support.recording_backend import RecordingBackend
 from tui.contract.loopback import is_loopback
 from tui.emulator.server import RemoteBindRefused, ServerThread, check_host, running

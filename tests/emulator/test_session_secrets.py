@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.browser.access import Access, SessionSecrets
 from tui.emulator.service import Emulator
 

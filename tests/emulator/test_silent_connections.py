@@ -13,9 +13,9 @@ import httpx
 import pytest
 import websockets
 
-from tests.emulator.conftest import BETA_KEY, auth
 from tests.emulator.echo_websocket import echo_server
 from tests.emulator.freeze_probe import activity_latencies_while, assert_loop_free
+from tests.support.emulator_teams import BETA_KEY, auth
 from tui.emulator.header_deadline import MAX_CONNECTIONS_PER_CLIENT, HeaderDeadlineProtocol
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.contract.requests import MapRequest
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.sites.registry import SiteRegistry

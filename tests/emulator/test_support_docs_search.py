@@ -7,7 +7,7 @@ import math
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.core.text_search import BM25Index, stem, tokenize
 from tui.emulator.support.docs_search import corpus, search_docs, split_page
 

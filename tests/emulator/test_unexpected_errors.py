@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, auth
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import httpx
 
-from tests.emulator.conftest import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, auth
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Caller
 from tui.emulator.core.usage import UsageLedger, month_end, month_start

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.emulator.conftest import ALPHA_KEY, auth, client_for
+from tests.support.emulator_teams import ALPHA_KEY, auth, client_for
 from tests.support.webhook_receiver import Received, Receiver
 from tui.api.webhooks import WebhookEvent, parse_event, verify_signature
 from tui.emulator.core.clock import ManualClock

@@ -11,6 +11,8 @@ holds fixtures and hooks only, and no test imports from one
 - dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, `SwitchableTransport`,
   `client_on`, `seeded_emulator`, KEY, NOW, BASE_URL, a frozen clock) and driving it (`wait_until`, `settle`,
   `open_pane`, `freeze_cursors`).
+- emulator_teams: the emulator tests' teams (ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, UNKNOWN_KEY), START, the
+  bearer header `auth`, and `client_for`, a plain httpx client on an emulator in-process.
 - hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
 - processes: the processes tests start and look for (an emulator or `serve` in a child, their children).
