@@ -9,10 +9,9 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from tests.api.mock_service import API_KEY, BASE_URL, Recorder, SleepRecorder, error_body, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
-
-from .conftest import API_KEY, BASE_URL, Recorder, SleepRecorder, error_body, json_response
 
 
 def test_repr_masks_the_key() -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.api.mock_service import JOB_ID, Recorder, error_body, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
 from tui.contract.models.common import JobState
 from tui.contract.models.crawl import CrawlCancelled
-
-from .conftest import JOB_ID, Recorder, error_body, json_response
 
 
 async def test_cancel_sends_delete_and_reads_the_state(client: WdsClient, recorder: Recorder) -> None:

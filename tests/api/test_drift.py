@@ -6,11 +6,10 @@ from datetime import timedelta
 
 import pytest
 
+from tests.api.mock_service import JOB_ID, Recorder, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
 from tui.contract import models
-
-from .conftest import JOB_ID, Recorder, json_response
 
 
 async def test_tokens_used_is_read_as_total_tokens(client: WdsClient, recorder: Recorder) -> None:

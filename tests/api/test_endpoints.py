@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from tests.api.mock_service import API_KEY, JOB_ID, SESSION_ID, Recorder, json_response
 from tui.api.client import WdsClient
 from tui.contract import models
-
-from .conftest import API_KEY, JOB_ID, SESSION_ID, Recorder, json_response
 
 
 async def test_every_call_carries_the_bearer_and_json_accept(client: WdsClient, recorder: Recorder) -> None:

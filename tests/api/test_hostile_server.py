@@ -18,14 +18,13 @@ from typing import Any
 
 import pytest
 
+from tests.api.mock_service import API_KEY
 from tests.support.hostile_server import BIG_MAP_LINKS, SPACES_BYTES, HostileServer, big_map
 from tui.api import errors
 from tui.api.body_reader import ANSWER_MAX_BYTES, MAP_LINK_MAX_BYTES
 from tui.api.client import WdsClient
 from tui.api.resources import map as map_resource
 from tui.contract.limits import MAP_LIMIT_DEFAULT, MAP_LIMIT_MAX
-
-from .conftest import API_KEY
 
 pytestmark = pytest.mark.socket
 

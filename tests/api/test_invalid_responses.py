@@ -7,10 +7,9 @@ import gc
 import httpx
 import pytest
 
+from tests.api.mock_service import Recorder, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
-
-from .conftest import Recorder, json_response
 
 
 async def test_html_instead_of_json(client: WdsClient, recorder: Recorder) -> None:

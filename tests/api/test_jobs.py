@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.api.mock_service import JOB_ID, Recorder, json_response
 from tui.api.client import WdsClient
 from tui.api.errors import NoRetrievalError, NotFoundError, RequestValidationError
 from tui.api.resources.jobs import RETRIEVABLE_KINDS, STATUS_KINDS, retrieval_path
 from tui.contract import models
 from tui.contract.models.job_summary import JobSummary, summarize
 from tui.contract.requests import ACTIVITY_ENDPOINTS
-
-from .conftest import JOB_ID, Recorder, json_response
 
 STATUS = {"success": True, "status": "completed", "completed": 1, "total": 1, "data": []}
 DOCUMENT = {"success": True, "data": {"markdown": "# Hi", "metadata": {"scrapeId": JOB_ID}}}

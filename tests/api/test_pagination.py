@@ -7,10 +7,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.mock_service import Recorder, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
-
-from .conftest import Recorder, json_response
 
 
 def entry(n: int) -> dict[str, Any]:

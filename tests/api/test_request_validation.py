@@ -9,11 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.mock_service import JOB_ID, SESSION_ID, Recorder, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
 from tui.contract.requests import BrowserCreateRequest, ExecuteRequest, SupportAskRequest
-
-from .conftest import JOB_ID, SESSION_ID, Recorder, json_response
 
 Call = Callable[[WdsClient, Any], Awaitable[Any]]
 

@@ -9,11 +9,10 @@ from email.utils import format_datetime
 import httpx
 import pytest
 
+from tests.api.mock_service import API_KEY, BASE_URL, JOB_ID, Recorder, SleepRecorder, error_body, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
 from tui.api.retries import RetryPolicy, retry_after_seconds
-
-from .conftest import API_KEY, BASE_URL, JOB_ID, Recorder, SleepRecorder, error_body, json_response
 
 ACTIVE_OK = {"success": True, "crawls": []}
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.api.mock_service import API_KEY, JOB_ID, Recorder, error_body, json_response
 from tui.api import errors
 from tui.api.client import WdsClient
-
-from .conftest import API_KEY, JOB_ID, Recorder, error_body, json_response
 
 CASES = [
     (400, "BAD_REQUEST", errors.BadRequestError, "Bad Request"),
