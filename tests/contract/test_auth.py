@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import ALPHA_KEY, ALPHA_KEY_2, SITE, UNKNOWN_ID, UNKNOWN_KEY, Service
+from tests.contract.service import SITE, UNKNOWN_ID, Service
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, UNKNOWN_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError
 

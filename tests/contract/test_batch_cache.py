@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import SITE, Service
+from tests.contract.service import SITE, Service
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError
 from tui.contract.models import Document, JobState

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import UNKNOWN_ID, Limit, Service, assert_fails_with, assert_limit, kwargs_of, limit_params
+from tests.contract.refusals import Limit, assert_fails_with, assert_limit, kwargs_of, limit_params
+from tests.contract.service import UNKNOWN_ID, Service
 from tui.api.client import WdsClient
 from tui.api.errors import (
     APIStatusError,

@@ -12,13 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    BASE_URL,
-    BETA_KEY,
-    SITE,
-    UNKNOWN_ID,
+from tests.contract.refusals import (
     Limit,
-    Service,
     assert_fails_with,
     assert_job_id_refused,
     assert_limit,
@@ -26,6 +21,8 @@ from tests.contract.conftest import (
     limit_params,
     refused_before_sending,
 )
+from tests.contract.service import BASE_URL, SITE, UNKNOWN_ID, Service
+from tests.support.emulator_teams import BETA_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, PermissionDeniedError
 from tui.contract.models import ActiveCrawl, ActiveCrawlList, CrawlParamsPreview, CrawlStarted, CrawlStatus, JobState

@@ -12,15 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    ALPHA_KEY,
-    BETA_KEY,
-    SITE,
-    UNKNOWN_ID,
-    Service,
-    assert_fails_with,
-    assert_job_id_refused,
-)
+from tests.contract.refusals import assert_fails_with, assert_job_id_refused
+from tests.contract.service import SITE, UNKNOWN_ID, Service
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, PermissionDeniedError
 from tui.contract.models import ExtractStatus, JobState

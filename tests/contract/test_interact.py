@@ -8,13 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    ALPHA_KEY_2,
-    BETA_KEY,
-    SITE,
-    UNKNOWN_ID,
+from tests.contract.refusals import (
     Limit,
-    Service,
     assert_bad_request,
     assert_fails_with,
     assert_job_id_refused,
@@ -23,6 +18,8 @@ from tests.contract.conftest import (
     limit_params,
     refused_before_sending,
 )
+from tests.contract.service import SITE, UNKNOWN_ID, Service
+from tests.support.emulator_teams import ALPHA_KEY_2, BETA_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import (
     APIStatusError,

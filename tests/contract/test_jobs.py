@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import ALPHA_KEY, BETA_KEY, UNKNOWN_ID
+from tests.contract.service import UNKNOWN_ID
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY
 from tui.api.errors import NoRetrievalError, NotFoundError, PermissionDeniedError
 from tui.api.resources.jobs import RETRIEVABLE_KINDS
 from tui.contract import models

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.contract.conftest import SITE, Service
+from tests.contract.service import SITE, Service
 
 # Calls that start something (a session, a batch) may be refused later for another
 # reason; these statuses would mean the boundary value itself was refused or broke the service.

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import SITE, Limit, Service, assert_limit, kwargs_of, limit_params
+from tests.contract.refusals import Limit, assert_limit, kwargs_of, limit_params
+from tests.contract.service import SITE, Service
 from tui.api.client import WdsClient
 from tui.api.errors import RequestTimeoutError
 from tui.contract.models import MapLink, MapResult

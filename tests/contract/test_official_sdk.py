@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.contract.conftest import ALPHA_KEY, BETA_KEY, WEBHOOK_SECRET
+from tests.contract.service import WEBHOOK_SECRET
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY
 from tui.api.webhooks import verify_signature
 from tui.emulator.core.clock import ScaledClock
 from tui.emulator.server import ServerThread

@@ -8,17 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    SITE,
-    UNKNOWN_ID,
+from tests.contract.refusals import (
     Limit,
-    Service,
     assert_fails_with,
     assert_job_id_refused,
     assert_limit,
     limit_params,
     refused_before_sending,
 )
+from tests.contract.service import SITE, UNKNOWN_ID, Service
 from tui.api.client import WdsClient
 from tui.api.errors import (
     APIStatusError,

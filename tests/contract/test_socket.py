@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tests.contract.conftest import ALPHA_KEY, BETA_KEY, SITE, UNKNOWN_KEY, WEBHOOK_SECRET
+from tests.contract.service import SITE, WEBHOOK_SECRET
+from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, UNKNOWN_KEY
 from tests.support.recording_backend import RecordingBackend
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, BadRequestError, RateLimitError, WebhookError

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import ALPHA_KEY, SITE, UNKNOWN_KEY, Limit, Service, assert_limit, kwargs_of, limit_params
+from tests.contract.refusals import Limit, assert_limit, kwargs_of, limit_params
+from tests.contract.service import SITE, Service
+from tests.support.emulator_teams import ALPHA_KEY, UNKNOWN_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, GatewayTimeoutError
 from tui.contract.models import DocsSearchAnswer, SupportAnswer, SupportAskPartial

@@ -8,17 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import (
-    ALPHA_KEY,
-    ALPHA_KEY_2,
-    BETA_KEY,
-    SITE,
-    Limit,
-    Service,
-    assert_limit,
-    kwargs_of,
-    limit_params,
-)
+from tests.contract.refusals import Limit, assert_limit, kwargs_of, limit_params
+from tests.contract.service import SITE, Service
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2, BETA_KEY
 from tui.api.client import WdsClient
 from tui.api.errors import BadRequestError
 from tui.contract.models import ActivityEntry, ActivityPage, TokenUsageHistory

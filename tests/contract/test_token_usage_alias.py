@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.contract.conftest import ALPHA_KEY, ALPHA_KEY_2, SITE, Service
+from tests.contract.service import SITE, Service
+from tests.support.emulator_teams import ALPHA_KEY, ALPHA_KEY_2
 from tui.contract.models import TokenUsageHistory
 
 
