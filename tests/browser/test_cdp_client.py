@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from tests.browser.conftest import FakeSessions, Serve, proxied_session
+from tests.browser.proxied_sessions import FakeSessions, Serve, proxied_session
 from tui.api.cdp import CdpClient
 from tui.api.cdp_types import (
     CdpCommandError,

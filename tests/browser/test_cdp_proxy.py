@@ -10,7 +10,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.browser.conftest import FakeSessions, Serve, proxied_session
+from tests.browser.proxied_sessions import FakeSessions, Serve, proxied_session
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.http.cdp_proxy import SESSION_DESTROYED_CODE
 

@@ -14,7 +14,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.browser.conftest import Serve
+from tests.browser.proxied_sessions import Serve
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app

@@ -13,7 +13,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.browser.conftest import Serve
+from tests.browser.proxied_sessions import Serve
 from tui.api.cdp import CdpClient, ConnectionState
 from tui.emulator.browser import process
 from tui.emulator.browser.chromium import ChromiumBackend

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.browser.conftest import FakeSessions
+from tests.browser.proxied_sessions import FakeSessions
 from tui.emulator.browser.access import SessionSecrets
 from tui.emulator.browser.backend import BrowserHandle
 from tui.emulator.browser.chromium import ChromiumBackend

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import Serve
+from tests.browser.proxied_sessions import Serve
 from tui.emulator.browser.chromium import ChromiumBackend
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
