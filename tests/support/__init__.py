@@ -1,18 +1,18 @@
 """Helpers that tests of more than one folder import.
 
-Where a helper lives: a helper module imported by tests of more than one folder
-(`tests/ui/`, `tests/emulator/`, the root's `tests/test_*.py`, ...) lives here; one
-imported by a single folder's tests lives in that folder, beside them. A conftest.py
-holds fixtures and hooks only, and no test imports from one
-(tests/test_test_layout.py holds both rules).
+Where a helper lives (tests/test_test_layout.py holds these rules):
+- a helper module imported by tests of more than one folder (`tests/ui/`, `tests/emulator/`, the root's
+  `tests/test_*.py` count as one folder, ...) lives here, named by what it holds;
+- one imported by a single folder's tests lives in that folder, beside them (`tests/api/mock_service.py`,
+  `tests/contract/refusals.py`, `tests/e2e/pty_terminal.py`, ...);
+- a conftest.py holds fixtures and hooks only, and nothing imports from one. A fixture that tests of
+  another folder need would be a plugin module here, listed in `pytest_plugins` of tests/conftest.py
+  (none is so far).
 
-- browser_pages: the browser tests' little web site (`ORIGIN`, served by request interception) and
-  `PagesBackend`, a Chromium backend whose browsers see it; `loopback_site` serves it on a real port.
-- dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, `SwitchableTransport`,
-  `client_on`, `seeded_emulator`, KEY, NOW, BASE_URL, a frozen clock) and driving it (`wait_until`, `settle`,
-  `open_pane`, `freeze_cursors`).
-- emulator_teams: the emulator tests' teams (ALPHA_KEY, ALPHA_KEY_2, BETA_KEY, UNKNOWN_KEY), START, the
-  bearer header `auth`, and `client_for`, a plain httpx client on an emulator in-process.
+The modules:
+- browser_pages: the browser tests' web site (ORIGIN, by request interception), `PagesBackend`, `loopback_site`.
+- dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, KEY, NOW, ...) and pilot waits.
+- emulator_teams: the emulator tests' teams' keys (ALPHA_KEY, BETA_KEY, ...), START, `auth`, `client_for`.
 - hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
 - processes: the processes tests start and look for (an emulator or `serve` in a child, their children).
