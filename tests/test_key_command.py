@@ -114,6 +114,7 @@ def _check_with(tmp_path: Path, command: str) -> dict[str, object]:
         ),
     ],
 )
+@pytest.mark.serial  # a 400 MB flood read within the key command's 15 s, on the wall clock
 def test_check_with_a_flooding_key_command_stays_small(tmp_path: Path, command: str, said: str) -> None:
     seen = _check_with(tmp_path, command)
     assert seen["status"] == 2

@@ -122,6 +122,7 @@ def test_save_writes_one_url_per_line_and_never_replaces_unasked(tmp_path: Path)
         save_urls(tmp_path / "missing" / "links.txt", ["x"])
 
 
+@pytest.mark.serial  # a bound on the wall clock
 def test_100000_links_filter_without_a_pathological_cost() -> None:
     # The 50 ms target is the benchmark's (tests/benchmarks/bench_map_explorer.py); here only a
     # bound a shared, loaded machine cannot miss, against a filter that went quadratic.

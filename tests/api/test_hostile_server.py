@@ -47,6 +47,7 @@ async def _timed(call: object) -> tuple[BaseException, float]:
     return caught.value, time.monotonic() - started
 
 
+@pytest.mark.serial  # a deadline on the wall clock
 async def test_a_trickling_server_cannot_hold_activity_past_the_timeout(server: HostileServer) -> None:
     async with WdsClient(server.base_url("trickle"), API_KEY, timeout=2) as client:
         error, elapsed = await _timed(client.team.activity())
@@ -55,6 +56,7 @@ async def test_a_trickling_server_cannot_hold_activity_past_the_timeout(server: 
     assert 2 <= elapsed < 2 + SLACK, f"gave up after {elapsed:.2f} s"
 
 
+@pytest.mark.serial  # a deadline on the wall clock
 async def test_a_trickling_server_cannot_hold_map_past_its_budget(
     server: HostileServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -67,6 +69,7 @@ async def test_a_trickling_server_cannot_hold_map_past_its_budget(
     assert 2 <= elapsed < 2 + SLACK, f"gave up after {elapsed:.2f} s"
 
 
+@pytest.mark.serial  # a deadline on the wall clock
 async def test_retries_and_their_waits_stay_inside_the_budget(server: HostileServer) -> None:
     # five retries of a 503 would wait 0.5 + 1 + 2 + 4 + 8 s (less jitter); the budget is 1.5 s
     async with WdsClient(server.base_url("unavailable"), API_KEY, timeout=1.5, max_retries=5) as client:

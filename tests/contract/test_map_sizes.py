@@ -21,6 +21,7 @@ MEDIUM = "https://trailhead-journal.com"
 TINY = "https://corner-bakery.com"
 
 
+@pytest.mark.serial  # a bound on the wall clock
 async def test_the_biggest_site_fills_the_contracts_largest_map(alpha: WdsClient) -> None:
     started = time.perf_counter()
     mapped = await alpha.map(BIG, limit=MAP_LIMIT_MAX)
@@ -85,6 +86,7 @@ async def test_a_missing_page_of_a_catalogue_leads_nowhere(alpha: WdsClient) -> 
     assert [link.url for link in links] == [f"{BIG}/catalog/plants/no-such-thing-3"]
 
 
+@pytest.mark.serial  # a bound on the wall clock
 async def test_a_big_map_fits_a_minute_and_not_a_second(alpha: WdsClient) -> None:
     assert len((await alpha.map(BIG, limit=10, timeout=60_000)).links) == 10
     with pytest.raises(RequestTimeoutError) as info:

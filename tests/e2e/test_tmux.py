@@ -21,7 +21,12 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    """One detached tmux session running a command at a fixed size."""
+    """One detached tmux session running a command at a fixed size, on a tmux server of its own.
+
+    A private server (`tmux -L`) per terminal: tests running side by side
+    (pytest-xdist) never share one, and a developer's own tmux sessions are
+    never touched.
+    """
 
     def __init__(
         self, command: list[str], env: dict[str, str], status_file: Path, width: int = 120, height: int = 40
@@ -29,35 +34,27 @@ class Terminal:
         self.name = f"wds-e2e-{uuid.uuid4().hex[:8]}"
         self.status_file = status_file
         env_args = [f"{k}={v}" for k, v in env.items()]
-        subprocess.run(
-            [
-                "tmux",
-                "new-session",
-                "-d",
-                "-s",
-                self.name,
-                "-x",
-                str(width),
-                "-y",
-                str(height),
-                "env",
-                *env_args,
-                *command,
-            ],
+        self.tmux(
+            ["new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), "env", *env_args, *command],
             check=True,
         )
         # A detached session on a fresh tmux server may start at 80x24 whatever -x/-y say.
-        subprocess.run(["tmux", "set-option", "-t", self.name, "window-size", "manual"], capture_output=True)
-        subprocess.run(
-            ["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], capture_output=True
-        )
+        self.tmux(["set-option", "-t", self.name, "window-size", "manual"])
+        self.tmux(["resize-window", "-t", self.name, "-x", str(width), "-y", str(height)])
+
+    def tmux(self, args: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+        """Run one tmux command on this terminal's own server (its socket is named after the session)."""
+        return subprocess.run(["tmux", "-L", self.name, *args], capture_output=True, text=True, check=check)
 
     def screen(self) -> str:
-        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
-        return out.stdout
+        return self.tmux(["capture-pane", "-p", "-t", self.name]).stdout
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        self.tmux(["send-keys", "-t", self.name, *keys], check=True)
+
+    def type_text(self, text: str) -> None:
+        """Send `text` literally (send-keys -l): no word in it is read as a key name."""
+        self.tmux(["send-keys", "-t", self.name, "-l", text], check=True)
 
     def wait_for(self, text: str, seconds: float = 30.0) -> str:
         deadline = time.monotonic() + seconds
@@ -70,10 +67,11 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return self.tmux(["has-session", "-t", self.name]).returncode == 0
 
     def kill(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        # The server is this terminal's alone: ending it ends the session and removes its socket.
+        self.tmux(["kill-server"])
 
 
 @pytest.fixture

@@ -19,9 +19,7 @@ def press(term: Terminal, *keys: str, pause: float = 0.25) -> None:
 
 
 def typed(term: Terminal, text: str) -> None:
-    import subprocess
-
-    subprocess.run(["tmux", "send-keys", "-t", term.name, "-l", text], check=True)
+    term.type_text(text)
     time.sleep(0.4)
 
 

@@ -193,6 +193,7 @@ async def test_a_batch_of_100000_urls_keeps_a_few_bytes_a_url(client: httpx.Asyn
 
 
 @pytest.mark.socket
+@pytest.mark.serial  # the loop's latency
 def test_the_loop_keeps_answering_while_a_batch_of_100000_urls_is_accepted(
     emulator: Emulator, clock: ManualClock
 ) -> None:

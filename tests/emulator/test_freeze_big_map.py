@@ -17,6 +17,9 @@ from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 from tui.emulator.sites.sizes import BIGGEST_HOST
 
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = pytest.mark.serial
+
 
 @pytest.mark.socket
 def test_maps_of_the_biggest_site_back_to_back_leave_the_loop_free(emulator: Emulator) -> None:

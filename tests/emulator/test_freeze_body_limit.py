@@ -15,6 +15,9 @@ from tui.emulator.http.body_limit import MAX_BODY_BYTES
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = pytest.mark.serial
+
 HUNDRED_MB = 100 * 1024 * 1024
 CHUNK = 1024 * 1024
 

@@ -16,6 +16,9 @@ from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 from tui.emulator.sites.registry import SiteRegistry
 
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = pytest.mark.serial
+
 # Each new host is a new synthetic site to build: milliseconds each, seconds for hundreds.
 NEW_HOSTS = [f"https://freeze-{i}.example/" for i in range(200)]
 # The costliest patterns RE2 still accepts, as many as a crawl may send.

@@ -14,6 +14,9 @@ from tui.contract.limits import MAP_SEARCH_MAX
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = pytest.mark.serial
+
 SITE = "https://lumen-labs.io/"
 
 

@@ -15,6 +15,9 @@ from tui.emulator.jobs.params_preview import read_prompt
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = pytest.mark.serial
+
 # The reproduction: exponential backtracking in `re` on any path without a "Z".
 EVIL = "^(([a-z/-])+)+Z$"
 EVIL_CRAWL = {"url": "https://lumen-labs.io/", "excludePaths": [EVIL], "limit": 50}

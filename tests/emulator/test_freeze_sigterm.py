@@ -20,7 +20,8 @@ import pytest
 
 from tests.emulator.test_freeze_patterns import EVIL_CRAWL
 
-pytestmark = pytest.mark.socket
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = [pytest.mark.socket, pytest.mark.serial]
 
 REPO = Path(__file__).resolve().parents[2]
 KEY = "wds-" + "5" * 32

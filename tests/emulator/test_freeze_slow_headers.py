@@ -17,7 +17,8 @@ from tui.emulator.header_deadline import HeaderDeadlineProtocol
 from tui.emulator.server import ServerThread
 from tui.emulator.service import Emulator
 
-pytestmark = pytest.mark.socket
+# They measure how long the event loop stalls, on the wall clock: alone, in the serial pass.
+pytestmark = [pytest.mark.socket, pytest.mark.serial]
 
 HEADER_TIMEOUT = 1.0
 SLOW_CLIENTS = 50

@@ -67,6 +67,7 @@ def test_the_default_deadline_and_cap(emulator: Emulator) -> None:
     assert HeaderDeadlineProtocol.max_per_client == MAX_CONNECTIONS_PER_CLIENT == 256
 
 
+@pytest.mark.serial  # "answered at once", on the wall clock
 def test_one_address_holds_at_most_the_cap_and_one_more_is_answered_503(emulator: Emulator) -> None:
     with ServerThread(emulator, header_timeout=HEADER_TIMEOUT + 1, max_connections_per_client=CAP) as base_url:
         with httpx.Client(base_url=base_url, headers=auth(BETA_KEY), timeout=5) as probe:

@@ -77,6 +77,7 @@ def test_sizes_are_deterministic_and_other_hosts_draw_from_a_long_tail() -> None
     assert min(counts) < 12 and max(counts) > 1_000
 
 
+@pytest.mark.serial  # a bound on the wall clock
 def test_a_huge_site_costs_nothing_until_it_is_mapped() -> None:
     tracemalloc.start()
     try:
@@ -126,6 +127,7 @@ async def post(client: httpx.AsyncClient, path: str, **body: Any) -> dict[str, A
     return dict(response.json())
 
 
+@pytest.mark.serial  # a bound on the wall clock
 async def test_a_crawl_of_the_biggest_site_is_bounded_by_its_limit(
     client: httpx.AsyncClient, clock: ManualClock
 ) -> None:

@@ -74,6 +74,9 @@ def test_connection_problem_screen_for_a_refused_key(snap_compare, size) -> None
     async def refused(pilot: Pilot) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConnectionProblemScreen), "problem screen")
         await wait_until(pilot, lambda: bool(pilot.app.screen.query("#problem-advice")), "its text")
+        # Its retries run on real time (the first after 5 s): stopped, so a slow machine takes
+        # the picture of the first attempt too, not of a later one.
+        pilot.app.screen.stop_polling()
         await pilot.pause()
 
     app = dashboard(seeded_emulator(), key="wds-" + "0" * 32)
