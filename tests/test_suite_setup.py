@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,16 +43,25 @@ def collected(*args: str) -> set[str]:
     return {line for line in out.stdout.splitlines() if "::" in line}
 
 
-@pytest.mark.parametrize(
-    ("marker", "where"),
-    [("browser", "tests/browser"), ("e2e", "tests/e2e"), ("snapshot", "tests/ui/test_snapshots_map.py")],
+# One small file of each kind keeps these collections quick (a folder's takes a minute on a loaded machine).
+BROWSER, E2E, SNAPSHOTS, PLAIN = (
+    "tests/browser/test_launch.py",
+    "tests/e2e/test_tmux.py",
+    "tests/ui/test_snapshots_map.py",
+    "tests/test_suite_setup.py",
 )
-def test_every_test_of_a_folder_has_its_marker(marker: str, where: str) -> None:
-    everything = collected(where)
-    assert everything and collected("-m", marker, where) == everything
 
 
-def test_the_fast_subset_leaves_out_chromium_and_terminals_only() -> None:
-    everything = collected("tests/browser", "tests/e2e", "tests/test_suite_setup.py")
-    fast = collected("-m", "not browser and not e2e", "tests/browser", "tests/e2e", "tests/test_suite_setup.py")
-    assert fast == {test for test in everything if test.startswith("tests/test_suite_setup.py")}
+def in_file(tests: set[str], path: str) -> set[str]:
+    return {test for test in tests if test.startswith(path + "::")}
+
+
+def test_markers_select_by_folder_and_the_fast_subset_leaves_out_chromium_and_terminals() -> None:
+    files = (BROWSER, E2E, SNAPSHOTS, PLAIN)
+    everything = collected(*files)
+    assert all(in_file(everything, path) for path in files), "each file has tests"
+    assert collected("-m", "browser", *files) == in_file(everything, BROWSER)
+    assert collected("-m", "e2e", *files) == in_file(everything, E2E)
+    assert collected("-m", "snapshot", *files) == in_file(everything, SNAPSHOTS)
+    fast = collected("-m", "not browser and not e2e", *files)
+    assert fast == in_file(everything, SNAPSHOTS) | in_file(everything, PLAIN)

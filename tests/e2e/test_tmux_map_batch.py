@@ -23,6 +23,21 @@ def typed(term: Terminal, text: str) -> None:
     time.sleep(0.4)
 
 
+def settled_count(term: Terminal, seconds: float = 30.0) -> int:
+    """The links shown once the count line has stayed the same for a second (a loaded machine draws late)."""
+    deadline = time.monotonic() + seconds
+    last, since = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        found = re.search(r"([\d,]+) of 100,000 links", term.screen())
+        count = int(found.group(1).replace(",", "")) if found else -1
+        if count != last:
+            last, since = count, time.monotonic()
+        elif count >= 0 and time.monotonic() - since >= 1.0:
+            return count
+        time.sleep(0.2)
+    raise AssertionError(f"the count never settled; the screen:\n{term.screen()}")
+
+
 def test_map_filter_select_twenty_and_batch_scrape_them(terminal: Terminal) -> None:  # noqa: F811
     terminal.wait_for("connected")
     press(terminal, "M")
@@ -37,9 +52,7 @@ def test_map_filter_select_twenty_and_batch_scrape_them(terminal: Terminal) -> N
     press(terminal, "/")
     typed(terminal, "/catalog/")  # every seed's catalogue has these (product names vary with the seed)
     terminal.wait_for("of 100,000 links · substring")
-    time.sleep(0.5)  # the count of the whole text, not of a prefix
-    screen = terminal.screen()
-    shown = int(re.search(r"([\d,]+) of 100,000 links", screen).group(1).replace(",", ""))  # type: ignore[union-attr]
+    shown = settled_count(terminal)  # the count of the whole text, not of a prefix
     assert 20 < shown < 100_000
     press(terminal, "Down")  # from the filter to the links
     press(terminal, *["S-Down"] * 19, pause=0.1)  # the first row and 19 more: 20
