@@ -64,7 +64,7 @@ class LinkRows:
         self.widths = [
             1,
             *(
-                min(cap, max(map(len, column), default=0))
+                min(cap, max(map(len, filter(None, column)), default=0))
                 for cap, column in zip(caps[1:], (links.urls, links.titles, links.descriptions), strict=True)
             ),
         ]
@@ -92,7 +92,7 @@ class LinkRows:
         """The mark, url, title and description of a link, each one line of visible text cut to its column."""
         links, link = self.links, int(key)
         cells = [MARK if link in links.selected else ""]
-        for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link]), 1):
+        for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link] or ""), 1):
             room = self.widths[column]
             text = visible(text)  # the map's words
             if column == 1:

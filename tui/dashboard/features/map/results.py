@@ -100,7 +100,8 @@ class MapResults(Vertical):
         return " · ".join(parts)
 
     def _show_count(self) -> None:
-        self.query_one("#links-count", Static).update(self._count_text())
+        # One line of fixed height and full width: no layout pass (a whole-screen redraw) for a new count.
+        self.query_one("#links-count", Static).update(self._count_text(), layout=False)
 
     # --- filter -------------------------------------------------------------------
 
