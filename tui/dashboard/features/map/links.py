@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from tui.contract.models.map import MapLinks
+from tui.contract.models.packed_texts import PackedTexts
 
 SortKey = Literal["none", "url", "title"]
 GLOB_CHARACTERS = frozenset("*?[]")
@@ -109,11 +110,27 @@ class Filter:
         return mine is not None and theirs is not None and theirs in mine
 
 
-def _containing(needle: str, candidates: Sequence[int], texts: Sequence[str]) -> list[int]:
+def _glob_pieces(pattern: str) -> list[str]:
+    """Texts that every haystack ("\turl\ttitle\t") whose url or title matches `pattern` contains.
+
+    Its literal pieces, and those that begin or end it with a tab before or after
+    them: `*.pdf` must end the url or title, so ".pdf\t" is in the haystack.
+    """
+    pieces = glob_literals(pattern)
+    ends = re.split(r"[*?\[\]]", pattern)
+    if ends[0]:  # the glob starts with a literal: the url or the title starts with it
+        pieces.insert(0, "\t" + ends[0])
+    if len(ends) > 1 and ends[-1]:
+        pieces.insert(0, ends[-1] + "\t")
+    return pieces
+
+
+def _containing(needle: str, candidates: Sequence[int], texts: Sequence[str]) -> Sequence[int]:
     """The candidates whose text contains `needle`, in their order."""
     # A comprehension with `in` beats `compress(map(str.__contains__, ...))`: `in` is one
     # bytecode, a call through the method descriptor is not.
-    return [index for index in candidates if needle in texts[index]]
+    found = [index for index in candidates if needle in texts[index]]
+    return candidates if len(found) == len(candidates) else found  # all of them: the same list, not a copy
 
 
 class LinkList:
@@ -125,18 +142,11 @@ class LinkList:
             links = MapLinks(
                 [link.url for link in listed], [link.title for link in listed], [link.description for link in listed]
             )
-        self.urls: Sequence[str] = links.urls
-        self.titles: Sequence[str] = [title or "" for title in links.titles]
-        self.descriptions: Sequence[str | None] = links.descriptions
-        # Most URLs are lowercase already: keep the same string then, not a copy (memory).
-        self._urls_lower = [lower if lower != url else url for url in self.urls for lower in (url.lower(),)]
-        # "url\ttitle": one `in` per link finds a substring of either (a tab is in neither). The
-        # lowercased title is not kept apart: it is the end of this string (see `_title_lower`).
-        pairs = zip(self._urls_lower, self.titles, strict=True)
-        self._haystack = [f"{url}\t{title.lower()}" for url, title in pairs]
-        self._titles_lower_kept: list[str] | None = None
+        self._links = links
+        self._read_columns()
+        self._haystack: list[str] | None = None  # made by `prepare_search`
         self._orders: dict[tuple[SortKey, bool], Sequence[int]] = {("none", False): range(len(self.urls))}
-        self._kept: OrderedDict[str, list[int]] = OrderedDict()  # needle -> view, in the current order
+        self._kept: OrderedDict[str, Sequence[int]] = OrderedDict()  # needle -> view, in the current order
         self.sort_key: SortKey = "none"
         self.descending = False
         self.filter = Filter()
@@ -145,6 +155,40 @@ class LinkList:
 
     def __len__(self) -> int:
         return len(self.urls)
+
+    def _read_columns(self) -> None:
+        links = self._links
+        self.urls: Sequence[str] = links.urls
+        titles = links.titles
+        self.titles: Sequence[str] = (
+            titles.none_as_empty() if isinstance(titles, PackedTexts) else [title or "" for title in titles]
+        )
+        self.descriptions: Sequence[str | None] = links.descriptions
+
+    def compact(self) -> None:
+        """Pack the links' columns (`MapLinks.pack`) and make what a filter searches, if not done yet.
+
+        Not done with the list: 100,000 links show sooner without it, and the
+        explorer asks for it once they are on screen. The columns are packed
+        first: the strings they free make room for the search's.
+        """
+        self._links.pack()
+        self._read_columns()
+        self.prepare_search()
+
+    @property
+    def compacted(self) -> bool:
+        """Whether `compact` has run (or a filter made the search strings)."""
+        return self._haystack is not None
+
+    def prepare_search(self) -> list[str]:
+        """Make what a filter searches, once (`compact`, or the first filter when nobody did before)."""
+        if self._haystack is None:
+            # "\turl\ttitle\t" lowercased: one `in` per link finds a substring of either (a tab is in
+            # neither), and the tabs mark where each starts and ends, for globs (`_glob_pieces`).
+            pairs = zip(self.urls, self.titles, strict=True)
+            self._haystack = [f"\t{url}\t{title}\t".lower() for url, title in pairs]
+        return self._haystack
 
     # --- filter and sort ---------------------------------------------------------
 
@@ -166,45 +210,43 @@ class LinkList:
         self._keep(new.needle, self.view)
 
     def _keep(self, needle: str, view: Sequence[int]) -> None:
-        """Remember a filter's result (the newest first to stay) within `KEPT_POSITIONS`."""
-        if not needle or not isinstance(view, list) or len(view) > KEPT_POSITIONS:
+        """Remember a filter's result (the newest first to stay) within `KEPT_POSITIONS`.
+
+        Results are often the same list (typing on a word that every match
+        already spells out): one list held under several filters counts once.
+        """
+        if not needle or self._positions(view) > KEPT_POSITIONS:
             return
         self._kept[needle] = view
-        total = self.kept_positions()
-        while total > KEPT_POSITIONS:
-            _, dropped = self._kept.popitem(last=False)
-            total -= len(dropped)
+        while self.kept_positions() > KEPT_POSITIONS:
+            self._kept.popitem(last=False)
+
+    @staticmethod
+    def _positions(view: Sequence[int]) -> int:
+        return 0 if isinstance(view, range) else len(view)  # a range holds no position
 
     def kept_positions(self) -> int:
         """How many positions the results kept for a return hold (at most `KEPT_POSITIONS`)."""
-        return sum(map(len, self._kept.values()))
+        unique = {id(view): view for view in self._kept.values()}
+        return sum(map(self._positions, unique.values()))
 
     def _matching(self, candidates: Sequence[int], wanted: Filter) -> Sequence[int]:
         needle = wanted.needle
         if not needle:
             return candidates
-        haystack = self._haystack
+        haystack = self.prepare_search()
         substring = wanted.substring
         if substring is not None:
             return _containing(substring, candidates, haystack)
         match = glob_matcher(needle)
         if match is None:
             return candidates  # only stars: everything matches
-        if not isinstance(match, methodcaller):
-            # The glob's literal pieces must all be in the url or the title: a cheap `in` drops
-            # most links before the (much slower) regular expression runs on the rest.
-            for piece in glob_literals(needle):
-                candidates = _containing(piece, candidates, haystack)
-        urls, titles = self._urls_lower, self._titles_lower()
-        return [index for index in candidates if match(urls[index]) or match(titles[index])]
-
-    def _titles_lower(self) -> list[str]:
-        """The lowercased titles (the ends of the haystack's strings), made when a glob or a sort first needs them."""
-        if self._titles_lower_kept is None:
-            self._titles_lower_kept = [
-                text[len(url) + 1 :] for text, url in zip(self._haystack, self._urls_lower, strict=True)
-            ]
-        return self._titles_lower_kept
+        # What a matching url or title must contain drops most links with a cheap `in`,
+        # before the glob itself runs on the rest.
+        for piece in _glob_pieces(needle):
+            candidates = _containing(piece, candidates, haystack)
+        urls, titles = self.urls, self.titles
+        return [index for index in candidates if match(urls[index].lower()) or match(titles[index].lower())]
 
     def sort_by(self, key: SortKey) -> None:
         """Sort by `key`; sorting again by the same key turns the order around ("none": as the service sent)."""
@@ -221,7 +263,7 @@ class LinkList:
             ascending = self._orders.get((self.sort_key, False))
             if ascending is None:
                 everyone = range(len(self.urls))
-                column = self._urls_lower if self.sort_key == "url" else self._titles_lower()
+                column = list(map(str.lower, self.urls if self.sort_key == "url" else self.titles))
                 # stable: ties keep the service's order
                 ascending = sorted(everyone, key=column.__getitem__)
                 self._orders[(self.sort_key, False)] = ascending
