@@ -1,15 +1,19 @@
 """The links of a map as the explorer works on them: filter, sort and select, fast on 100,000 links.
 
-`LinkList` reads the links as three columns (url, title, description; the
-`MapLinks` of a `MapResult` are taken as they are, not copied) and makes once
-a lowercased "url<tab>title" per link, so a filter keystroke is one pass of
-`in` over plain strings: a few ms for 100,000 links. A glob that is a substring between
-stars (`*/rides/*`) is searched as that substring. What is shown is `view`,
-positions into the columns in the order of the current sort; the selection
-is kept by position in the columns, so it survives any filter or sort.
-Results of recent filters are kept (up to `KEPT_POSITIONS` positions in
-all): deleting what was just typed shows them again without a search.
-Nothing here knows about Textual.
+`LinkList` reads the links as three columns (url, title, description: the
+`MapLinks` of a `MapResult`, taken as they are, not copied). Once the links
+are on screen, `compact` packs those columns into one string each and makes
+a lowercased "<tab>url<tab>title<tab>" per link, so a filter keystroke is one
+pass of `in` over plain strings: a few ms for 100,000 links. A glob that is a
+substring between stars (`*/rides/*`) is searched as that substring; any
+other is first narrowed by `in` with its literal pieces, tabs marking the
+ones that must begin or end the url or title (`*.pdf`: ".pdf<tab>").
+Typing on narrows the last result; the results of recent filters are kept
+(up to `KEPT_POSITIONS` positions in all), so deleting what was just typed
+shows them again without a search. What is shown is `view`, positions into
+the columns in the order of the current sort; the selection is kept by
+position in the columns, so it survives any filter or sort. Nothing here
+knows about Textual.
 """
 
 from __future__ import annotations
