@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tui.contract.models.map import MapLink
-from tui.dashboard.features.map.links import LinkList, glob_literals, glob_matcher, is_glob, save_urls
+from tui.dashboard.features.map.links import KEPT_POSITIONS, LinkList, glob_literals, glob_matcher, is_glob, save_urls
 
 LINKS = [
     MapLink("https://a.test/", "Home", "The start"),
@@ -143,3 +143,54 @@ def test_the_fast_glob_answers_as_fnmatch(pattern: str) -> None:
     match = glob_matcher(pattern)
     for text in strings:
         assert (match is None or bool(match(text))) == fnmatch.fnmatchcase(text, pattern), text
+
+
+def _many_links() -> list[MapLink]:
+    words = ["rides", "Catalog", "light-set-5", "Zebra", "shoe"]
+    return [
+        MapLink(
+            f"https://big.test/{words[i % 5]}/{i}{'/' if i % 7 == 0 else ''}", f"{words[(i * 3) % 5]} {i}" * (i % 2)
+        )
+        for i in range(2_000)
+    ]
+
+
+def test_filters_typed_one_after_another_show_what_a_fresh_filter_shows() -> None:
+    # Typing on narrows the last result, deleting shows a kept one, `*x*` is a substring search:
+    # each must answer as the filter run from scratch on every link, in the order of the sort.
+    many = _many_links()
+    typed = [*"catalog", "catalo", "cat", "", "*", "*/", "*/r", "*/rides/", "*/rides/*", "*/rides/", "*/r", "*/"]
+    typed += ["light-set-5?", "light-set-5", "light", "*zebra 1?", "zebra*", "ZEBRA", "zebra 1", "zebra", "*1/", ""]
+    for sort in (None, "title", "url"):
+        links = LinkList(many)
+        if sort:
+            links.sort_by(sort)  # type: ignore[arg-type]
+        for text in typed:
+            links.set_filter(text)
+            fresh = LinkList(many)
+            if sort:
+                fresh.sort_by(sort)  # type: ignore[arg-type]
+            order = list(fresh.view)  # no filter yet: every link, in the order of the sort
+            fresh.set_filter(text)
+            assert list(links.view) == list(fresh.view), (sort, text)
+            needle = text.lower()
+            expected = [
+                i
+                for i in order
+                if (
+                    any(fnmatch.fnmatchcase(s.lower(), needle) for s in (many[i].url, many[i].title or ""))
+                    if is_glob(needle)
+                    else needle in f"{many[i].url}\t{many[i].title or ''}".lower()
+                )
+            ]
+            assert list(links.view) == expected, (sort, text)
+
+
+def test_results_kept_for_a_return_stay_within_their_bound() -> None:
+    many = [MapLink(f"https://big.test/{i}", "t") for i in range(150_000)]
+    links = LinkList(many)
+    for text in ("big", "test", "t", "1", "2"):
+        links.set_filter(text)
+    assert links.kept_positions() <= KEPT_POSITIONS == 200_000
+    links.set_filter("1")  # kept: the newest results stay
+    assert links.kept_positions() >= len(links.view) > 0

@@ -1,4 +1,4 @@
-"""Speed of the map explorer on 100,000 links (issue 11's targets), through the real screen.
+"""Speed of the map explorer on 100,000 links (issue 20's targets), through the real screen.
 
     python tests/benchmarks/bench_map_explorer.py [--runs 5] [--keys 20]
 
@@ -10,13 +10,13 @@ M, maps `bigbox-supply.com` with `limit: 100000` and measures:
    transport that reads the whole body and notes the time) to the first frame
    the screen hands to the terminal with the links table in it; split into
    parse (body -> `MapResult`), `LinkList` (columns, lowercased copies) and
-   mount + first draw. Target <= 0.5 s.
+   mount + first draw. Target <= 0.25 s.
 2. a filter keystroke -> redraw: from the key reaching the app (sent through
    the driver, as a terminal's key is) to the first frame after the filter
-   ran, over typed substrings, deletions and globs. Target <= 50 ms (median;
-   the 90th percentile and the worst are printed too).
+   ran, over typed substrings, deletions and globs. Target: 90th percentile
+   <= 30 ms (the median and the worst are printed too).
 3. RSS of this process (the dashboard) with the 100,000 links loaded, after
-   a garbage collection, and its peak. Target <= 200 MB.
+   a garbage collection, and its peak. Target <= 130 MB.
 
 A frame is "handed to the terminal" when Textual calls `App._display` with a
 rendered update: headless, nothing is written, so that is where it is timed.
@@ -53,7 +53,7 @@ from tui.dashboard.startup.app_factory import make_app  # noqa: E402
 
 SITE = "https://bigbox-supply.com/"
 LIMIT = 100_000
-DRAW_TARGET, KEY_TARGET, RSS_TARGET_MB = 0.5, 0.050, 200
+DRAW_TARGET, KEY_TARGET, RSS_TARGET_MB = 0.25, 0.030, 130
 # Keys typed into the filter, one frame each: a word letter by letter, deletions, globs.
 KEYS = [*"catalog", *["backspace"] * 7, *"*/rides/*", *["backspace"] * 9, *"light-set-5?", *["backspace"] * 12]
 
@@ -131,6 +131,8 @@ async def one_run(base_url: str, key: str, keys: list[str]) -> dict[str, Any]:
         figures["drawn"] = drawn - transport.arrived
         figures["parse"] = screen.answered_at - transport.arrived
         figures["rest"] = drawn - screen.answered_at
+        while not links.compacted:  # the explorer packs the links after the first frame: the RSS is after that
+            await pilot.pause(0.005)
         gc.collect()
         figures["rss"] = rss_mb()
 
@@ -199,6 +201,7 @@ def main() -> int:
 
     keys = [latency for run in runs for latency in run["keys"]]
     key_median = statistics.median(keys)
+    key_p90 = statistics.quantiles(keys, n=10)[-1]
     print(f"map {SITE} limit {LIMIT:,}, {args.runs} runs, 120x40, emulator in another process")
     print(
         f"  response arrived -> rows drawn: median {median('drawn'):.3f} s "
@@ -211,9 +214,8 @@ def main() -> int:
     )
     print(
         f"  filter keystroke -> redraw: median {key_median * 1000:.1f} ms, 90th percentile "
-        f"{statistics.quantiles(keys, n=10)[-1] * 1000:.1f} ms, worst {max(keys) * 1000:.1f} ms "
-        f"over {len(keys)} keys "
-        f"(target <= {KEY_TARGET * 1000:.0f} ms)"
+        f"{key_p90 * 1000:.1f} ms (target <= {KEY_TARGET * 1000:.0f} ms), worst {max(keys) * 1000:.1f} ms "
+        f"over {len(keys)} keys"
     )
     typed = KEYS[: args.keys]
     per_key = [statistics.median(run["keys"][i] for run in runs) for i in range(len(typed))]
@@ -233,7 +235,7 @@ def main() -> int:
         f"  dashboard RSS with the links loaded: median {median('rss'):.0f} MB, peak {median('peak_rss'):.0f} MB "
         f"(target <= {RSS_TARGET_MB} MB; {median('rss_before'):.0f} MB before the map)"
     )
-    met = median("drawn") <= DRAW_TARGET and key_median <= KEY_TARGET and median("rss") <= RSS_TARGET_MB
+    met = median("drawn") <= DRAW_TARGET and key_p90 <= KEY_TARGET and median("rss") <= RSS_TARGET_MB
     return 0 if met else 1
 
 

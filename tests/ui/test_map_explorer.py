@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, client_on, dashboard, wait_until
+from tui.contract.models.packed_texts import PackedTexts
 from tui.dashboard.features.map.explorer import MapExplorerScreen
 from tui.dashboard.features.map.save import SaveUrlsScreen
 from tui.dashboard.kit.confirm import ConfirmScreen
@@ -81,6 +82,10 @@ async def test_m_opens_the_explorer_and_a_map_shows_the_sites_links(
         assert text_of(screen, "#links-count") == "300 of 300 links"
         assert screen.sent is not None and screen.sent.limit == 300
         assert screen.links.urls[0].startswith(SITE)
+        # Once shown, the links are packed (the emulator's are ASCII) and ready to filter.
+        links = screen.links
+        await wait_until(pilot, lambda: links.compacted, "the links packed")
+        assert isinstance(links.urls, PackedTexts) and links.urls[0].startswith(SITE)
         await pilot.press("escape")  # back to the form, as typed
         assert screen.query_one("#url", Input).value == SITE and screen.query_one("#limit", Input).value == "300"
 

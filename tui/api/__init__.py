@@ -51,6 +51,7 @@ _MODELS = (
     "InteractionStopped",
     "JobState",
     "MapLink",
+    "MapLinks",
     "MapResult",
     "ScrapeResult",
     "SessionStatus",

@@ -24,7 +24,7 @@ from tui.contract.models.crawl import (
     ScrapeOptionsEcho,
 )
 from tui.contract.models.extract import ExtractStatus
-from tui.contract.models.map import MapLink, MapResult
+from tui.contract.models.map import MapLink, MapLinks, MapResult
 from tui.contract.models.scrape import InteractionStopped, InteractResult, ScrapeResult
 from tui.contract.models.support import (
     AgentFeedback,
@@ -72,6 +72,7 @@ __all__ = [
     "JobState",
     "JobStatus",
     "MapLink",
+    "MapLinks",
     "MapResult",
     "ProfileEcho",
     "ScrapeOptionsEcho",

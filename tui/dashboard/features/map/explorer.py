@@ -79,8 +79,14 @@ class MapExplorerScreen(LaunchFormScreen):
             f"Map · {request.url} · {len(self.links):,} links",
             "#links-table",
         )
-        # After the first frame: the links are on screen before the one full collection below.
-        self.call_after_refresh(_keep_out_of_collections)
+        # After the first frame: the links are on screen before their columns are packed and the
+        # filter's search strings made, and before the one full collection below.
+        self.call_after_refresh(self._ready_to_filter)
+
+    def _ready_to_filter(self) -> None:
+        if self.links is not None:
+            self.links.compact()
+        _keep_out_of_collections()
 
     def on_unmount(self) -> None:
         # What was frozen lives no longer than the screen: a closed map's widgets are full of

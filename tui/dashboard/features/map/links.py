@@ -1,28 +1,39 @@
 """The links of a map as the explorer works on them: filter, sort and select, fast on 100,000 links.
 
-`LinkList` keeps the links as three columns (url, title, description) plus a
-lowercased copy of "url + title" made once, so a filter keystroke is one
-pass of `in` (or one compiled glob) over plain strings: ~10 ms for 100,000
-links. What is shown is `view`, positions into the columns in the order of
-the current sort; the selection is kept by position in the columns, so it
-survives any filter or sort. Nothing here knows about Textual.
-
-Columns and orders are tuples: a tuple of strings or ints is untracked by
-the cyclic garbage collector after its first pass, so 100,000 links add
-nothing to the full collections that would otherwise stall a keystroke.
+`LinkList` reads the links as three columns (url, title, description: the
+`MapLinks` of a `MapResult`, taken as they are, not copied). Once the links
+are on screen, `compact` packs those columns into one string each and makes
+a lowercased "<tab>url<tab>title<tab>" per link, so a filter keystroke is one
+pass of `in` over plain strings: a few ms for 100,000 links. A glob that is a
+substring between stars (`*/rides/*`) is searched as that substring; any
+other is first narrowed by `in` with its literal pieces, tabs marking the
+ones that must begin or end the url or title (`*.pdf`: ".pdf<tab>").
+Typing on narrows the last result; the results of recent filters are kept
+(up to `KEPT_POSITIONS` positions in all), so deleting what was just typed
+shows them again without a search. What is shown is `view`, positions into
+the columns in the order of the current sort; the selection is kept by
+position in the columns, so it survives any filter or sort. Nothing here
+knows about Textual.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import methodcaller
 from pathlib import Path
 from typing import Literal, Protocol
 
+from tui.contract.models.map import MapLinks
+from tui.contract.models.packed_texts import PackedTexts
+
 SortKey = Literal["none", "url", "title"]
 GLOB_CHARACTERS = frozenset("*?[]")
+# Positions of earlier filters' results kept for a return to them (8 bytes each): 1.6 MB at most.
+KEPT_POSITIONS = 200_000
 
 
 class Link(Protocol):
@@ -52,11 +63,15 @@ def glob_matcher(pattern: str) -> Callable[[str], object] | None:
     """A test of whole strings against a glob, None when the glob is only stars (it matches all).
 
     `*shoe*` is run as a search for `shoe` rather than as `.*shoe.*` matched
-    from the start: the same answer without backtracking, several times faster.
+    from the start: the same answer without backtracking, several times faster;
+    `*.pdf` as `endswith(".pdf")`, `docs/*` as `startswith("docs/")`.
     """
     core = pattern.strip("*")
     if not core:
         return None
+    if not is_glob(core) and pattern.startswith("*") != pattern.endswith("*"):
+        # `*.pdf` and `docs/*`: a test of the string's end or start, no regular expression at all
+        return methodcaller("endswith" if pattern.startswith("*") else "startswith", core)
     regex = fnmatch.translate(core)  # "(?s:...)\\Z"
     if pattern.endswith("*"):
         regex = regex.removesuffix(r"\Z")
@@ -78,34 +93,106 @@ class Filter:
     def glob(self) -> bool:
         return is_glob(self.needle)
 
+    @property
+    def substring(self) -> str | None:
+        """What a link's url or title must contain to match, when that is all the filter asks; else None.
+
+        A plain text, or a glob that is a plain text between stars (`*/rides/*`
+        matches a url or title that contains `/rides/`, as `/rides/` does).
+        """
+        needle = self.needle
+        if not self.glob:
+            return needle
+        core = needle.strip("*")
+        if core and needle.startswith("*") and needle.endswith("*") and not is_glob(core):
+            return core
+        return None
+
     def narrows(self, before: Filter) -> bool:
         """Whether every link matching self also matches `before` (so only its matches need checking)."""
-        return not self.glob and not before.glob and before.needle in self.needle
+        mine, theirs = self.substring, before.substring
+        return mine is not None and theirs is not None and theirs in mine
+
+
+def _glob_pieces(pattern: str) -> list[str]:
+    """Texts that every haystack ("\turl\ttitle\t") whose url or title matches `pattern` contains.
+
+    Its literal pieces, and those that begin or end it with a tab before or after
+    them: `*.pdf` must end the url or title, so ".pdf\t" is in the haystack.
+    """
+    pieces = glob_literals(pattern)
+    ends = re.split(r"[*?\[\]]", pattern)
+    if ends[0]:  # the glob starts with a literal: the url or the title starts with it
+        pieces.insert(0, "\t" + ends[0])
+    if len(ends) > 1 and ends[-1]:
+        pieces.insert(0, ends[-1] + "\t")
+    return pieces
+
+
+def _containing(needle: str, candidates: Sequence[int], texts: Sequence[str]) -> Sequence[int]:
+    """The candidates whose text contains `needle`, in their order."""
+    # A comprehension with `in` beats `compress(map(str.__contains__, ...))`: `in` is one
+    # bytecode, a call through the method descriptor is not.
+    found = [index for index in candidates if needle in texts[index]]
+    return candidates if len(found) == len(candidates) else found  # all of them: the same list, not a copy
 
 
 class LinkList:
     """Links as columns, a filtered and sorted view of them, and the selected ones."""
 
-    def __init__(self, links: Iterable[Link]) -> None:
-        links = list(links)
-        self.urls: tuple[str, ...] = tuple([link.url for link in links])
-        self.titles: tuple[str, ...] = tuple([link.title or "" for link in links])
-        self.descriptions: tuple[str, ...] = tuple([link.description or "" for link in links])
-        # Most URLs are lowercase already: keep the same string then, not a copy (memory).
-        self._urls_lower = tuple([lower if lower != url else url for url in self.urls for lower in (url.lower(),)])
-        self._titles_lower = tuple([title.lower() for title in self.titles])
-        # "url\ttitle": one `in` per link finds a substring of either (a tab is in neither).
-        pairs = zip(self._urls_lower, self._titles_lower, strict=True)
-        self._haystack = tuple([f"{url}\t{title}" for url, title in pairs])
-        self._orders: dict[tuple[SortKey, bool], tuple[int, ...]] = {("none", False): tuple(range(len(self.urls)))}
+    def __init__(self, links: MapLinks | Iterable[Link]) -> None:
+        if not isinstance(links, MapLinks):
+            listed = list(links)
+            links = MapLinks(
+                [link.url for link in listed], [link.title for link in listed], [link.description for link in listed]
+            )
+        self._links = links
+        self._read_columns()
+        self._haystack: list[str] | None = None  # made by `prepare_search`
+        self._orders: dict[tuple[SortKey, bool], Sequence[int]] = {("none", False): range(len(self.urls))}
+        self._kept: OrderedDict[str, Sequence[int]] = OrderedDict()  # needle -> view, in the current order
         self.sort_key: SortKey = "none"
         self.descending = False
         self.filter = Filter()
-        self.view: tuple[int, ...] = self._orders[("none", False)]
+        self.view: Sequence[int] = self._orders[("none", False)]
         self.selected: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.urls)
+
+    def _read_columns(self) -> None:
+        links = self._links
+        self.urls: Sequence[str] = links.urls
+        titles = links.titles
+        self.titles: Sequence[str] = (
+            titles.none_as_empty() if isinstance(titles, PackedTexts) else [title or "" for title in titles]
+        )
+        self.descriptions: Sequence[str | None] = links.descriptions
+
+    def compact(self) -> None:
+        """Pack the links' columns (`MapLinks.pack`) and make what a filter searches, if not done yet.
+
+        Not done with the list: 100,000 links show sooner without it, and the
+        explorer asks for it once they are on screen. The columns are packed
+        first: the strings they free make room for the search's.
+        """
+        self._links.pack()
+        self._read_columns()
+        self.prepare_search()
+
+    @property
+    def compacted(self) -> bool:
+        """Whether `compact` has run (or a filter made the search strings)."""
+        return self._haystack is not None
+
+    def prepare_search(self) -> list[str]:
+        """Make what a filter searches, once (`compact`, or the first filter when nobody did before)."""
+        if self._haystack is None:
+            # "\turl\ttitle\t" lowercased: one `in` per link finds a substring of either (a tab is in
+            # neither), and the tabs mark where each starts and ends, for globs (`_glob_pieces`).
+            pairs = zip(self.urls, self.titles, strict=True)
+            self._haystack = [f"\t{url}\t{title}\t".lower() for url, title in pairs]
+        return self._haystack
 
     # --- filter and sort ---------------------------------------------------------
 
@@ -115,43 +202,74 @@ class LinkList:
         if new.needle == self.filter.needle:
             self.filter = new
             return
+        kept = self._kept.get(new.needle)
+        if kept is not None:
+            self._kept.move_to_end(new.needle)
+            self.filter, self.view = new, kept
+            return
         # Typing on extends a substring: only what matched before can match now.
         candidates = self.view if new.narrows(self.filter) else self._order()
         self.filter = new
         self.view = self._matching(candidates, new)
+        self._keep(new.needle, self.view)
 
-    def _matching(self, candidates: tuple[int, ...], wanted: Filter) -> tuple[int, ...]:
+    def _keep(self, needle: str, view: Sequence[int]) -> None:
+        """Remember a filter's result (the newest first to stay) within `KEPT_POSITIONS`.
+
+        Results are often the same list (typing on a word that every match
+        already spells out): one list held under several filters counts once.
+        """
+        if not needle or self._positions(view) > KEPT_POSITIONS:
+            return
+        self._kept[needle] = view
+        while self.kept_positions() > KEPT_POSITIONS:
+            self._kept.popitem(last=False)
+
+    @staticmethod
+    def _positions(view: Sequence[int]) -> int:
+        return 0 if isinstance(view, range) else len(view)  # a range holds no position
+
+    def kept_positions(self) -> int:
+        """How many positions the results kept for a return hold (at most `KEPT_POSITIONS`)."""
+        unique = {id(view): view for view in self._kept.values()}
+        return sum(map(self._positions, unique.values()))
+
+    def _matching(self, candidates: Sequence[int], wanted: Filter) -> Sequence[int]:
         needle = wanted.needle
         if not needle:
             return candidates
-        haystack = self._haystack
-        if wanted.glob:
-            # The glob's literal pieces must all be in the url or the title: a cheap `in` drops
-            # most links before the (much slower) regular expression runs on the rest.
-            for piece in glob_literals(needle):
-                candidates = tuple([index for index in candidates if piece in haystack[index]])
-            match = glob_matcher(needle)
-            if match is None:
-                return candidates  # only stars: everything matches
-            urls, titles = self._urls_lower, self._titles_lower
-            return tuple([index for index in candidates if match(urls[index]) or match(titles[index])])
-        return tuple([index for index in candidates if needle in haystack[index]])
+        haystack = self.prepare_search()
+        substring = wanted.substring
+        if substring is not None:
+            return _containing(substring, candidates, haystack)
+        match = glob_matcher(needle)
+        if match is None:
+            return candidates  # only stars: everything matches
+        # What a matching url or title must contain drops most links with a cheap `in`,
+        # before the glob itself runs on the rest.
+        for piece in _glob_pieces(needle):
+            candidates = _containing(piece, candidates, haystack)
+        urls, titles = self.urls, self.titles
+        return [index for index in candidates if match(urls[index].lower()) or match(titles[index].lower())]
 
     def sort_by(self, key: SortKey) -> None:
         """Sort by `key`; sorting again by the same key turns the order around ("none": as the service sent)."""
         self.descending = not self.descending if key == self.sort_key and key != "none" else False
         self.sort_key = key
+        self._kept.clear()  # in the order of the sort before
         self.view = self._matching(self._order(), self.filter)
+        self._keep(self.filter.needle, self.view)
 
-    def _order(self) -> tuple[int, ...]:
+    def _order(self) -> Sequence[int]:
         cache_key = (self.sort_key, self.descending)
         order = self._orders.get(cache_key)
         if order is None:
             ascending = self._orders.get((self.sort_key, False))
             if ascending is None:
-                column = self._urls_lower if self.sort_key == "url" else self._titles_lower
+                everyone = range(len(self.urls))
+                column = list(map(str.lower, self.urls if self.sort_key == "url" else self.titles))
                 # stable: ties keep the service's order
-                ascending = tuple(sorted(range(len(column)), key=column.__getitem__))
+                ascending = sorted(everyone, key=column.__getitem__)
                 self._orders[(self.sort_key, False)] = ascending
             order = ascending[::-1] if self.descending else ascending
             self._orders[cache_key] = order

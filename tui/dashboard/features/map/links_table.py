@@ -14,6 +14,7 @@ the link in full).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -48,11 +49,23 @@ def fitted_caps(width: int | None) -> tuple[int, ...]:
     )
 
 
+def _widest(texts: Iterable[str | None], cap: int) -> int:
+    """The length of the longest of `texts`, or `cap` as soon as one is that long (most maps: within a few links)."""
+    widest = 0
+    for text in texts:
+        if text and len(text) > widest:
+            widest = len(text)
+            if widest >= cap:
+                return cap
+    return widest
+
+
 class LinkRows:
     """A `LinkList`'s view as the rows of a `LineTable`: a row's cells are made when it is drawn, nothing copied.
 
     A row's key is its link's position in the list (as text). Its version is
-    the table's: every row is drawn again after the selection changed (its ✓).
+    the same for every row, new when the selection changed (every ✓ is drawn
+    again); a filter or a sort does not change it.
     """
 
     def __init__(self, links: LinkList, *, width: int | None = None) -> None:
@@ -61,13 +74,8 @@ class LinkRows:
         # Measured once: the widest value of each column (capped to fit `width`), over every link, so
         # widths do not jump as the filter changes.
         caps = fitted_caps(width)
-        self.widths = [
-            1,
-            *(
-                min(cap, max(map(len, column), default=0))
-                for cap, column in zip(caps[1:], (links.urls, links.titles, links.descriptions), strict=True)
-            ),
-        ]
+        columns = (links.urls, links.titles, links.descriptions)
+        self.widths = [1, *(_widest(column, cap) for cap, column in zip(caps[1:], columns, strict=True))]
 
     def __len__(self) -> int:
         return len(self.links.view)
@@ -92,7 +100,7 @@ class LinkRows:
         """The mark, url, title and description of a link, each one line of visible text cut to its column."""
         links, link = self.links, int(key)
         cells = [MARK if link in links.selected else ""]
-        for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link]), 1):
+        for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link] or ""), 1):
             room = self.widths[column]
             text = visible(text)  # the map's words
             if column == 1:
@@ -142,9 +150,13 @@ class LinksTable(LineTable):
         self._new_layout()
 
     def view_changed(self) -> None:
-        """Redraw after the `LinkList` was filtered or sorted: the rows on screen only."""
+        """Redraw after the `LinkList` was filtered or sorted: the rows on screen only.
+
+        A link's row looks the same in any view, so the lines drawn before stay good: a row
+        still on screen after a keystroke of the filter (or back on it after a deletion) is
+        taken from the table's cache, not painted again.
+        """
         self._anchor = None
-        self.source.generation += 1
         self.source_changed()
 
     def selection_changed(self) -> None:

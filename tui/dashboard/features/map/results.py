@@ -3,8 +3,9 @@
 `MapResults` holds a filter box, a count line ("1,234 of 150,000 links · 20
 selected") and a `LinksTable`. The filter is a substring of the url or title,
 or a glob when it has * ? [ ] (matched against the whole url or the whole
-title, ignoring case). A burst of keystrokes is filtered once, with the
-latest text: the filter runs after the messages already queued.
+title, ignoring case). Each keystroke filters at once: typing on narrows the
+last result and deleting returns to a kept one (`LinkList`), so a burst of
+keys costs little more than its last.
 
 Keys (when the table or the filter has focus): / filter, space select,
 shift+up/down select a range (from where the shift began), a select all
@@ -68,7 +69,6 @@ class MapResults(Vertical):
     def __init__(self, links: LinkList, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.links = links
-        self._wanted_filter: str | None = None  # the latest text typed, not filtered yet
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -84,6 +84,10 @@ class MapResults(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#link-detail").display = False
+        # Filtered as the box's text changes, in the same turn: the box's new text and the rows it
+        # shows reach the screen in one frame. (After its Changed message, a frame of the box
+        # alone came first: two relayouts of the whole screen a keystroke.)
+        self.watch(self.query_one("#links-filter", Input), "value", self._filter_typed, init=False)
 
     @property
     def table(self) -> LinksTable:
@@ -100,22 +104,12 @@ class MapResults(Vertical):
         return " · ".join(parts)
 
     def _show_count(self) -> None:
-        self.query_one("#links-count", Static).update(self._count_text())
+        # One line of fixed height and full width: no layout pass (a whole-screen redraw) for a new count.
+        self.query_one("#links-count", Static).update(self._count_text(), layout=False)
 
     # --- filter -------------------------------------------------------------------
 
-    @on(Input.Changed, "#links-filter")
-    def _filter_typed(self, event: Input.Changed) -> None:
-        pending = self._wanted_filter is not None
-        self._wanted_filter = event.value
-        if not pending:
-            # After the keystrokes already queued: a burst is filtered once, with its last text.
-            self.call_later(self._apply_filter)
-
-    def _apply_filter(self) -> None:
-        text, self._wanted_filter = self._wanted_filter, None
-        if text is None:
-            return
+    def _filter_typed(self, text: str) -> None:
         self.links.set_filter(text)
         self.table.view_changed()
         self._show_count()
