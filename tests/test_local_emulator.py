@@ -98,7 +98,11 @@ def test_the_child_dies_with_its_parent_however_the_parent_ends(tmp_path: Path, 
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None
     child = int(parent.stdout.readline())
-    time.sleep(1.0)  # let the child get as far as serving
+    # The child as far as serving (its watch on the parent is set up before): its log says so.
+    deadline = time.monotonic() + 30
+    while "embedded emulator serving" not in (tmp_path / "log").read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "embedded emulator serving" in (tmp_path / "log").read_text()
     assert not _gone(child, 0.1)
     parent.send_signal(how)
     parent.wait(10)

@@ -111,7 +111,7 @@ def test_the_dashboard_a_job_and_a_crawl_show_hostile_texts_as_text(service: str
         # The action link in it is text: clicking it quits nothing.
         column, row = app.find("lumen-labs.io/a[/b]") or (0, 0)
         app.click(column + len("lumen-labs.io/a[/b]XtargetX[/b][bold][@click=app.q"), row)
-        time.sleep(1.0)
+        time.sleep(1.0)  # the click handled: had it quit the app, the process would be gone by now
         assert app.alive() and "Team activity" in app.text()
 
         app.keys(ENTER)  # the clicked row: the scrape of the bracketed URL

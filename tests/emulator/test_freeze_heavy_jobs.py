@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -23,6 +25,14 @@ pytestmark = pytest.mark.serial
 NEW_HOSTS = [f"https://freeze-{i}.example/" for i in range(200)]
 # The costliest patterns RE2 still accepts, as many as a crawl may send.
 HEAVY_PATTERN = ".{0,100}" * 9
+
+
+async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Poll `condition` (set by worker threads) until it holds; fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the worker threads"
+        await asyncio.sleep(0.01)
 
 
 @pytest.mark.socket
@@ -104,7 +114,8 @@ async def test_off_loop_returns_raises_and_bounds_its_threads() -> None:
         return n * 2
 
     tasks = [asyncio.create_task(off_loop(work, n)) for n in range(WORKERS * 3)]
-    await asyncio.sleep(0.2)
+    await until(lambda: running >= WORKERS)  # every worker is busy
+    await asyncio.sleep(0.05)  # a worker more than the bound would have started by now
     gate.set()
     assert await asyncio.gather(*tasks) == [n * 2 for n in range(WORKERS * 3)]
     assert most == WORKERS
@@ -130,8 +141,14 @@ def test_the_site_registry_keeps_the_most_recent_sites_and_rebuilds_the_rest_ide
 
 async def test_short_work_does_not_queue_behind_long_work() -> None:
     release = threading.Event()
-    long_work = [asyncio.create_task(off_loop(release.wait, 10)) for _ in range(WORKERS)]
-    await asyncio.sleep(0.1)  # every plans worker is busy
+    started: list[int] = []
+
+    def long(seconds: float) -> bool:
+        started.append(1)
+        return release.wait(seconds)
+
+    long_work = [asyncio.create_task(off_loop(long, 10)) for _ in range(WORKERS)]
+    await until(lambda: len(started) == WORKERS)  # every plans worker is busy
     assert await asyncio.wait_for(off_loop(lambda: "page", lane=PAGES), 5) == "page"
     release.set()
     assert await asyncio.gather(*long_work) == [True] * WORKERS

@@ -72,9 +72,11 @@ async def test_a_burst_of_connections_is_queued_while_the_listener_is_busy(
 ) -> None:
     """asyncio's default backlog (100) refused the rest of a burst while the listener was busy."""
     release = threading.Event()
+    stuck = threading.Event()
     real_check = listener_module.check_delivery
 
     def slow_check(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        stuck.set()
         release.wait(10)  # the listener stops accepting while it is stuck here
         return real_check(*args, **kwargs)
 
@@ -82,7 +84,7 @@ async def test_a_burst_of_connections_is_queued_while_the_listener_is_busy(
     host, port = host_port(listener)
     client = httpx.AsyncClient()
     first = asyncio.create_task(client.post(listener.address, content=b"{}"))
-    await asyncio.sleep(0.3)  # the listener is now stuck in the first delivery
+    assert await asyncio.to_thread(stuck.wait, 10), "the first delivery never reached the check"
 
     def connect_all(count: int) -> list[socket.socket]:
         connected = []

@@ -93,7 +93,7 @@ async def test_refresh_stays_on_the_current_page(client: WdsClient, emulator: Em
         team = next(iter(emulator.teams.values()))
         emulator.record_call(Caller(team, KEY), "map", "https://example.org/")
         pane.refresh_data()
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: not pane.fetching, "the refresh")
         assert await settled(pilot, pane) == second
         assert pane.page_number == 2
 
@@ -192,10 +192,10 @@ async def test_enter_on_a_map_entry_says_there_is_no_retrieval(
         await select_entry(pilot, pane, "map")
         transport.paths.clear()
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, JobDetailScreen), "the job screen")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: bool(app.screen.query("#job-notice")), "the job screen")
         notice = str(app.screen.query_one("#job-notice").content)
         assert "map calls have no retrieval endpoint in the contract" in notice
+        await pilot.pause(0.05)  # a request sent on opening would have reached the transport by now
         assert transport.paths == []  # nothing was asked of the service
 
 

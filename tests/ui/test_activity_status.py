@@ -84,10 +84,8 @@ class ActivityHost(PaneHost):
 async def statuses_settled(pilot: Pilot, pane: ActivityPane) -> None:
     """The page is shown and the checks it started (and any they started) are over."""
     await settle(pilot)
-    await pilot.pause(0.05)
-    await wait_until(
-        pilot, lambda: pane._status_worker is not None and pane._status_worker.is_finished, "the status checks"
-    )
+    # `checking_statuses` also covers rows that just came into view and are about to be asked about.
+    await wait_until(pilot, lambda: pane._status_worker is not None and not pane.checking_statuses, "the status checks")
     await pilot.pause()
 
 
@@ -153,7 +151,6 @@ async def test_a_poll_asks_only_for_visible_rows_and_never_again_for_finished_jo
         assert transport.paths == ["/v2/team/activity"]
 
         table.scroll_to(y=table.max_scroll_y, animate=False)  # the rows below come into view
-        await pilot.pause(0.3)
         await statuses_settled(pilot, pane)
         newly = set(table.visible_keys()) - set(visible)
         wanted = {
@@ -240,6 +237,8 @@ async def test_a_429_pauses_every_check_for_its_retry_after(emulator: Emulator) 
         del transport.answers[job_path(first)]
         during = len(status_paths(transport.paths))
         assert during <= 4  # the ones already in flight, no more
+        # Checks that ignored the pause would be sent within milliseconds; 0.5 s costs nothing, as the
+        # test waits out the 3 s Retry-After below anyway.
         await pilot.pause(0.5)
         assert len(status_paths(transport.paths)) == during  # nothing asked while paused
         await wait_until(pilot, lambda: "paused" not in str(pane.border_subtitle), "the end of the pause", 6)

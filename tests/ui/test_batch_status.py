@@ -175,7 +175,7 @@ async def test_a_batch_the_service_does_not_know_is_said_and_polling_stops(
         assert "was not found" in text_of(screen, "#batch-error")
         assert text_of(screen, "#batch-state") == "unknown"
         asked_before = transport.paths.count(f"/v2/batch/scrape/{unknown}")
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three poll intervals: a poll still going would have been sent
         assert transport.paths.count(f"/v2/batch/scrape/{unknown}") == asked_before  # no more polling
 
 

@@ -137,7 +137,7 @@ async def test_a_started_crawl_is_listed_and_its_status_followed_to_the_end(
         # A finished crawl is not polled any more.
         status_path = f"/v2/crawl/{started.id}"
         polls = transport.paths.count(status_path)
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three poll intervals: a poll still going would have been sent
         assert transport.paths.count(status_path) == polls
 
         await pilot.press("escape")
@@ -155,7 +155,7 @@ async def test_an_unknown_crawl_is_a_clear_message(client: WdsClient, transport:
         assert f"Crawl {missing[:8]} was not found on the service" in text_of(error)
         assert text_of(screen.query_one("#crawl-status", Label)) == "unknown"
         asked = transport.paths.count(f"/v2/crawl/{missing}")
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three poll intervals, as above
         assert transport.paths.count(f"/v2/crawl/{missing}") == asked == 1  # a missing job is not polled
 
 

@@ -76,7 +76,8 @@ async def test_a_newer_question_wins_over_an_answer_still_on_its_way(
         await pilot.press("enter")
         await searched(pilot, screen, "caching maxAge")
         release.set()  # the first answer may now come: it must not replace the second
-        await pilot.pause(0.3)
+        await pilot.app.workers.wait_for_complete()  # a first search still running has had its answer
+        await pilot.pause()
         assert screen.memory.answered == "caching maxAge"
         assert not any("webhook" in title.lower() for title in shown_titles(screen))
         assert "“caching maxAge”" in status(screen)
@@ -93,26 +94,28 @@ async def test_typing_back_to_the_question_on_show_sends_nothing(client: WdsClie
         await pilot.press(*"crawl limit", "enter")
         await searched(pilot, screen, "crawl limit")
         await pilot.press("s", "backspace")
-        await pilot.pause(1.2)
+        await pilot.pause(1.2)  # past the 1 s debounce: a search the backspace failed to call off would be out
         assert faults.asked == ["crawl limit"]
         assert not screen.query_one("#docs-results").has_class("-stale")
 
 
 async def test_a_question_over_the_limit_is_not_sent_and_is_kept(client: WdsClient, faults: DocsSearchFaults) -> None:
     async with host(client).run_test(size=(100, 30)) as pilot:
-        screen = await open_search(pilot)
+        # A short debounce (no keys are typed here): the pauses below only need to outlast it.
+        screen = DocsSearchScreen(client, debounce=0.1)
+        await pilot.app.push_screen(screen)
         long_question = "why " * 2001  # 8004 characters
         query = screen.query_one("#docs-query", Input)
         query.value = long_question
         await pilot.press("enter")
-        await pilot.pause(0.6)
+        await pilot.pause(0.3)  # past the debounce: a request sent anyway would have reached the service
         assert faults.asked == []
         assert "8,003 characters long" in status(screen) and "at most 8,000" in status(screen)
         assert screen.query_one("#docs-status").has_class("-error")
         assert query.value == long_question
         query.value = "   "
         await pilot.press("enter")
-        await pilot.pause(0.6)
+        await pilot.pause(0.3)  # as above
         assert faults.asked == []  # blank: nothing to search, and nothing to complain about
         assert "Type a question" in status(screen)
 

@@ -114,12 +114,12 @@ async def test_esc_stops_the_search_keeps_what_it_found_and_esc_again_goes_back(
         screen = await open_failed_view(pilot, pane)
         await wait_until(pilot, lambda: len(screen.walk.state.found) >= 1, "a first failed job", 15)
         await pilot.press("escape")
-        await pilot.pause(0.2)
-        assert not screen.walking and app.screen is screen
+        await wait_until(pilot, lambda: not screen.walking, "the search to stop")
+        assert app.screen is screen
         kept = len(screen.walk.state.found)
         assert kept >= 1 and len(rows(screen)) == kept
         assert "stopped" in progress(screen)
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three times a status request's delay: one still in flight would have landed
         assert len(screen.walk.state.found) == kept  # nothing more arrives once stopped
         await pilot.press("escape")
         await pilot.pause()
@@ -175,8 +175,7 @@ async def test_what_the_search_learnt_fills_the_pane_without_asking_again(
         pane.query_one(ActivityTable).scroll_to(y=10_000, animate=False)  # rows never seen before
         transport.paths.clear()
         pane.refresh_data()
-        await wait_until(pilot, lambda: not pane.fetching, "the poll")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: not pane.fetching and not pane.checking_statuses, "the poll and its checks")
         assert [path for path in transport.paths if path != "/v2/team/activity"] == []
         table = pane.query_one(ActivityTable)
         shown = {str(table.get_row(key)[2]) for key in table.row_keys}

@@ -125,12 +125,19 @@ async def test_a_bug_in_a_pane_s_poll_marks_it_stale_and_polling_goes_on(
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, CrawlsPane)
         real_active = app.client.crawl.active
-        monkeypatch.setattr(app.client.crawl, "active", raising)
+        failed_polls = 0
+
+        async def raising_counted() -> Any:
+            nonlocal failed_polls
+            failed_polls += 1
+            return await raising()
+
+        monkeypatch.setattr(app.client.crawl, "active", raising_counted)
         pane.interval = 0.05
         pane.refresh_data()
         await wait_until(pilot, lambda: pane.stale_since is not None, "the stale mark")
         assert pane.failure is not None and "RuntimeError" in pane.failure and "a bug in wds-tui" in pane.failure
-        await pilot.pause(0.2)  # a few more failing polls
+        await wait_until(pilot, lambda: failed_polls >= 4, "a few more failing polls")
         assert pane.stale_since is not None
         monkeypatch.setattr(app.client.crawl, "active", real_active)  # the loop is still alive: it recovers
         await wait_until(pilot, lambda: pane.stale_since is None, "recovery")

@@ -185,7 +185,7 @@ async def test_kinds_without_retrieval_send_nothing(
     async with screen_host().run_test(size=(80, 24)) as pilot:
         screen = JobDetailScreen(client, endpoint, str(uuid.uuid4()))
         await pilot.app.push_screen(screen)
-        await pilot.pause(0.05)
+        await pilot.pause(0.05)  # a request sent on opening would have reached the transport by now
         notice = str(screen.query_one("#job-notice", Static).content)
         assert notice.startswith(f"{endpoint} calls have no retrieval endpoint in the contract")
         assert transport.paths == []

@@ -10,6 +10,9 @@ and polls happen many times and what is still alive is counted.
 from __future__ import annotations
 
 import gc
+import time
+
+from textual.widget import Widget
 
 from tests.support.dashboard import dashboard, seeded_emulator, settle
 from tui.dashboard.features.console.history import ConsoleTarget
@@ -25,14 +28,20 @@ def alive(kind: type) -> int:
     return sum(1 for obj in gc.get_objects() if isinstance(obj, kind))
 
 
+async def rebuilt(pilot, footer: Widget) -> None:  # type: ignore[no-untyped-def]
+    """Ask the screen to refresh its bindings (what a change of the keys on offer does) and wait for the rebuild."""
+    before = footer.children[0] if footer.children else None
+    pilot.app.screen.refresh_bindings()
+    deadline = time.monotonic() + 10
+    while not footer.children or footer.children[0] is before:
+        assert time.monotonic() < deadline, "the footer was not rebuilt"
+        await pilot.pause(0.005)
+
+
 async def rebuild_footer(pilot, times: int) -> None:  # type: ignore[no-untyped-def]
     footer = pilot.app.screen.query_one(Footer)
-    rebuilt = footer.children[0] if footer.children else None
     for _ in range(times):
-        pilot.app.screen.refresh_bindings()  # what a change of the keys on offer does: a rebuild
-        await pilot.pause(0.01)
-    await pilot.pause(0.1)
-    assert rebuilt is None or footer.children[0] is not rebuilt, "the footer was not rebuilt"
+        await rebuilt(pilot, footer)
 
 
 async def test_the_dashboards_footer_keeps_no_keys_from_earlier_rebuilds() -> None:
@@ -57,9 +66,7 @@ async def test_bindings_that_change_on_every_poll_do_not_grow_the_footer() -> No
         for _ in range(REBUILDS // 2):
             await pilot.press("down")
             await pilot.press("up")
-            app.screen.refresh_bindings()
-            await pilot.pause(0.02)
-        await pilot.pause(0.2)
+            await rebuilt(pilot, app.screen.query_one(Footer))
         assert alive(FooterKey) <= baseline + len(app.screen.query(FooterKey))
 
 
@@ -97,9 +104,7 @@ async def test_textuals_own_footer_keeps_the_keys_of_every_rebuild() -> None:
         await pilot.pause()
         baseline = alive(TextualFooterKey)
         for _ in range(REBUILDS):
-            app.screen.refresh_bindings()
-            await pilot.pause(0.01)
-        await pilot.pause(0.1)
+            await rebuilt(pilot, app.screen.query_one(TextualFooter))
         assert alive(TextualFooterKey) >= baseline + REBUILDS // 2, "Textual's Footer no longer keeps its old keys"
 
 

@@ -52,7 +52,7 @@ async def test_polls_on_its_interval_and_not_while_paused_or_hidden(
         await pilot.press("p")
         await settle(pilot)
         paused_at = transport.paths.count(ACTIVE)
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three intervals: a poll the pause failed to stop would be sent
         assert transport.paths.count(ACTIVE) == paused_at
 
         await pilot.press("p")  # resuming fetches at once, then polling goes on
@@ -61,7 +61,7 @@ async def test_polls_on_its_interval_and_not_while_paused_or_hidden(
         pane.display = False
         await settle(pilot)
         hidden_at = transport.paths.count(ACTIVE)
-        await pilot.pause(0.3)
+        await pilot.pause(0.15)  # three intervals, as above
         assert transport.paths.count(ACTIVE) == hidden_at
 
 
@@ -72,12 +72,17 @@ class SlowPages(httpx.AsyncBaseTransport):
         self.inner = inner
         self.delay = delay
         self.slow_requests = 0
+        self.slow_requests_over = 0  # answered, or called off by the client
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if "cursor" in request.url.params:
-            self.slow_requests += 1
+        if "cursor" not in request.url.params:
+            return await self.inner.handle_async_request(request)
+        self.slow_requests += 1
+        try:
             await asyncio.sleep(self.delay)
-        return await self.inner.handle_async_request(request)
+            return await self.inner.handle_async_request(request)
+        finally:
+            self.slow_requests_over += 1
 
 
 async def test_a_late_answer_never_replaces_the_page_asked_for_since() -> None:
@@ -94,7 +99,8 @@ async def test_a_late_answer_never_replaces_the_page_asked_for_since() -> None:
         await pilot.press("n")  # page 2 is slow to come...
         await wait_until(pilot, lambda: transport.slow_requests == 1, "the request for page 2")
         await pilot.press("b")  # ...and the reader is back on page 1 before it does
-        await pilot.pause(0.8)  # longer than page 2 takes
+        await wait_until(pilot, lambda: transport.slow_requests_over == 1, "the end of the request for page 2")
+        await settle(pilot)  # page 2's answer, had it come, has been shown
 
         assert pane.page_number == 1 and pane.data.number == 1
         assert [entry.id for entry in pane.data.page.entries] == first
@@ -136,6 +142,6 @@ async def test_the_loop_skips_a_timed_fetch_that_is_not_due_but_not_the_first() 
 
     loop = PollLoop(fetch, deliver=lambda *_: None, fail=lambda _: None, interval=0.01, due=lambda: False)
     task = asyncio.create_task(loop.run())
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(0.05)  # five intervals: a fetch that was not due would have been made
     task.cancel()
     assert fetched == 1  # asked for at once; nobody watching since
