@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.marker_report import PREFIX
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,20 +32,22 @@ def test_the_test_command_runs_in_parallel_then_the_timed_tests_alone_with_durat
     ]
 
 
-def collected(*args: str) -> set[str]:
-    """Test ids pytest collects with `args` (a subprocess: the markers are set at collection)."""
+def markers_of(*paths: str) -> dict[str, set[str]]:
+    """Each test id under `paths` and its markers, from one collection in a subprocess (markers are set then)."""
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+        + ["-p", "tests.support.marker_report", *paths],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    return {line for line in out.stdout.splitlines() if "::" in line}
+    rows = [line.split("\t") for line in out.stdout.splitlines() if line.startswith(PREFIX)]
+    return {test: set(filter(None, names.split(","))) for _, test, names in rows}
 
 
-# One small file of each kind keeps these collections quick (a folder's takes a minute on a loaded machine).
+# One small file of each kind keeps the collection quick.
 BROWSER, E2E, SNAPSHOTS, PLAIN = (
     "tests/browser/test_launch.py",
     "tests/e2e/test_tmux.py",
@@ -52,16 +56,19 @@ BROWSER, E2E, SNAPSHOTS, PLAIN = (
 )
 
 
-def in_file(tests: set[str], path: str) -> set[str]:
-    return {test for test in tests if test.startswith(path + "::")}
+def test_markers_are_set_by_folder_and_the_fast_subset_leaves_out_chromium_and_terminals() -> None:
+    tests = markers_of(BROWSER, E2E, SNAPSHOTS, PLAIN)
 
+    def in_file(path: str) -> set[str]:
+        return {test for test in tests if test.startswith(path + "::")}
 
-def test_markers_select_by_folder_and_the_fast_subset_leaves_out_chromium_and_terminals() -> None:
-    files = (BROWSER, E2E, SNAPSHOTS, PLAIN)
-    everything = collected(*files)
-    assert all(in_file(everything, path) for path in files), "each file has tests"
-    assert collected("-m", "browser", *files) == in_file(everything, BROWSER)
-    assert collected("-m", "e2e", *files) == in_file(everything, E2E)
-    assert collected("-m", "snapshot", *files) == in_file(everything, SNAPSHOTS)
-    fast = collected("-m", "not browser and not e2e", *files)
-    assert fast == in_file(everything, SNAPSHOTS) | in_file(everything, PLAIN)
+    def having(name: str) -> set[str]:
+        return {test for test, names in tests.items() if name in names}
+
+    assert all(in_file(path) for path in (BROWSER, E2E, SNAPSHOTS, PLAIN)), "each file has tests"
+    assert having("browser") == in_file(BROWSER)
+    assert having("e2e") == in_file(E2E)
+    assert having("snapshot") == in_file(SNAPSHOTS)
+    assert having("socket") >= in_file(BROWSER) | in_file(E2E)
+    fast = {test for test, names in tests.items() if not names & {"browser", "e2e"}}  # -m "not browser and not e2e"
+    assert fast == in_file(SNAPSHOTS) | in_file(PLAIN)

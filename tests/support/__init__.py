@@ -15,6 +15,7 @@ The modules:
 - emulator_teams: the emulator tests' teams' keys (ALPHA_KEY, BETA_KEY, ...), START, `auth`, `client_for`.
 - hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
+- marker_report: a pytest plugin printing each collected test's markers (`-p tests.support.marker_report`).
 - processes: the processes tests start and look for (an emulator or `serve` in a child, their children).
 - recording_backend: `RecordingBackend`, a browser backend that starts nothing and records what it was asked.
 - webhook_receiver: `Receiver` and `ThreadedReceiver`, a webhook receiver on a loopback socket.
