@@ -3,7 +3,8 @@
 Hidden checks of issue 11 drive the emulator with the official SDKs: these
 tests make the same calls (scrape with the cache options, map at the
 contract's maximum, batch scrape and crawl with their waiters, cancel, the
-parameter preview, usage, webhooks) and check what the SDK hands its caller.
+parameter preview, usage, webhooks, the crawl watchers on the crawl WebSocket)
+and check what the SDK hands its caller.
 The SDK talks `requests` to a URL, so the emulator is served by uvicorn on a
 loopback port, with a clock 60 times faster than real time so that the SDK's
 waiters see jobs finish within a poll or two (their interval is set to 0.2 s).
@@ -224,6 +225,41 @@ def test_the_crawl_waiter_and_cache_only_scrape_options(sdk: Any) -> None:
         crawled = sdk.crawl(TINY, limit=3, scrape_options=options, **WAIT)
         assert crawled.status == "completed" and crawled.data
         assert all(d.metadata.status_code == 404 and d.metadata.model_extra["code"] == code for d in crawled.data)
+
+
+def test_the_watcher_follows_a_crawl_over_the_websocket_to_completed(sdk: Any) -> None:
+    """Issue 21: the SDK's `Watcher` reads the crawl socket; its `document` events come only from it."""
+    # Half a second at the fast clock: seen while it runs. The basic proxy, as above: the SDK's Document
+    # model refuses proxyUsed "enhanced", and the watcher parses every snapshot it is sent.
+    started = sdk.start_crawl(MEDIUM, limit=60, scrape_options=ScrapeOptions(proxy="basic"))
+    # A long poll interval: the watcher asks over HTTP only once the socket has closed, for the final status.
+    watcher = sdk.watcher(started.id, kind="crawl", poll_interval=10, timeout=60)
+    snapshots: list[Any] = []
+    documents: list[dict[str, Any]] = []
+    done = threading.Event()
+    watcher.add_listener(snapshots.append)
+    watcher.add_event_listener("document", lambda event: documents.append(event["data"]))
+    watcher.add_event_listener("done", lambda event: done.set())
+    watcher.start()
+    try:
+        assert done.wait(30), f"no done event; the watcher's status is {watcher.status}"
+    finally:
+        watcher.stop()
+    final = sdk.get_crawl_status(started.id)
+    assert final.status == "completed" and final.total == 60
+    assert snapshots[-1].status == "completed" and len(snapshots[-1].data) == 60
+    assert [document["metadata"]["url"] for document in documents] == [document.metadata.url for document in final.data]
+
+
+async def test_the_async_watcher_follows_a_crawl_to_completed(served: tuple[str, Emulator]) -> None:
+    client = firecrawl.AsyncFirecrawl(api_key=ALPHA_KEY, api_url=served[0])
+    started = await client.start_crawl(SITE, limit=10, scrape_options=ScrapeOptions(proxy="basic"))
+    snapshots = [snapshot async for snapshot in client.watcher(started.id, kind="crawl", poll_interval=10, timeout=30)]
+    final = await client.get_crawl_status(started.id)
+    assert snapshots[-1].status == final.status == "completed"
+    assert [document.metadata.url for document in snapshots[-1].data] == [
+        document.metadata.url for document in final.data
+    ]
 
 
 def test_crawl_params_preview_fills_the_fifteen_parameters(sdk: Any) -> None:

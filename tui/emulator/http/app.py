@@ -30,6 +30,7 @@ from tui.emulator.http import openapi, routes_browser, routes_jobs, routes_suppo
 from tui.emulator.http.auth import BearerAuthMiddleware
 from tui.emulator.http.body_limit import BodyLimitMiddleware
 from tui.emulator.http.cdp_proxy import cdp_proxy_route
+from tui.emulator.http.crawl_socket import crawl_socket_route
 from tui.emulator.http.errors import (
     SUPPORT_PREFIX,
     ApiError,
@@ -87,6 +88,7 @@ def create_app(service: ServiceParts) -> Starlette:
         *routes_browser.routes(service.browser, service.jobs, service.billing, service.clock),
         *routes_jobs.routes(service.jobs, service.clock),
         *routes_support.routes(service.support),
+        crawl_socket_route(service.jobs, service.teams, service.clock),
         cdp_proxy_route(service.browser),
         *live_view_routes(service.browser),
         *openapi.routes(),

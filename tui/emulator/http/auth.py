@@ -2,7 +2,9 @@
 
 A pure ASGI middleware, so it answers 401 before routing and before any body
 is read, and it leaves other paths alone (the CDP websocket and live view
-pages authenticate with the per-session token in their URL instead).
+pages authenticate with the per-session token in their URL instead). The crawl
+status websocket reads the same header itself (`crawl_socket`): the service
+accepts its upgrade first and refuses the key in the close.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ def bearer_token(scope: Scope) -> str | None:
     return None
 
 
+def refusal_message(token: str | None) -> str:
+    """Why a key is refused: none was sent, or it is no team's."""
+    return "Unauthorized" if token is None else "Unauthorized: Invalid token"
+
+
 class BearerAuthMiddleware:
     """Resolve the caller's team from the bearer key, or answer 401."""
 
@@ -42,7 +49,7 @@ class BearerAuthMiddleware:
         token = bearer_token(scope)
         team = self.teams.by_key(token) if token is not None else None
         if team is None:
-            error = unauthorized("Unauthorized" if token is None else "Unauthorized: Invalid token")
+            error = unauthorized(refusal_message(token))
             # The support endpoints answer errors in their own `{"error": ...}` shape.
             error.support_style = path.startswith(SUPPORT_PREFIX)
             await error.response()(scope, receive, send)
