@@ -145,3 +145,34 @@ async def test_the_loop_skips_a_timed_fetch_that_is_not_due_but_not_the_first() 
     await asyncio.sleep(0.05)  # five intervals: a fetch that was not due would have been made
     task.cancel()
     assert fetched == 1  # asked for at once; nobody watching since
+
+
+async def test_wake_ends_the_sleep_at_once_and_a_wake_during_a_fetch_adds_no_fetch() -> None:
+    fetched = 0
+    in_fetch = asyncio.Event()
+    release = asyncio.Event()
+
+    async def fetch() -> int:
+        nonlocal fetched
+        fetched += 1
+        if fetched == 3:
+            in_fetch.set()
+            await release.wait()
+        return fetched
+
+    loop = PollLoop(fetch, deliver=lambda *_: None, fail=lambda _: None, interval=3600)
+    task = asyncio.create_task(loop.run())
+    await asyncio.sleep(0.05)
+    assert fetched == 1  # the first, then an hour's sleep
+
+    loop.wake()
+    await asyncio.sleep(0.05)
+    assert fetched == 2  # woken: fetched at once, then asleep again
+
+    loop.wake()
+    await asyncio.wait_for(in_fetch.wait(), 1)
+    loop.wake()  # while the third fetch is on its way: that fetch answers it
+    release.set()
+    await asyncio.sleep(0.05)
+    task.cancel()
+    assert fetched == 3

@@ -11,7 +11,8 @@ A failed fetch (or a failure to deliver its answer) is handed to `fail` and
 the loop goes on; `fail` may raise to end it. Whoever runs `run()` in a task
 restarts by cancelling that task and running it again, which also cancels a
 fetch in flight: an answer to an older question can then never overwrite a
-newer one.
+newer one. `wake()` cuts the sleep short: a view that comes back into sight with
+old data asks for it at once rather than at the end of the interval.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class PollLoop(Generic[T]):
         self.last: T | None = None
         self._answered = False
         self._stopped = False
+        self._woken = asyncio.Event()
+        self._polling = False
 
     @property
     def interval(self) -> float:
@@ -71,22 +74,43 @@ class PollLoop(Generic[T]):
         """Undo `stop()`, for a caller about to `run()` again (a reload of a finished job)."""
         self._stopped = False
 
+    def wake(self) -> None:
+        """End the current sleep now: the next fetch starts at once (if `due()`), not after the interval.
+
+        A fetch already on its way answers the wake-up: its answer is as fresh as asked.
+        """
+        if not self._polling:
+            self._woken.set()
+
     async def run(self, *, at_once: bool = True) -> None:
         """Fetch (at once, unless `at_once` is False), then poll on the interval until stopped."""
         if at_once and not self._stopped:
             await self.poll()
         while not self._stopped:
-            await asyncio.sleep(self.interval)
+            await self._sleep()
             if not self._stopped and self.due():  # e.g. no request while nobody watches
                 await self.poll()
 
+    async def _sleep(self) -> None:
+        """The interval, or less if `wake()` is called meanwhile."""
+        try:
+            async with asyncio.timeout(self.interval):  # no task per sleep, unlike wait_for
+                await self._woken.wait()
+        except TimeoutError:
+            pass
+        self._woken.clear()
+
     async def poll(self) -> None:
         """One fetch, its answer delivered or its failure handed to `fail`."""
+        self._polling = True
+        self._woken.clear()
         try:
             answer = await self.fetch()
             self.deliver(answer, self._answered and answer == self.last)
         except Exception as error:  # noqa: BLE001 - every failure goes to `fail`, which decides
             self.fail(error)
             return
+        finally:
+            self._polling = False
         # Only once delivered: an answer whose showing failed is shown again next time.
         self.last, self._answered = answer, True

@@ -39,9 +39,7 @@ class WatchesTheConnection(App[ReturnType]):
 
     def on_pane_refreshed(self, message: Pane.Refreshed) -> None:
         header = self.header
-        header.connection = "connected"
-        if message.changed:
-            header.last_refresh = self.clock()
+        header.connection = "connected"  # its "updated": tui.dashboard.shell.data_age
         self._connected_once = True
         if self.banner.showing:
             self._back_online()

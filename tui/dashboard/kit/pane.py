@@ -33,7 +33,7 @@ T = TypeVar("T")
 
 
 class PaneStatus(Static):
-    """The one-line status under a pane: paused, stale (and why), or nothing."""
+    """The one-line status under a pane: paused, stale (and why), how old while refreshing, or nothing."""
 
     DEFAULT_CSS = """
     PaneStatus { height: auto; max-height: 3; color: $text-muted; }
@@ -89,6 +89,9 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         self.mark_stale(error)
         self.post_message(self.FetchFailed(self, error))
 
+    def age_changed(self) -> None:
+        self.post_message(self.AgeChanged(self))
+
     def show_empty(self, table: LiveTable, note: Static, empty: bool) -> bool:
         """Shrink `table` to its headers and show `note` when there are no rows.
 
@@ -121,6 +124,9 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
         stale = self.stale_text()
         if stale is not None:
             parts.append(stale)
+        age = self.age_text()
+        if age is not None and stale is None:  # stale already says since when
+            parts.append(age)
         status.update(shown(" · ".join(parts)))  # the reason is the service's words
         status.display = bool(parts)
 
@@ -187,6 +193,12 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     @dataclass(eq=False)
     class ZoomToggled(Message):
         """The user asked for `pane` to fill the screen, or to stop filling it."""
+
+        pane: Pane[Any]
+
+    @dataclass(eq=False)
+    class AgeChanged(Message):
+        """The pane came back into sight with old data and refreshes ("as of ... · refreshing"), or that refresh ended."""
 
         pane: Pane[Any]
 

@@ -40,6 +40,7 @@ from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.status_header import StatusHeader
 from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.data_age import SaysHowOldTheDataIs
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     CrawlStarted,
@@ -91,6 +92,7 @@ OPENS: dict[str, type[Intent]] = {
 class WdsApp(
     PlainNotifications,  # first: every notification, from anywhere, is plain text (tui.dashboard.kit.outside_text)
     WatchesTheConnection["SwitchTo | None"],
+    SaysHowOldTheDataIs["SwitchTo | None"],
     RefusesChangesWhenReadOnly,
     QuitsLikeATerminal["SwitchTo | None"],
     KeepsItsKeymap["SwitchTo | None"],
@@ -243,6 +245,8 @@ class WdsApp(
             pane.show_zoomed(True)
             if not pane.has_focus_within:  # zoomed from the palette: keys go to what is shown
                 pane.focus_first()
+        else:
+            self.show_data_age()  # the panes back in view may be older than the one that was zoomed
 
     # --- actions ----------------------------------------------------------------
 

@@ -13,6 +13,11 @@ to the last one goes to `show_again`, which by default redraws nothing.
 When a fetch fails, the last good data stays on screen, marked "stale since
 HH:MM:SS" with the reason (`stale_text`). An exception that is not a `WdsError`
 is a bug of ours: it is logged and shown the same way, and polling goes on.
+
+A view that comes back into sight (its screen on top again, or shown again
+after a zoom) with data older than its interval wakes its loop to fetch at
+once, and until the answer lands says how old what it shows is: "as of HH:MM
+· refreshing" (`age_text`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from textual import events
 
 from tui.api.errors import WdsError
 from tui.api.polling import PollLoop
@@ -56,8 +63,11 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
     stale_since: datetime | None = None
     failure: str | None = None
     paused: bool = False
+    refreshing_since: datetime | None = None
+    """The time of the data shown while a refresh asked for on coming back into sight is on its way."""
     _fetch_due: bool = False
     _poll_loop: PollLoop[T] | None = None
+    _watching_screens: bool = False
 
     # --- to implement ---------------------------------------------------------
 
@@ -81,7 +91,10 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         """Called after each answer was shown; `recovering`: the first good one (ever, or since a failure)."""
 
     def show_status(self) -> None:
-        """Redraw whatever says paused or stale (the view's status line)."""
+        """Redraw whatever says paused, stale or refreshing (the view's status line)."""
+
+    def age_changed(self) -> None:
+        """The age mark ("as of ... · refreshing") was set or cleared (a pane tells the app's header)."""
 
     # --- timing -----------------------------------------------------------------
 
@@ -119,6 +132,9 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         loop = self.poll_loop
         loop.resume()
         node: Any = self
+        if not self._watching_screens:  # here: the first start is on mount, when a node may subscribe
+            self._watching_screens = True
+            node.app.screen_change_signal.subscribe(node, self._screen_changed)
         return node.run_worker(
             loop.run(at_once=at_once), name="polling", group=POLL_GROUP, exclusive=True, exit_on_error=False
         )
@@ -126,6 +142,43 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
     def stop_polling(self) -> None:
         """Nothing more to follow (a finished job): the loop ends after the step it is in."""
         self.poll_loop.stop()
+
+    # --- back into sight --------------------------------------------------------------
+
+    def on_show(self, event: events.Show) -> None:
+        # Textual calls this besides a host's own on_show: shown again after a zoom hid it.
+        self.came_into_view()
+
+    def _screen_changed(self, screen: object) -> None:
+        node: Any = self
+        if node.is_attached and node.screen is screen:  # this view's screen is on top again
+            self.came_into_view()
+
+    def came_into_view(self) -> None:
+        """Fetch at once if the data shown is older than the interval, marked "as of" until it lands."""
+        loop = self._poll_loop
+        if loop is None or loop.stopped or self.paused or self.last_success is None or not self.can_be_seen:
+            return
+        if (self.clock() - self.last_success).total_seconds() <= self.interval:
+            return
+        if self.refreshing_since is None:
+            self.refreshing_since = self.last_success
+            self.show_status()
+            self.age_changed()
+        loop.wake()
+
+    def age_text(self) -> str | None:
+        """`as of HH:MM · refreshing` (local time) while a refresh on coming back is on its way, else None."""
+        if self.refreshing_since is None:
+            return None
+        return f"as of {self.refreshing_since.astimezone():%H:%M} · refreshing"
+
+    def _refreshed(self) -> None:
+        """A fetch ended: the age mark goes (a failure is marked stale instead)."""
+        if self.refreshing_since is not None:
+            self.refreshing_since = None
+            self.show_status()
+            self.age_changed()
 
     def toggle_pause(self) -> None:
         """Stop polling while paused; fetch at once on resuming."""
@@ -143,6 +196,7 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         if self.stale_since is not None or self.failure is not None:
             self.stale_since = self.failure = None
             self.show_status()
+        self._refreshed()
         # Not in a `finally`: a fetch cancelled by a newer refresh_data is still due.
         self._fetch_due = False
         if changed or recovering:  # a poll that brings nothing new has nothing to say
@@ -154,6 +208,7 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
             error = bug_error(error)
         self._fetch_due = False
         self.fetch_failed(error)
+        self._refreshed()
 
     def fetch_failed(self, error: WdsError) -> None:
         """A fetch failed: keep the data, mark it stale with the reason (override to do more)."""

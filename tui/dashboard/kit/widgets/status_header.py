@@ -1,8 +1,12 @@
 """The top line: which service, which key (masked), connection state, last change.
 
-"updated" is the time the data on screen last changed, not the time of the last
-poll: a header that ticked every poll would write to the terminal while nothing
-happens, and the connection dot already says the polls succeed.
+"updated" is the time of the oldest data on screen: the oldest last answer among
+the panes in view, taken when something on screen changes and when panes come
+back into view (so it never claims more than the oldest pane), with
+"· refreshing" while a pane back in view fetches its old data again. It is not
+moved by polls that bring nothing new: a header that ticked every poll would
+write to the terminal while nothing happens, and the connection dot already
+says the polls succeed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ class StatusHeader(Widget):
 
     connection: reactive[str] = reactive("connecting")
     last_refresh: reactive[datetime | None] = reactive(None)
+    refreshing: reactive[bool] = reactive(False)
 
     def __init__(
         self, *, service: str, masked_key: str, embedded: bool, context: str | None = None, read_only: bool = False
@@ -70,4 +75,6 @@ class StatusHeader(Widget):
         text.append(label, style=colour)
         if self.last_refresh is not None:
             text.append(f"  updated {self.last_refresh.astimezone():%H:%M:%S}")
+            if self.refreshing:
+                text.append(" · refreshing")
         return text
