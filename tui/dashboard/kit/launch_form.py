@@ -62,10 +62,10 @@ def launch_bindings(
     return [
         # Priority: they work from inside a text area too.
         Binding("ctrl+s", submit, send, priority=True, id=f"{owner}.{submit}"),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id=f"{owner}.copy_curl"),
+        Binding("ctrl+y", "copy_curl", "Curl: copy the request as curl", priority=True, id=f"{owner}.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
         Binding("escape", cancel_action, cancel, id=f"{owner}.{cancel_action}"),
-        Binding("escape", "back_to_form", "Back to the form", id=f"{owner}.back_to_form"),
+        Binding("escape", "back_to_form", "Form: back to the form", id=f"{owner}.back_to_form"),
         Binding("escape", close[0], close[1], id=f"{owner}.{close[0]}"),
     ]
 
