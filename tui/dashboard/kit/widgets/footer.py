@@ -79,8 +79,10 @@ class Footer(TextualFooter):
         super().bindings_changed(screen)
 
     def on_resize(self, event: Resize) -> None:
-        if event.size.width != self._built_for:
-            self.refresh(recompose=True)
+        # After the refresh, not at once: recomposed during the first layout, the main screen's
+        # activity missed a row's status (tests/ui/test_snapshots.py::test_main_screen[120x40]).
+        if self.bindings_known and event.size.width != self._built_for:
+            self.call_after_refresh(self.refresh, recompose=True)
 
     _built_for = 0
     """The width the keys were chosen for."""
