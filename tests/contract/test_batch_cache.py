@@ -24,7 +24,7 @@ ALSO_NEVER_CACHED = f"{SITE}/legal/terms"
 
 
 def extra(document: Document, name: str) -> Any:
-    """A metadata field our model keeps as an extra (`cacheState`, `cachedAt`, `code`, `creditsUsed`)."""
+    """A metadata field our model keeps as an extra (`cacheState`, `cachedAt`, `creditsUsed`)."""
     return (document.metadata.model_extra or {}).get(name)
 
 
@@ -64,7 +64,7 @@ def assert_miss_404(document: Document, code: str, single: APIStatusError) -> No
     assert (single.status, single.code) == (404, code)
     assert document.metadata.status_code == 404
     assert document.metadata.error == single.message
-    assert extra(document, "code") == code and extra(document, "cacheState") == "miss"
+    assert document.metadata.code == code and extra(document, "cacheState") == "miss"
     assert document.markdown is None, "never scraped: the target is not contacted"
     assert document.metadata.scrape_id, "each URL of the batch keeps its own scrape id"
 

@@ -10,6 +10,7 @@ from textual.widgets import Markdown, Static
 
 from tests.support.dashboard import KEY, PaneHost, SwitchableTransport, seeded_emulator, wait_until
 from tui.api.client import WdsClient
+from tui.api.errors import LockdownCacheMissError
 from tui.api.resources.jobs import RETRIEVALS
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.kit.status_look import FAILURE
@@ -212,3 +213,17 @@ async def test_json_tree_builds_children_only_when_opened() -> None:
         await pilot.pause()
         assert len(pages.children) == 300
         assert all(len(child.children) == 0 for child in pages.children)
+
+
+async def test_a_lockdown_cache_miss_says_no_page_was_contacted(client: WdsClient) -> None:
+    url = "https://acme-outdoor.com/never-cached"
+    with pytest.raises(LockdownCacheMissError):
+        await client.scrape.create(url, lockdown=True)
+    job_id = (await client.team.activity(limit=1)).data[0].id
+    async with screen_host().run_test(size=(100, 30)) as pilot:
+        screen = await open_job(pilot, client, "scrape", job_id)
+        line = str(screen.query_one("#job-verdict", Static).render())
+        assert "answered" not in line
+        assert "no cached copy (SCRAPE_LOCKDOWN_CACHE_MISS); lockdown contacts no page" in line
+        shown = fields(screen)
+        assert "answered" not in shown["HTTP status"] and "SCRAPE_LOCKDOWN_CACHE_MISS" in shown["HTTP status"]

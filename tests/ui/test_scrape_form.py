@@ -2,7 +2,7 @@
 
 A user opens it from the dashboard, types a URL and options, scrapes, and
 reads the page; what they typed survives every refusal; a cache-only miss is
-explained in words; the request copies as curl with the key masked; `i` goes
+explained in words; the request copies as curl with the key read from $WDS_API_KEY; `i` goes
 on to interact with the scrape's browser.
 """
 
@@ -132,7 +132,7 @@ async def test_a_lockdown_miss_is_explained_and_the_form_kept(app: WdsApp) -> No
         assert form.query_one("#lockdown", Checkbox).value
 
 
-async def test_copy_as_curl_masks_the_key_and_shows_the_command(app: WdsApp) -> None:
+async def test_copy_as_curl_reads_the_key_from_the_environment_and_shows_the_command(app: WdsApp) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         form = await open_form(pilot)
         form.query_one("#url", Input).value = "https://example.com/blog"
@@ -142,7 +142,8 @@ async def test_copy_as_curl_masks_the_key_and_shows_the_command(app: WdsApp) -> 
 
         copied = app.clipboard
         assert copied.startswith("curl -X POST http://emulator.test/v2/scrape")
-        assert KEY not in copied and f"Bearer {app.client.api_key_hint}" in copied
+        assert KEY not in copied and app.client.api_key_hint not in copied
+        assert '"Authorization: Bearer $WDS_API_KEY"' in copied
         assert '"mobile":true' in copied and '"url":"https://example.com/blog"' in copied
         assert form.query_one("#curl-panel").display and text_of(form, "#curl-text") == copied
 

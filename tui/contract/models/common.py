@@ -80,6 +80,8 @@ class DocumentMetadata(WdsModel):
     content_type: str | None = None
     scrape_id: str | None = None
     error: str | None = None
+    code: str | None = None
+    """The error's code where the service gives one: `SCRAPE_LOCKDOWN_CACHE_MISS`, `SCRAPE_NO_CACHED_DATA`."""
 
 
 class Document(WdsModel):

@@ -33,6 +33,7 @@ from tui.dashboard.kit.clock import system_clock
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.live import LiveData
+from tui.dashboard.kit.widgets.tick_box import TickBox
 from tui.dashboard.shell.intents import Confirm
 from tui.dashboard.startup.config_edit import save_api_key
 
@@ -91,7 +92,7 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
             with Vertical(id="new-key-box"):
                 yield Input(placeholder="another API key for this run (not shown)", password=True, id="new-key")
                 if self.config_path is not None:
-                    yield Checkbox(
+                    yield TickBox(
                         f"also save it to {self.config_path} (readable by you only)", id="save-key", compact=True
                     )
                 yield Static("", id="new-key-note", markup=False)

@@ -1,7 +1,8 @@
 """A request as the `curl` command that makes it, to paste into a ticket or a terminal.
 
-The key is masked (`Authorization: Bearer …abcd`): a ticket is no place for a
-secret, and whoever runs the command puts their own key back. Every part is
+The key is never in it: the header reads `"Authorization: Bearer $WDS_API_KEY"`,
+so a ticket carries no secret and the command runs as pasted wherever that
+variable is set (a masked key would only earn a 401). Every other part is
 quoted for a POSIX shell, so a URL or a body with quotes or spaces survives.
 """
 
@@ -11,15 +12,17 @@ import json
 import shlex
 from typing import Any
 
+KEY_VARIABLE = "WDS_API_KEY"
+"""The environment variable the copied command reads the key from (the one the dashboard reads too)."""
+
 
 def curl_command(
-    method: str, base_url: str, path: str, *, key_hint: str, body: Any = None, params: dict[str, Any] | None = None
+    method: str, base_url: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None
 ) -> str:
-    """`curl -X POST 'https://…/v2/scrape' -H 'Authorization: Bearer …abcd' -H 'Content-Type: application/json' -d '{…}'`.
+    """`curl -X POST 'https://…/v2/scrape' -H "Authorization: Bearer $WDS_API_KEY" -H '…' -d '{…}'`.
 
     `body` is the JSON body as sent on the wire (already in the service's spelling);
-    lines are broken with backslashes so the command stays readable. `key_hint`
-    is the masked key (`client.api_key_hint`), never the key itself.
+    lines are broken with backslashes so the command stays readable.
     """
     url = base_url.rstrip("/") + path
     if params:
@@ -27,7 +30,8 @@ def curl_command(
 
         url += "?" + urlencode({key: value for key, value in params.items() if value is not None})
     parts = [f"curl -X {method.upper()} {shlex.quote(url)}"]
-    parts.append(f"-H {shlex.quote('Authorization: Bearer ' + key_hint)}")
+    # Double quotes, not shlex's single ones: the shell must expand the variable.
+    parts.append(f'-H "Authorization: Bearer ${KEY_VARIABLE}"')
     if body is not None:
         parts.append(f"-H {shlex.quote('Content-Type: application/json')}")
         parts.append(f"-d {shlex.quote(json.dumps(body, ensure_ascii=False, separators=(',', ':')))}")

@@ -22,13 +22,14 @@ from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Input, Label, Select, Static, TextArea
 
 from tui.contract.limits import LOCATION_COUNTRY_DEFAULT
 from tui.contract.requests import WireModel
 from tui.contract.validation import validation_details
 from tui.dashboard.kit.form_issues import PROBLEM, issues_by_field, mark_fields, problem_text
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.tick_box import TickBox
 
 
 def model_field(model: type[WireModel], wire: str) -> Any:
@@ -87,7 +88,7 @@ class FieldSpec:
         with Horizontal(classes="field-row group" if self.group else "field-row"):
             yield Label(self.label, id=f"{self.field_id}-label", markup=False)
             if self.kind == "boolean":
-                yield Checkbox(self.hint, bool(self.default), id=self.field_id, compact=True)
+                yield TickBox(self.hint, bool(self.default), id=self.field_id, compact=True)
             elif self.kind == "choice":
                 yield Select(
                     [(choice, choice) for choice in self.choices],

@@ -7,8 +7,8 @@ values with the request model and sends; while the answer is awaited the line
 under the title counts the seconds and Esc abandons the request (the ctrl+s
 of a second press starts nothing). Any refusal, ours or the service's, keeps
 what was typed and says why: under the fields it names, else above the form
-(`tui.dashboard.kit.form_issues.refusal`). ctrl+y copies the request as curl (key
-masked) and shows it, for terminals without OSC 52. A form whose answer
+(`tui.dashboard.kit.form_issues.refusal`). ctrl+y copies the request as curl (the key
+read from $WDS_API_KEY) and shows it, for terminals without OSC 52. A form whose answer
 opens in place (`answer_view`) gets a third meaning for Esc: back to the form.
 """
 
@@ -62,10 +62,10 @@ def launch_bindings(
     return [
         # Priority: they work from inside a text area too.
         Binding("ctrl+s", submit, send, priority=True, id=f"{owner}.{submit}"),
-        Binding("ctrl+y", "copy_curl", "Copy as curl", priority=True, id=f"{owner}.copy_curl"),
+        Binding("ctrl+y", "copy_curl", "Curl: copy the request as curl", priority=True, id=f"{owner}.copy_curl"),
         # One key, three meanings: check_action enables the one that fits what is shown.
         Binding("escape", cancel_action, cancel, id=f"{owner}.{cancel_action}"),
-        Binding("escape", "back_to_form", "Back to the form", id=f"{owner}.back_to_form"),
+        Binding("escape", "back_to_form", "Form: back to the form", id=f"{owner}.back_to_form"),
         Binding("escape", close[0], close[1], id=f"{owner}.{close[0]}"),
     ]
 
@@ -162,7 +162,9 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
             yield self.make_fields()
         # Scrolled: a thousand URLs make a long command.
         with (
-            Collapsible(title="The request as curl (key masked)", collapsed=False, id="curl-panel"),
+            Collapsible(
+                title="The request as curl (key from the WDS_API_KEY variable)", collapsed=False, id="curl-panel"
+            ),
             VerticalScroll(id="curl-scroll"),
         ):
             yield Static("", id="curl-text", markup=False)
@@ -293,7 +295,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
     # --- curl ---------------------------------------------------------------------------
 
     def action_copy_curl(self) -> None:
-        """Copy the request as curl (key masked) through OSC 52, and show it for terminals without OSC 52."""
+        """Copy the request as curl (the key read from $WDS_API_KEY) through OSC 52, and show it for terminals without OSC 52."""
         request = self.sent if self.showing_answer else self.fields.build_request()
         if request is None:
             self.notify(
@@ -303,7 +305,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
             )
             return
         body = request.to_wire()
-        command = curl_command("POST", self.client.base_url, self.PATH, key_hint=self.client.api_key_hint, body=body)
+        command = curl_command("POST", self.client.base_url, self.PATH, body=body)
         self.app.copy_to_clipboard(command)
         # A long body shown one member a line: wrapped, it would break inside strings when copied from the screen.
         readable = readable_curl(command, body) if self.READABLE_CURL else command
@@ -311,4 +313,7 @@ class LaunchFormScreen(ForwardsWorkerFailures, Screen[None]):
         panel = self.query_one("#curl-panel", Collapsible)
         panel.display = True
         panel.collapsed = False
-        self.notify("Key masked; also shown below, for terminals without OSC 52.", title="Copied as curl")
+        self.notify(
+            "It reads the key from the WDS_API_KEY variable; also shown below, for terminals without OSC 52.",
+            title="Copied as curl",
+        )

@@ -19,6 +19,7 @@ from textual.widgets import Checkbox, Label
 from tui.contract.limits import BATCH_TIMEOUT_DEFAULT, MAX_AGE_DEFAULT
 from tui.contract.requests import ScrapeOptions
 from tui.dashboard.kit.form_body import LOCATION, FieldSpec, error_line, location, range_text
+from tui.dashboard.kit.widgets.tick_box import TickBox
 
 FORMATS = (
     "markdown",
@@ -91,13 +92,13 @@ class ScrapeOptionsFields(Vertical):
             yield Label("formats")
             with Grid(id="formats"):
                 for kind in FORMATS:
-                    yield Checkbox(kind, kind == "markdown", id=f"format-{kind}", compact=True)
+                    yield TickBox(kind, kind == "markdown", id=f"format-{kind}", compact=True)
         yield error_line("formats")
         with Horizontal(classes="field-row group", id="switches"):
             yield Label("options")
-            yield Checkbox("onlyMainContent", True, id="only-main-content", compact=True)
-            yield Checkbox("lockdown", False, id="lockdown", compact=True)
-            yield Checkbox("mobile", False, id="mobile", compact=True)
+            yield TickBox("onlyMainContent", True, id="only-main-content", compact=True)
+            yield TickBox("lockdown", False, id="lockdown", compact=True)
+            yield TickBox("mobile", False, id="mobile", compact=True)
         yield error_line("switches")
         for spec in OPTION_SPECS[2:]:
             yield from spec.compose()

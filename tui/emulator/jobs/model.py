@@ -78,15 +78,16 @@ class ScrapeJob:
             return self.document
         assert self.failure is not None
         status = 408 if self.failure.kind == FailureKind.TIMEOUT else 404
-        return {
-            "metadata": {
-                "sourceURL": self.url,
-                "url": self.url,
-                "statusCode": status,
-                "scrapeId": self.id,
-                "error": self.failure.message,
-            }
+        metadata = {
+            "sourceURL": self.url,
+            "url": self.url,
+            "statusCode": status,
+            "scrapeId": self.id,
+            "error": self.failure.message,
         }
+        if is_cache_miss(self.failure):  # its code, as a batch's entry carries it: no page answered that 404
+            metadata["code"] = CACHE_MISS_CODES[self.failure.kind]
+        return {"metadata": metadata}
 
 
 @dataclass

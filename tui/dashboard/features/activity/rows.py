@@ -3,8 +3,9 @@
 Columns: time (with the date when not today), kind, status, short id,
 target. The target says most to a person, so it is the column the others
 make room for: in a narrow pane it is cut in the middle first (Enter, or
-zoom, shows it whole), then the time loses its seconds, the kind is cut, the
-status keeps only its symbol, and at a quarter of 80 columns the id goes.
+zoom, shows it whole), then the time loses its seconds, the status keeps only
+its symbol, then the kind is cut, and at a quarter of 80 columns the id goes.
+At 120 columns every kind (`batch_scrape` too) is whole.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ COLUMNS: tuple[str, ...] = ("time", "kind", "status", "id", "target")
 SQUEEZE = (
     Squeeze("target", 12),
     Shorten("time", without_seconds),
-    Squeeze("kind", 6),
+    # The status's symbol says its state; a cut kind (`bat…pe`) says nothing, so the kind holds longer.
     Shorten("status", first_word, label=""),
+    Squeeze("kind", 6),
     Drop("id"),
     Squeeze("kind", 4),
     Squeeze("target", 8),

@@ -53,9 +53,8 @@ def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, str, 
         url = meta.url or meta.source_url or "?"
         code = str(meta.status_code) if meta.status_code is not None else "—"
         error = meta.error or ""
-        error_code = (meta.model_extra or {}).get("code")
-        if isinstance(error_code, str) and error_code:
-            error = f"{error_code}: {error}" if error else error_code
+        if meta.code:
+            error = f"{meta.code}: {error}" if error else meta.code
         rows.append((f"{index}:{url}", (code, "failed" if failed(document) else "scraped", url, error)))
     return rows
 

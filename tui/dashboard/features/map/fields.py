@@ -23,6 +23,7 @@ from tui.dashboard.kit.form_body import (
     location,
     range_text,
 )
+from tui.dashboard.kit.widgets.tick_box import TickBox
 
 SITEMAP_MODES = ("include", "skip", "only")
 # (checkbox id, wire name, label, the contract's default): a switch is sent only when it differs.
@@ -81,7 +82,7 @@ class MapFields(FormBody):
             yield Label("options")
             with Vertical(id="switch-boxes"):
                 for switch_id, _, label, default in SWITCHES:
-                    yield Checkbox(label, default, id=switch_id, compact=True)
+                    yield TickBox(label, default, id=switch_id, compact=True)
         yield error_line("switches")
         for spec in (LIMIT, TIMEOUT, *LOCATION):
             yield from spec.compose()

@@ -39,6 +39,7 @@ from tui.dashboard.kit.error_words import WORDS, Say, Words
 from tui.dashboard.kit.form_issues import issues_by_field, mark_fields, problem_text, refusal
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.tick_box import TickBox
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 
 TTL_FORM_DEFAULT = 600
@@ -131,7 +132,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
                 f"seconds idle before it ends; empty: {ACTIVITY_TTL_DEFAULT}",
                 numeric=True,
             )
-            yield Checkbox("Stream a live view (streamWebView)", stream, id="stream-web-view")
+            yield TickBox("Stream a live view (streamWebView)", stream, id="stream-web-view")
             yield Static("", id="stream-web-view-error", classes="field-error", markup=False)
             yield from self._field(
                 "profile-name",
@@ -140,7 +141,7 @@ class SessionFormScreen(ForwardsWorkerFailures, ModalScreen[SessionCreated | Non
                 "optional; same name = shared storage",
                 numeric=False,
             )
-            yield Checkbox(
+            yield TickBox(
                 "Save changes back to the profile (saveChanges)",
                 profile.save_changes if profile else True,
                 id="save-changes",

@@ -9,6 +9,8 @@ A scrape has two statuses that must not be confused: the job's (the service
 fetched the page: "scraped") and the page's HTTP status (it may have answered
 404). `job_outcome` keeps them apart, and `verdict` says in one line whether
 the job worked for the reader, a page's HTTP error counting as a failure.
+A cache-only miss (lockdown, minAge) carries a 404 too, though no page was
+contacted: its code says so, and it is worded as what it is.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ MARKDOWN_LIMIT = 200_000
 """Longer content is shown as plain text: Markdown layout of huge pages is slow."""
 PAGE_LIST_LIMIT = 200
 TITLE_WIDTH = 40
+CACHE_ONLY_MISSES = {
+    "SCRAPE_LOCKDOWN_CACHE_MISS": "no cached copy (SCRAPE_LOCKDOWN_CACHE_MISS); lockdown contacts no page",
+    "SCRAPE_NO_CACHED_DATA": "no cached copy old enough (SCRAPE_NO_CACHED_DATA); minAge contacts no page",
+}
+"""Codes of a scrape that only read the cache and found nothing: its 404 is the service's, not a page's."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class JobOutcome:
     http_status: int | None = None
     error: str | None = None
     failed_pages: int = 0  # crawl, batch: pages whose HTTP status is an error
+    code: str | None = None  # the error's code, when the service gives one
 
     @property
     def failed(self) -> bool:
@@ -80,7 +88,7 @@ def job_outcome(job: BaseModel) -> JobOutcome:
         if job.data is None:
             return JobOutcome("failed" if not job.success else None, error="no document in the answer")
         meta = job.data.metadata
-        return JobOutcome("scraped" if job.success else "failed", meta.status_code, meta.error)
+        return JobOutcome("scraped" if job.success else "failed", meta.status_code, meta.error, code=meta.code)
     status = getattr(job, "status", None)
     error = getattr(job, "error", None)
     failed_pages = 0
@@ -94,7 +102,10 @@ def verdict(job: BaseModel) -> Text:
     outcome = job_outcome(job)
     line = state_text(outcome.state, outcome.http_status)
     code = outcome.http_status
-    if code is not None and code >= 400:
+    miss = CACHE_ONLY_MISSES.get(outcome.code or "")
+    if miss is not None:
+        line.append(f" · {miss}; the job itself ended with status {outcome.state or 'unknown'}")
+    elif code is not None and code >= 400:
         line.append(
             f" · the page answered {http_status_text(code)}; the job itself ended with status "
             f"{outcome.state or 'unknown'}"
@@ -116,7 +127,9 @@ def _document_fields(document: Document) -> list[Field]:
     fields: list[Field] = []
     # What went wrong first, under the job's status: a person must not miss it.
     if meta.status_code is not None:
-        fields.append(Field("HTTP status", http_status_text(meta.status_code), alert=meta.status_code >= 400))
+        miss = CACHE_ONLY_MISSES.get(meta.code or "")
+        status = f"{meta.status_code}: {miss}" if miss is not None else http_status_text(meta.status_code)
+        fields.append(Field("HTTP status", status, alert=meta.status_code >= 400))
     if meta.error:
         fields.append(Field("error", meta.error, alert=True))
     if document.warning:

@@ -17,6 +17,10 @@ hour on a dashboard with live traffic. This footer does not bind its keys: it
 gives each its `compact` as it builds it, and again when `compact` changes
 (tests/ui/test_memory_bounds.py shows the leak on a bare Textual app).
 
+Width: a key that would run past the edge (or under the palette's key) is
+left out rather than cut mid-word ("esc Back to th"); keys are placed in the
+order above, so the least needed go first. Each resize builds the keys again.
+
 Read-only: keys of actions that declare they change the service are left out
 (`tui.dashboard.keys.read_only`).
 
@@ -27,9 +31,11 @@ action in the namespace that bound it.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
 
@@ -52,6 +58,11 @@ def footer_rank(binding: Binding, namespace: object) -> int:
     return len(FIRST_ACTIONS)
 
 
+def key_cells(key_display: str, label: str, *, compact: bool) -> int:
+    """The cells a key takes in the footer, its spacing included (FooterKey's padding, the footer's margins)."""
+    return cell_len(key_display) + cell_len(label) + (2 if compact else 3)
+
+
 def footer_label(binding: Binding) -> str:
     """A binding's description up to its first colon: the footer has little room."""
     return binding.description.partition(":")[0]
@@ -67,6 +78,15 @@ class Footer(TextualFooter):
         self.bindings_known = True
         super().bindings_changed(screen)
 
+    def on_resize(self, event: Resize) -> None:
+        # After the refresh, not at once: recomposed during the first layout, the main screen's
+        # activity missed a row's status (tests/ui/test_snapshots.py::test_main_screen[120x40]).
+        if self.bindings_known and event.size.width != self._built_for:
+            self.call_after_refresh(self.refresh, recompose=True)
+
+    _built_for = 0
+    """The width the keys were chosen for."""
+
     def watch_compact(self, compact: bool) -> None:
         for key in self.query_children(FooterKey):
             key.compact = compact
@@ -81,8 +101,21 @@ class Footer(TextualFooter):
                 continue
             shown[binding.action] = (namespace, binding, enabled, tooltip, footer_rank(binding, namespace))
         ordered = sorted(shown.values(), key=lambda item: item[4])  # stable: binding order within a rank
-        self.styles.grid_size_columns = len(ordered)
-        for namespace, binding, enabled, tooltip, _ in ordered:
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
+            palette = None
+        self._built_for = width = self.size.width or self.app.size.width
+        room = width
+        if palette is not None:  # docked right: its border takes the cell its margin would
+            room -= key_cells(self.app.get_key_display(palette[1]), palette[1].description, compact=False)
+        fitting = []
+        for item in ordered:
+            cells = key_cells(self.app.get_key_display(item[1]), footer_label(item[1]), compact=self.compact)
+            if cells <= room:  # a key that does not fit is left out; a shorter one after it may still fit
+                fitting.append(item)
+                room -= cells
+        self.styles.grid_size_columns = len(fitting)
+        for namespace, binding, enabled, tooltip, _ in fitting:
             key = FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
@@ -94,17 +127,15 @@ class Footer(TextualFooter):
             )
             key.compact = self.compact  # not data_bind: see the module doc
             yield key
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-            if palette is not None:
-                namespace, binding, enabled, _ = palette
-                yield FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    namespace,
-                    classes="-command-palette",
-                    disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
-                )
+        if palette is not None:
+            namespace, binding, enabled, _ = palette
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                namespace,
+                classes="-command-palette",
+                disabled=not enabled,
+                tooltip=binding.tooltip or binding.description,
+            )

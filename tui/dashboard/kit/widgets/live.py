@@ -11,7 +11,8 @@ new worker, task, timer and state-change messages each time. An answer equal
 to the last one goes to `show_again`, which by default redraws nothing.
 
 When a fetch fails, the last good data stays on screen, marked "stale since
-HH:MM:SS" with the reason (`stale_text`). An exception that is not a `WdsError`
+HH:MM:SS" with the reason (`stale_text`); before any data, "no data yet" and
+the reason. An exception that is not a `WdsError`
 is a bug of ours: it is logged and shown the same way, and polling goes on.
 
 A view that comes back into sight (its screen on top again, or shown again
@@ -222,7 +223,13 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         self.show_status()
 
     def stale_text(self) -> str | None:
-        """`⚠ stale since HH:MM:SS: reason` (local time), or None while the data is fresh."""
+        """`⚠ stale since HH:MM:SS: reason` (local time), `⚠ no data yet: reason`, or None while fresh.
+
+        "Stale" only over data once shown: before the first answer there is
+        nothing to be stale, and the time would be merely the first failure's.
+        """
         if self.stale_since is None:
             return None
+        if self.last_success is None:
+            return f"⚠ no data yet: {self.failure}"
         return f"⚠ stale since {self.stale_since.astimezone():%H:%M:%S}: {self.failure}"
