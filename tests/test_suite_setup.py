@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -72,3 +73,22 @@ def test_markers_are_set_by_folder_and_the_fast_subset_leaves_out_chromium_and_t
     assert having("socket") >= in_file(BROWSER) | in_file(E2E)
     fast = {test for test, names in tests.items() if not names & {"browser", "e2e"}}  # -m "not browser and not e2e"
     assert fast == in_file(SNAPSHOTS) | in_file(PLAIN)
+
+
+def run_with_workers(value: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider", "tests/test_curl.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "WDS_TEST_WORKERS": value},
+    )
+
+
+def test_wds_test_workers_sets_how_many_workers_auto_starts_and_a_bad_value_is_said() -> None:
+    three = run_with_workers("3")
+    assert three.returncode == 0 and "created: 3/3 workers" in three.stdout, three.stdout[-2000:]
+    bad = run_with_workers("many")
+    assert bad.returncode != 0
+    assert "WDS_TEST_WORKERS must be a whole number, not 'many'" in bad.stdout + bad.stderr
