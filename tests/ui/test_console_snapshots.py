@@ -43,10 +43,13 @@ def test_cdp_panel_with_long_urls(snap_compare, size) -> None:
         panel._apply(PagesChanged(PAGES))  # noqa: SLF001
         freeze_cursors(app)
         await pilot.pause()
-        # The pages' list starts at its top: on a loaded machine a late relayout once left it
-        # scrolled by a line (one failed clean-clone run), so the picture is taken from the top.
+        # The event log and the pages' list are pictured from their top: the log writes its
+        # wrapped lines once it knows its width, and on a loaded machine its scroll to the end
+        # landed a line further than when idle (one failed clean-clone run).
         await pilot.wait_for_scheduled_animations()
-        app.screen.query_one("#cdp-pages-box").scroll_home(animate=False, immediate=True)
+        await pilot.pause()
+        for box in ("#cdp-pages-box", "#cdp-events"):
+            app.screen.query_one(box).scroll_home(animate=False, immediate=True)
         await pilot.pause()
 
     app = dashboard(seeded_emulator(browser_backend=RecordingBackend()))
