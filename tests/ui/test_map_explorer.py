@@ -41,6 +41,16 @@ async def open_explorer(pilot: Pilot[Any], transport: httpx.AsyncBaseTransport) 
     return screen
 
 
+async def explorer_opened_with_m(pilot: Pilot[Any], app: WdsApp) -> MapExplorerScreen:
+    """The map explorer, opened on the whole dashboard with its key, M."""
+    await pilot.pause()
+    await pilot.press("M")
+    await wait_until(pilot, lambda: isinstance(app.screen, MapExplorerScreen), "the map explorer")
+    screen = app.screen
+    assert isinstance(screen, MapExplorerScreen)
+    return screen
+
+
 def text_of(screen: MapExplorerScreen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
@@ -72,11 +82,7 @@ async def test_m_opens_the_explorer_and_a_map_shows_the_sites_links(
 ) -> None:
     app: WdsApp = dashboard(emulator, transport)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("M")
-        await wait_until(pilot, lambda: isinstance(app.screen, MapExplorerScreen), "the map explorer")
-        screen = app.screen
-        assert isinstance(screen, MapExplorerScreen)
+        screen = await explorer_opened_with_m(pilot, app)
         await map_site(pilot, screen, limit="300")
         assert screen.links is not None and len(screen.links) == 300
         assert text_of(screen, "#links-count") == "300 of 300 links"
@@ -273,11 +279,7 @@ async def test_a_closed_map_leaves_nothing_frozen_and_its_widgets_are_collected(
 
     app: WdsApp = dashboard(emulator, transport)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("M")
-        await wait_until(pilot, lambda: isinstance(app.screen, MapExplorerScreen), "the map explorer")
-        screen = app.screen
-        assert isinstance(screen, MapExplorerScreen)
+        screen = await explorer_opened_with_m(pilot, app)
         await map_site(pilot, screen, limit="300")
         await wait_until(pilot, lambda: gc.get_freeze_count() > 0, "the links frozen after the first frame")
         results = weakref.ref(screen.query_one("#map-links"))
