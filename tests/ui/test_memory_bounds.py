@@ -38,6 +38,16 @@ async def rebuilt(pilot, footer: Widget) -> None:  # type: ignore[no-untyped-def
         await pilot.pause(0.005)
 
 
+def at_most_one_rebuild_more(baseline: int, shown: int) -> int:
+    """The bound on keys alive: the last rebuild's old keys may still be on their way out.
+
+    Textual removes widgets in a later message, so right after a rebuild one
+    earlier set can still be alive (a loaded machine showed it once). A leak
+    keeps every set: 20 rebuilds of 8 keys would be 160 more.
+    """
+    return baseline + shown
+
+
 async def rebuild_footer(pilot, times: int) -> None:  # type: ignore[no-untyped-def]
     footer = pilot.app.screen.query_one(Footer)
     for _ in range(times):
@@ -52,7 +62,7 @@ async def test_the_dashboards_footer_keeps_no_keys_from_earlier_rebuilds() -> No
         shown = len(app.screen.query(FooterKey))
         baseline = alive(FooterKey)
         await rebuild_footer(pilot, REBUILDS)
-        assert alive(FooterKey) <= baseline, "every rebuild left its keys alive"
+        assert alive(FooterKey) <= at_most_one_rebuild_more(baseline, shown), "every rebuild left its keys alive"
         assert len(app.screen.query(FooterKey)) == shown  # the footer still shows its keys
 
 
@@ -67,7 +77,7 @@ async def test_bindings_that_change_on_every_poll_do_not_grow_the_footer() -> No
             await pilot.press("down")
             await pilot.press("up")
             await rebuilt(pilot, app.screen.query_one(Footer))
-        assert alive(FooterKey) <= baseline + len(app.screen.query(FooterKey))
+        assert alive(FooterKey) <= at_most_one_rebuild_more(baseline, len(app.screen.query(FooterKey)))
 
 
 async def test_the_consoles_footer_keeps_no_keys_from_earlier_rebuilds() -> None:
@@ -77,9 +87,10 @@ async def test_the_consoles_footer_keeps_no_keys_from_earlier_rebuilds() -> None
         await app.push_screen(ConsoleScreen(app.client, ConsoleTarget.for_interact("job-1"), clock=app.clock))
         await pilot.pause()
         await rebuild_footer(pilot, 3)
+        shown = len(app.screen.query(FooterKey))
         baseline = alive(FooterKey)
         await rebuild_footer(pilot, REBUILDS)
-        assert alive(FooterKey) <= baseline
+        assert alive(FooterKey) <= at_most_one_rebuild_more(baseline, shown), "every rebuild left its keys alive"
 
 
 async def test_textuals_own_footer_keeps_the_keys_of_every_rebuild() -> None:
