@@ -266,13 +266,19 @@ async def test_status_filter_changes_the_rows(app: WdsApp, client: WdsClient) ->
         assert pane.data is not None and pane.show(pane.data) is False, "same data: nothing to redraw"
 
 
-async def test_copy_puts_the_urls_on_the_clipboard_and_warns_about_the_token(app: WdsApp, client: WdsClient) -> None:
+async def test_copy_puts_the_id_and_urls_on_the_clipboard_and_warns_about_the_token(
+    app: WdsApp, client: WdsClient
+) -> None:
     created = await client.browser.create(ttl=600)
     async with app.run_test(size=(120, 40)) as pilot:
         notes = spy_notifications(app)
         await open_pane(pilot, SessionsPane)
 
-        await pilot.press("y")
+        await pilot.press("y")  # y copies the id, as in every list of jobs
+        assert app.clipboard == created.id
+        assert notes[-1]["message"] == f"copied the id of browser session {created.id}"
+
+        await pilot.press("Y")
         assert app.clipboard == created.cdp_url
         assert notes[-1]["message"] == "copied cdpUrl (contains a secret token)"
 

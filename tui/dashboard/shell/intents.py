@@ -56,6 +56,21 @@ class CrawlStarted(Message):
 
 
 @dataclass(eq=False)
+class JobsSeen(Message):
+    """Jobs a list has just shown, as (id, activity kind): what `g` reads to open an id without asking around.
+
+    Not an intent (nothing is pushed): the app hears it and files it in its memory's `seen_jobs`.
+    """
+
+    jobs: tuple[tuple[str, str], ...]
+
+
+@dataclass(eq=False)
+class OpenJobById(Intent):
+    """Ask for a job id (or a URL with one), find its kind and open it (`g`)."""
+
+
+@dataclass(eq=False)
 class OpenConsole(Intent):
     """Open the execute console on a browser session."""
 

@@ -26,6 +26,7 @@ from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found,
 from tui.dashboard.features.activity.job_states import StatusChecker
 from tui.dashboard.features.activity.rows import ActivityTable, table_row
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.footer import Footer
@@ -35,7 +36,7 @@ from tui.dashboard.shell.intents import AskSupport, OpenJob
 MIN_SCREENFUL = 5
 
 
-class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
+class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
     """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -43,6 +44,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         Binding("escape", "close", "Back", id="failed_jobs.close"),
         Binding("m", "more", "Find more", id="failed_jobs.more"),
         Binding("a", "ask_support", "Ask support", id="failed_jobs.ask_support"),
+        *job_copy_bindings("failed_jobs"),
     ]
 
     DEFAULT_CSS = """
@@ -62,6 +64,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         self, client: WdsClient, statuses: StatusChecker, *, endpoint: str | None = None, clock: Clock = system_clock
     ) -> None:
         super().__init__()
+        self.client = client
         self.clock = clock
         self.endpoint = endpoint
         self.walk = FailedJobsWalk(client.team, statuses, endpoint=endpoint)
@@ -146,6 +149,10 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
         key = self.query_one(ActivityTable).selected_key()
         return self._found.get(key) if key is not None else None
 
+    def job_to_copy(self) -> JobRef | None:
+        found = self.selected()
+        return JobRef(found.entry.endpoint, found.entry.id) if found is not None else None
+
     @on(ActivityTable.RowSelected, "#failed-table")
     def _open(self, event: ActivityTable.RowSelected) -> None:
         event.stop()
@@ -186,6 +193,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, Screen[None]):
             return not self.walking
         if action == "more":
             return not self.walking and not self.walk.state.finished
-        if action == "ask_support":
+        if action in ("ask_support", "copy_job_id", "copy_job_url"):
             return True if self._found else None
         return True

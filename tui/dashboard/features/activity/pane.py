@@ -35,9 +35,10 @@ from tui.dashboard.features.activity.job_states import StatusChecker
 from tui.dashboard.features.activity.rows import ActivityTable, entry_row, keyed_entries, table_row
 from tui.dashboard.features.activity.status_column import StatusColumn
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
+from tui.dashboard.shell.intents import AskSupport, JobsSeen, OpenFailedJobs, OpenInteract, OpenJob
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
@@ -58,7 +59,7 @@ class ShownPage:
     page: ActivityPage
 
 
-class ActivityPane(Pane[ShownPage], StatusColumn):
+class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
     """Recent API calls of the team, filterable by kind, paged by cursor."""
 
     TITLE = "Team activity"
@@ -71,6 +72,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
         Binding("a", "ask_support", "Ask support", id="activity.ask_support"),
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Open job", show=False, id="activity.open_selected"),
+        *job_copy_bindings("activity"),
     ]
 
     DEFAULT_CSS = """
@@ -159,6 +161,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
     def show(self, data: ShownPage) -> bool:
         keyed = keyed_entries(data.page.entries)
         self._entries = dict(keyed)
+        self.post_message(JobsSeen(tuple((entry.id, entry.endpoint) for entry in self._entries.values())))
         self.forget_statuses_of_gone_rows()
         table = self.query_one(ActivityTable)
         changed = self._draw_rows()
@@ -260,9 +263,13 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
         if action == "interact":
             entry = self.selected_entry()
             return True if entry is not None and entry.endpoint == "scrape" else None
-        if action in ("open_selected", "ask_support"):
+        if action in ("open_selected", "ask_support", "copy_job_id", "copy_job_url"):
             return True if self.selected_entry() is not None else None
         return True
+
+    def job_to_copy(self) -> JobRef | None:
+        entry = self.selected_entry()
+        return JobRef(entry.endpoint, entry.id) if entry is not None else None
 
     def action_next_page(self) -> None:
         if self._can_go_next():

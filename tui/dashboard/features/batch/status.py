@@ -29,6 +29,7 @@ from tui.contract.models.common import Document
 from tui.dashboard.features.batch.whole_status import fetch_whole_status
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import local_time, short_id
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
@@ -59,7 +60,7 @@ def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, str, 
     return rows
 
 
-class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
+class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], CopiesJobs, Screen[None]):
     """Progress, state, credits and per-URL results of one batch scrape.
 
     `invalid_urls`: the URLs the start refused (listed, never scraped);
@@ -78,6 +79,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
         Binding("escape", "close", "Back", id="batch_status.close"),
         Binding("r", "reload", "Reload", id="batch_status.reload"),
         Binding("a", "ask_support", "Ask support", id="batch_status.ask_support"),
+        *job_copy_bindings("batch_status"),
     ]
 
     DEFAULT_CSS = """
@@ -184,6 +186,9 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], Screen[None]):
         self.query_one("#batch-urls", PageTable).sync(url_rows(status))
 
     # --- actions ---------------------------------------------------------------------
+
+    def job_to_copy(self) -> JobRef:
+        return JobRef("batch_scrape", self.batch_id)  # the rows are the batch's pages: the job is the batch
 
     def action_close(self) -> None:
         self.dismiss(None)

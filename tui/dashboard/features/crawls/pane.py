@@ -26,6 +26,7 @@ from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
 from tui.dashboard.kit.formatting import bare_url, clip, clock_time, middle_clip, short_id
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.pane import Pane
@@ -137,7 +138,7 @@ class CrawlTable(LiveTable):
     ]
 
 
-class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
+class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
     """Crawls running now with their progress, and those that just ended; Enter follows one live, x cancels."""
 
     TITLE = "Active crawls"
@@ -145,6 +146,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Crawl status", show=False, id="crawls.open_selected"),
         Binding("x", "cancel_crawl", "Cancel crawl", id="crawls.cancel_crawl"),
+        *job_copy_bindings("crawls"),
     ]
 
     keys_state: reactive[tuple[bool | None, ...]] = reactive((), bindings=True, init=False)
@@ -187,6 +189,10 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         key = self.query_one(CrawlTable).selected_key()
         return self.crawl_by_id(str(key)) if key is not None else None
 
+    def job_to_copy(self) -> JobRef | None:
+        tracked = self.selected_crawl()
+        return JobRef("crawl", tracked.crawl.id) if tracked is not None else None
+
     # --- opening a crawl ------------------------------------------------------------
 
     @on(CrawlTable.RowSelected, "#crawls-table")
@@ -207,7 +213,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]]):
         self.keys_state = (self.check_action("open_selected", ()), self.check_action("cancel_crawl", ()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "open_selected":
+        if action in ("open_selected", "copy_job_id", "copy_job_url"):
             return True if self.data else None
         if action == "cancel_crawl":
             selected = self.selected_crawl()

@@ -42,6 +42,7 @@ from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.requests import BrowserStatus
 from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at
 from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
@@ -159,7 +160,7 @@ class StatusFilterBar(Static):
         self.post_message(self.Picked(status))
 
 
-class SessionsPane(Pane[SessionsView]):
+class SessionsPane(Pane[SessionsView], CopiesJobs):
     """Browser sessions of the team, with create, delete, copy and console keys."""
 
     TITLE: ClassVar[str] = "Browser sessions"
@@ -168,7 +169,7 @@ class SessionsPane(Pane[SessionsView]):
         Binding("s", "cycle_status", "Status filter", id="sessions.cycle_status"),
         Binding("c", "create", "Create", id="sessions.create"),
         Binding("d", "delete", "Delete", id="sessions.delete"),
-        Binding("y", "copy_cdp", "Copy cdpUrl", id="sessions.copy_cdp"),
+        *job_copy_bindings("sessions", url_action="copy_cdp", url_label="Copy cdpUrl", show_url=True),
         Binding("v", "copy_live_view", "Copy live view", id="sessions.copy_live_view"),
         # priority: otherwise the table's own (hidden) Enter binding hides this one from the footer
         Binding("enter", "open_console", "Console", key_display="⏎", priority=True, id="sessions.open_console"),
@@ -251,6 +252,8 @@ class SessionsPane(Pane[SessionsView]):
             return session is not None and session.is_active or None
         if action == "show_ended":
             return session is not None and not session.is_active or None
+        if action == "copy_job_id":
+            return session is not None or None
         if action == "copy_cdp":
             return session is not None and bool(session.cdp_url) or None
         if action == "copy_live_view":
@@ -345,6 +348,10 @@ class SessionsPane(Pane[SessionsView]):
         self.refresh_data()
 
     # --- copy and console -----------------------------------------------------------------
+
+    def job_to_copy(self) -> JobRef | None:
+        session = self.selected_session()
+        return JobRef("browser", session.id) if session is not None else None
 
     def action_copy_cdp(self) -> None:
         """Put the selected session's cdpUrl on the clipboard (OSC 52, works over SSH)."""
