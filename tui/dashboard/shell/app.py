@@ -45,10 +45,12 @@ from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     CrawlStarted,
     Intent,
+    JobsSeen,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
     OpenHelp,
+    OpenJobById,
     OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
@@ -85,6 +87,7 @@ OPENS: dict[str, type[Intent]] = {
     "scrape_form": OpenScrapeForm,
     "map_explorer": OpenMapExplorer,
     "batch_form": OpenBatchForm,
+    "open_by_id": OpenJobById,
 }
 """The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
@@ -135,6 +138,8 @@ class WdsApp(
         Binding("f1", "help('f1')", "Help: the keys that work here", show=False, priority=True, id="app.help.f1"),
         # Not priority: a text field gets "/" as text first; check_action says the same for the palette and help.
         Binding("/", "docs_search", "Search docs", show=False, id="app.docs_search"),
+        # Not priority: a text field gets "g" as text first; check_action says the same for the palette and help.
+        Binding("g", "open_by_id", "Open job by id", show=False, id="app.open_by_id"),
         Binding("w", "webhook_inbox", "Webhook inbox", show=False, id="app.webhook_inbox"),
         Binding("C", "crawl_form", "Start a crawl", show=False, id="app.crawl_form"),
         Binding("S", "scrape_form", "Scrape a URL", show=False, id="app.scrape_form"),
@@ -193,6 +198,10 @@ class WdsApp(
         if self.refuses(intent):
             return
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+
+    @on(JobsSeen)
+    def _jobs_seen(self, seen: JobsSeen) -> None:
+        self.memory.seen_jobs.learn(seen.jobs)  # what g reads (tui.dashboard.features.jump)
 
     @on(CrawlStarted)
     def _crawl_started(self) -> None:
@@ -311,6 +320,10 @@ class WdsApp(
     def action_docs_search(self) -> None:
         """Open the docs search screen (with the last question and results of this run)."""
         self.post_message(OpenDocsSearch())
+
+    def action_open_by_id(self) -> None:
+        """Ask for a job id or a URL with one, and open that job (crawl, batch, scrape, extract, browser session)."""
+        self.post_message(OpenJobById())
 
     def action_minimize(self) -> None:
         if self._zoomed is not None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tui.dashboard.features.console.history import ConsoleHistories
     from tui.dashboard.features.inbox.service import InboxService
+    from tui.dashboard.features.jump.seen_jobs import SeenJobs
     from tui.dashboard.features.support.docs_search import DocsSearchMemory
     from tui.dashboard.features.support.log import SupportLog
 
@@ -50,6 +51,13 @@ class AppMemory:
         from tui.dashboard.features.support.log import SupportLog
 
         return SupportLog()
+
+    @cached_property
+    def seen_jobs(self) -> SeenJobs:
+        """Id -> kind of the jobs the activity pane has shown: `g` opens those without asking the service."""
+        from tui.dashboard.features.jump.seen_jobs import SeenJobs
+
+        return SeenJobs()
 
     @cached_property
     def docs_search(self) -> DocsSearchMemory:

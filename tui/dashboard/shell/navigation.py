@@ -36,6 +36,7 @@ from tui.dashboard.shell.intents import (
     OpenHelp,
     OpenInteract,
     OpenJob,
+    OpenJobById,
     OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
@@ -172,6 +173,10 @@ class Navigator:
             from tui.dashboard.features.batch.form import BatchFormScreen
 
             return BatchFormScreen(self.client, webhooks=self.memory.webhooks, urls=intent.urls)
+        if isinstance(intent, OpenJobById):
+            from tui.dashboard.features.jump.dialog import OpenByIdScreen
+
+            return OpenByIdScreen(self.client, self.memory.seen_jobs)
         if isinstance(intent, OpenBatch):
             from tui.dashboard.features.batch.status import BatchStatusScreen
 
