@@ -47,9 +47,11 @@ async def test_question_mark_shows_the_focused_panes_keys_then_the_apps_and_esc_
         sessions = {keys: (description, enabled) for keys, description, enabled in groups["Browser sessions"]}
         assert sessions["r"] == ("Refresh", True) and sessions["c"] == ("Create", True)
         assert sessions["d"] == ("Delete", None), "no session selected: listed, but not now"
+        assert sessions["y"] == ("Copy id", None) and sessions["Y"] == ("Copy cdpUrl", None)
         app_keys = {keys: description for keys, description, _ in groups["App"]}
         assert app_keys["? / f1"].startswith("Help") and app_keys["q"] == "Quit" and app_keys["4"] == "Go to sessions"
         assert app_keys["^p"].startswith("Command palette")
+        assert app_keys["g"] == "Open job by id"
         text = help_text(help_screen)
         assert "Browser sessions" in text and "Delete (not now)" in text and "Go to sessions" in text
         assert "Next page" not in text, "another pane's keys do not work here"

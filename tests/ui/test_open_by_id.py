@@ -40,6 +40,7 @@ from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.dashboard.features.jump.dialog import OpenByIdScreen
 from tui.dashboard.features.jump.reference import JobReference, read_reference
+from tui.dashboard.features.jump.seen_jobs import SeenJobs
 from tui.dashboard.keys.palette import DashboardCommands
 from tui.dashboard.shell.app import WdsApp
 from tui.emulator.service import Emulator
@@ -147,6 +148,14 @@ def test_an_id_is_read_alone_quoted_or_inside_a_url() -> None:
     assert read_reference(f"https://app.example.com/app/crawls/{job_id}?tab=pages") == JobReference(job_id, "crawl")
     assert read_reference(f"https://app.example.com/logs?job={job_id}") == JobReference(job_id)
     assert read_reference("no id here") is None
+
+
+def test_the_jobs_seen_keep_the_newest_up_to_their_limit() -> None:
+    seen = SeenJobs(limit=2)
+    seen.learn([("A", "crawl"), ("b", "scrape")])
+    seen.learn([("a", "crawl"), ("c", "map")])  # a seen again: newer than b
+    assert (seen.kind_of("a"), seen.kind_of("b"), seen.kind_of("C")) == ("crawl", None, "map")
+    assert len(seen) == 2
 
 
 @pytest.mark.parametrize("kind", ["crawl", "scrape", "map"])
