@@ -80,21 +80,15 @@ class CopiesJobs:
             put_on_clipboard(self, job.job_id, f"copied the id of {noun(job.kind)} {job.job_id}")
 
     def action_copy_job_url(self: Any) -> None:
-        """Put the highlighted job's status URL on the clipboard (`url_to_copy` may name another)."""
+        """Put the highlighted job's status URL on the clipboard (its kind may have none: then say so)."""
         job = self.job_to_copy()
         if job is None:
             return
-        copied = self.url_to_copy(job)
-        if copied is None:
+        url = status_url(self.client.base_url, job)
+        if url is None:
             self.notify(f"a {noun(job.kind)} has no status URL: y copies its id", severity="warning")
             return
-        what, url = copied
-        put_on_clipboard(self, url, f"copied the {what} of {noun(job.kind)} {job.job_id}")
-
-    def url_to_copy(self, job: JobRef) -> tuple[str, str] | None:
-        """(what it is, the URL) that `Y` copies for `job`: its status URL, when its kind has one."""
-        url = status_url(self.client.base_url, job)
-        return ("status URL", url) if url is not None else None
+        put_on_clipboard(self, url, f"copied the status URL of {noun(job.kind)} {job.job_id}")
 
 
 def put_on_clipboard(node: Any, text: str, said: str) -> None:
