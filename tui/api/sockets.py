@@ -85,13 +85,13 @@ async def open_socket(
         )
     except InvalidStatus as exc:
         status = exc.response.status_code
-        message = f"the service answered the WebSocket upgrade with HTTP {status}: it offers no live updates here"
+        message = f"the WebSocket upgrade was answered with HTTP {status}"
         raise SocketNotOfferedError(message, status=status, url=where) from None
     except TimeoutError:
-        message = f"the service did not answer the WebSocket upgrade within {open_timeout:g} s"
+        message = f"the WebSocket upgrade was not answered within {open_timeout:g} s"
         raise SocketNotOfferedError(message, url=where) from None
     except (InvalidHandshake, InvalidURI) as exc:
-        message = f"the service did not upgrade to a WebSocket ({scrub(excerpt(str(exc), 120))})"
+        message = f"the WebSocket upgrade failed ({scrub(excerpt(str(exc), 120))})"
         raise SocketNotOfferedError(message, url=where) from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__

@@ -1,0 +1,144 @@
+"""Issue 21: the crawl status screen follows a crawl live over the WebSocket where the service offers it.
+
+The emulator runs on uvicorn in the test's loop (a real socket, a manual
+clock); the client sends through an httpx pool that records every request,
+so a test can tell a live screen (no status polls: one `GET /v2/crawl/{id}`
+for the final status, as the SDKs ask it) from a polling one. Without the
+socket (the same emulator less its WebSocket route) the screen polls and says
+why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+from textual.widgets import Label, Static
+
+from tests.support.crawl_sockets import served_without_socket
+from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
+from tui.api.client import WdsClient
+from tui.dashboard.features.crawls.status import CrawlStatusScreen
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.server import running
+from tui.emulator.service import Emulator
+
+pytestmark = pytest.mark.socket
+
+POLL = 0.05  # what the screen would poll at: dozens of requests in the time a live crawl takes here
+WAIT = 10.0
+
+
+@pytest.fixture
+def emulator(clock: ManualClock) -> Emulator:
+    return seeded_emulator(seed=5, clock=clock, history=False)
+
+
+class Recorded:
+    """A client on `base_url` whose every request's method and path is kept in `requests`."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+
+    async def hook(self, request: httpx.Request) -> None:
+        self.requests.append(f"{request.method} {request.url.path}")
+
+    def count(self, line: str) -> int:
+        return self.requests.count(line)
+
+
+@asynccontextmanager
+async def recorded_client(base_url: str) -> AsyncIterator[tuple[WdsClient, Recorded]]:
+    recorded = Recorded()
+    async with httpx.AsyncClient(event_hooks={"request": [recorded.hook]}) as http:
+        # A pool passed in opens no sockets unless told: this one reaches the server for real.
+        yield WdsClient(base_url, KEY, http_client=http, live_sockets=True), recorded
+
+
+def follow_text(screen: CrawlStatusScreen) -> str:
+    return str(screen.query_one("#crawl-follow", Label).render())
+
+
+async def open_status(pilot: Any, client: WdsClient, crawl_id: str, **options: Any) -> CrawlStatusScreen:
+    screen = CrawlStatusScreen(client, crawl_id, clock=frozen_clock(NOW), interval=POLL, **options)
+    await pilot.app.push_screen(screen)
+    return screen
+
+
+def completed(screen: CrawlStatusScreen) -> int:
+    return screen.status.completed if screen.status is not None else -1
+
+
+async def test_the_status_screen_follows_a_crawl_live_to_completed_without_polling(
+    emulator: Emulator, clock: ManualClock
+) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+        started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
+        status_path = f"GET /v2/crawl/{started.id}"
+        clock.advance(1)  # two pages scraped before the screen opens
+        app = PaneHost(lambda: Static(""))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_status(pilot, client, started.id)
+            await wait_until(pilot, lambda: completed(screen) == 2, "the catch-up", WAIT)
+            assert screen.following.mode == "live"
+            assert follow_text(screen).startswith("● live")
+
+            for pages in (3, 4, 5):  # each page on screen as the emulator's clock reaches it
+                clock.advance(0.5)
+                await wait_until(pilot, lambda pages=pages: completed(screen) == pages, f"page {pages}", WAIT)
+                assert screen.status is not None and len(screen.status.data) == pages
+
+            clock.advance(3600)
+            await wait_until(pilot, lambda: screen.status is not None and screen.status.is_finished, "the end", WAIT)
+            await wait_until(pilot, lambda: screen.following.mode == "ended", "the end said", WAIT)
+            assert screen.query_one("#crawl-status", Label).render().plain == "completed"  # type: ignore[union-attr]
+            assert follow_text(screen) == "● followed live to its end"
+            await pilot.pause(10 * POLL)  # ten poll intervals: a polling screen would have asked ten times
+    # The final status, asked once when the socket closed as done; no status was polled.
+    assert recorded.count(status_path) == 1, recorded.requests
+
+
+async def test_without_the_socket_the_screen_polls_and_says_why(emulator: Emulator, clock: ManualClock) -> None:
+    async with served_without_socket(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+        started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
+        app = PaneHost(lambda: Static(""))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_status(pilot, client, started.id)
+            await wait_until(pilot, lambda: screen.following.mode == "polling", "the fallback", WAIT)
+            said = follow_text(screen)
+            assert said == "polling every 0.05 s · no live updates: the WebSocket upgrade was answered with HTTP 403"
+            await wait_until(pilot, lambda: screen.status is not None, "the first poll", WAIT)
+            assert screen.status is not None and screen.status.status == "scraping"
+            clock.advance(3600)
+            await wait_until(pilot, lambda: screen.status is not None and screen.status.is_finished, "the end", WAIT)
+            assert follow_text(screen) == said
+    assert recorded.count(f"GET /v2/crawl/{started.id}") >= 2  # polled until the end was seen
+
+
+async def test_a_client_that_opens_no_sockets_polls_from_the_start(client: WdsClient) -> None:
+    started = await client.crawl.start("https://acme-outdoor.com/", limit=3)
+    app = PaneHost(lambda: Static(""))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_status(pilot, client, started.id)
+        await wait_until(pilot, lambda: screen.status is not None, "the status")
+        assert (screen.live, screen.following.mode) == (False, "polling")
+        assert follow_text(screen) == "polling every 0.05 s"
+
+
+async def test_r_on_a_live_screen_opens_a_fresh_socket_rather_than_polling(
+    emulator: Emulator, clock: ManualClock
+) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+        started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
+        app = PaneHost(lambda: Static(""))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_status(pilot, client, started.id)
+            await wait_until(pilot, lambda: screen.following.mode == "live", "live", WAIT)
+            await pilot.press("r")
+            clock.advance(1)
+            await wait_until(pilot, lambda: completed(screen) == 2, "a page after r", WAIT)
+            assert screen.following.mode == "live"
+        assert recorded.count(f"GET /v2/crawl/{started.id}") == 0
