@@ -8,6 +8,9 @@
   test's own (it may send anything, close with any code, or cut the
   connection); `process_request` may answer the upgrade with HTTP instead.
   The upgrade requests it saw are in `seen` (their path and headers).
+- `recorded_client(base_url, key)`: our client, sockets on, whose every HTTP
+  request is kept (`Recorded.count("GET /v2/crawl/...")`): a live view is told
+  from a polling one by what it asked.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import uvicorn
 from starlette.routing import WebSocketRoute
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from tui.api.client import WdsClient
 from tui.emulator.http.app import create_app
 from tui.emulator.server import base_url_of, bind_socket
 from tui.emulator.service import Emulator
@@ -51,6 +56,28 @@ async def served_without_socket(emulator: Emulator) -> AsyncIterator[str]:
             await task
         await emulator.aclose()
         sock.close()
+
+
+class Recorded:
+    """The method and path of every request a client sent, in order."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+
+    async def hook(self, request: httpx.Request) -> None:
+        self.requests.append(f"{request.method} {request.url.path}")
+
+    def count(self, line: str) -> int:
+        return self.requests.count(line)
+
+
+@contextlib.asynccontextmanager
+async def recorded_client(base_url: str, key: str) -> AsyncIterator[tuple[WdsClient, Recorded]]:
+    """Our client on `base_url` with WebSockets on, and what it sent over HTTP."""
+    recorded = Recorded()
+    async with httpx.AsyncClient(event_hooks={"request": [recorded.hook]}) as http:
+        # A pool passed in opens no sockets unless told: this one reaches the server for real.
+        yield WdsClient(base_url, key, http_client=http, live_sockets=True), recorded
 
 
 @dataclass

@@ -10,15 +10,12 @@ why.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
 import pytest
 from textual.widgets import Label, Static
 
-from tests.support.crawl_sockets import served_without_socket
+from tests.support.crawl_sockets import recorded_client, served_without_socket
 from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
@@ -35,27 +32,6 @@ WAIT = 10.0
 @pytest.fixture
 def emulator(clock: ManualClock) -> Emulator:
     return seeded_emulator(seed=5, clock=clock, history=False)
-
-
-class Recorded:
-    """A client on `base_url` whose every request's method and path is kept in `requests`."""
-
-    def __init__(self) -> None:
-        self.requests: list[str] = []
-
-    async def hook(self, request: httpx.Request) -> None:
-        self.requests.append(f"{request.method} {request.url.path}")
-
-    def count(self, line: str) -> int:
-        return self.requests.count(line)
-
-
-@asynccontextmanager
-async def recorded_client(base_url: str) -> AsyncIterator[tuple[WdsClient, Recorded]]:
-    recorded = Recorded()
-    async with httpx.AsyncClient(event_hooks={"request": [recorded.hook]}) as http:
-        # A pool passed in opens no sockets unless told: this one reaches the server for real.
-        yield WdsClient(base_url, KEY, http_client=http, live_sockets=True), recorded
 
 
 def follow_text(screen: CrawlStatusScreen) -> str:
@@ -75,7 +51,7 @@ def completed(screen: CrawlStatusScreen) -> int:
 async def test_the_status_screen_follows_a_crawl_live_to_completed_without_polling(
     emulator: Emulator, clock: ManualClock
 ) -> None:
-    async with running(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
         started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
         status_path = f"GET /v2/crawl/{started.id}"
         clock.advance(1)  # two pages scraped before the screen opens
@@ -102,7 +78,7 @@ async def test_the_status_screen_follows_a_crawl_live_to_completed_without_polli
 
 
 async def test_without_the_socket_the_screen_polls_and_says_why(emulator: Emulator, clock: ManualClock) -> None:
-    async with served_without_socket(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+    async with served_without_socket(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
         started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
         app = PaneHost(lambda: Static(""))
         async with app.run_test(size=(120, 40)) as pilot:
@@ -131,7 +107,7 @@ async def test_a_client_that_opens_no_sockets_polls_from_the_start(client: WdsCl
 async def test_r_on_a_live_screen_opens_a_fresh_socket_rather_than_polling(
     emulator: Emulator, clock: ManualClock
 ) -> None:
-    async with running(emulator) as base_url, recorded_client(base_url) as (client, recorded):
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
         started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
         app = PaneHost(lambda: Static(""))
         async with app.run_test(size=(120, 40)) as pilot:

@@ -24,7 +24,7 @@ from typing import Literal
 from tui.api.backoff import Backoff
 from tui.api.client import WdsClient
 from tui.api.errors import WdsError
-from tui.api.socket_errors import SocketDroppedError
+from tui.api.socket_errors import SocketDroppedError, SocketNotOfferedError
 from tui.contract.models.crawl import CrawlStatus
 
 PACE_SECONDS = 0.25
@@ -53,6 +53,7 @@ class Following:
     attempt: int = 0
     of: int = 0
     wait: float = 0.0
+    offered: bool = True  # False: the service has no socket here (no other crawl need try)
 
     def describe(self, poll_seconds: float) -> str:
         """What a view says of it: `● live`, `◌ reconnecting (1 of 3) in 2 s: ...`, `polling every 2 s · ...`."""
@@ -139,6 +140,6 @@ async def follow_crawl(
                 await asyncio.sleep(wait)
             except WdsError as exc:  # not offered, refused, unreadable; or the final status call failed
                 paced.flush()
-                return Following("polling", exc.message)
+                return Following("polling", exc.message, offered=not isinstance(exc, SocketNotOfferedError))
     finally:
         paced.cancel()  # a status still held is dropped: whoever cancelled no longer shows it

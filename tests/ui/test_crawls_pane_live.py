@@ -1,0 +1,74 @@
+"""Issue 21: the Active crawls pane follows its first running crawls over the WebSocket; the rest are polled.
+
+The emulator runs on uvicorn in the test's loop on a manual clock; the pane
+polls once an hour, so progress that reaches it after its first poll came
+over the socket. The client records every HTTP request it sends.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.crawl_sockets import recorded_client
+from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
+from tui.api.client import WdsClient
+from tui.dashboard.features.crawls.live_crawls import LIVE_LIMIT
+from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.server import running
+from tui.emulator.service import Emulator
+
+pytestmark = pytest.mark.socket
+
+WAIT = 10.0
+
+
+@pytest.fixture
+def emulator(clock: ManualClock) -> Emulator:
+    return seeded_emulator(seed=5, clock=clock, history=False)
+
+
+def pane_host(client: WdsClient) -> PaneHost:
+    return PaneHost(lambda: CrawlsPane(client, interval=3600, clock=frozen_clock(NOW), id="crawls"))
+
+
+def pages_cell(pane: CrawlsPane, crawl_id: str) -> str:
+    table = pane.query_one(CrawlTable)
+    return str(table.get_row(crawl_id)[1]) if crawl_id in table.row_keys else ""
+
+
+async def test_the_pane_shows_progress_pushed_over_the_socket(emulator: Emulator, clock: ManualClock) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=8)).id
+        app = pane_host(client)
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            await wait_until(pilot, lambda: pane.live.latest(crawl_id) is not None, "the catch-up", WAIT)
+            assert pane.live.following == {crawl_id}
+            clock.advance(1)
+            await wait_until(pilot, lambda: pages_cell(pane, crawl_id).startswith("◌ 2/8"), "2 of 8 pushed", WAIT)
+            clock.advance(3600)
+            await wait_until(pilot, lambda: pages_cell(pane, crawl_id) == "✓ completed 8/8", "the end pushed", WAIT)
+            assert pane.live.following == frozenset()
+    assert recorded.count("GET /v2/crawl/active") == 1  # one poll; the rest came over the socket
+    # Asked by that poll, before the socket's catch-up; then once for the final status, as the SDKs do.
+    assert recorded.count(f"GET /v2/crawl/{crawl_id}") == 2
+
+
+async def test_at_most_four_crawls_are_followed_live_and_the_rest_are_polled(emulator: Emulator) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
+        ids = [(await client.crawl.start(f"https://site-{n}.test/", limit=50)).id for n in range(LIVE_LIMIT + 2)]
+        app = pane_host(client)
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            await wait_until(pilot, lambda: len(pane.live.following) == LIVE_LIMIT, "the followers", WAIT)
+            live = pane.live.following
+            await wait_until(pilot, lambda: all(pane.live.latest(i) is not None for i in live), "catch-ups", WAIT)
+            before = {crawl_id: recorded.count(f"GET /v2/crawl/{crawl_id}") for crawl_id in ids}
+            pane.refresh_data()
+            await wait_until(pilot, lambda: recorded.count("GET /v2/crawl/active") == 2, "a second poll", WAIT)
+            await wait_until(pilot, lambda: not pane.fetching, "its answer", WAIT)
+            asked = {crawl_id: recorded.count(f"GET /v2/crawl/{crawl_id}") - before[crawl_id] for crawl_id in ids}
+            assert {crawl_id: asked[crawl_id] for crawl_id in live} == dict.fromkeys(live, 0)
+            assert [asked[crawl_id] for crawl_id in ids if crawl_id not in live] == [1, 1]
+            assert pane.live.following == live
