@@ -129,6 +129,18 @@ async def test_a_refused_key_is_a_refusal_with_its_http_meaning(
     assert words in refused.value.message and key not in str(refused.value)
 
 
+async def test_an_unexpected_error_close_is_a_refusal_meaning_500() -> None:
+    reason = json.dumps({"type": "error", "error": "An unexpected error occurred: KeyError"})
+    with pytest.raises(socket_errors.SocketRefusedError) as refused:
+        await _watch_through(_closing(1011, reason))
+    assert (refused.value.close_code, refused.value.status) == (1011, 500)
+    assert refused.value.message.endswith("(close 1011): An unexpected error occurred: KeyError")
+
+
+def test_a_message_is_read_up_to_the_32_mib_of_a_status_page(client: WdsClient) -> None:
+    assert client.crawl.watch(CRAWL_ID).max_bytes == 32 * 1024 * 1024
+
+
 async def test_an_unknown_crawl_is_refused_as_not_found(client: WdsClient) -> None:
     with pytest.raises(socket_errors.SocketRefusedError) as refused:
         await next_status(client.crawl.watch("00000000-0000-4000-8000-000000000000"))
@@ -202,6 +214,13 @@ def _sending(*messages: str | bytes, then: str = "wait") -> Any:
             await ws.close(1001, "restarting")
         else:
             await ws.wait_closed()
+
+    return handler
+
+
+def _closing(code: int, reason: str) -> Any:
+    async def handler(ws: ServerConnection) -> None:
+        await ws.close(code, reason)
 
     return handler
 

@@ -37,12 +37,21 @@ Handler = Callable[[ServerConnection], Awaitable[None]]
 
 
 @contextlib.asynccontextmanager
-async def served_without_socket(emulator: Emulator) -> AsyncIterator[str]:
-    """Serve `emulator` without its crawl WebSocket while the block runs; yields the base URL."""
+async def served_without_socket(emulator: Emulator, upgrades: list[str] | None = None) -> AsyncIterator[str]:
+    """Serve `emulator` without its crawl WebSocket while the block runs; yields the base URL.
+
+    The path of each WebSocket upgrade asked for goes to `upgrades`.
+    """
     app = create_app(emulator)
     app.router.routes = [route for route in app.router.routes if not isinstance(route, WebSocketRoute)]
+
+    async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and upgrades is not None:
+            upgrades.append(scope["path"])
+        await app(scope, receive, send)
+
     sock = bind_socket("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+    server = uvicorn.Server(uvicorn.Config(counted, log_level="warning", lifespan="off", access_log=False))
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         async with asyncio.timeout(10):

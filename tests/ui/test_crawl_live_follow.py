@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from websockets.asyncio.server import ServerConnection
 
-from tests.support.crawl_sockets import socket_server
+from tests.support.crawl_sockets import http_answer, socket_server
 from tests.support.dashboard import KEY
 from tui.api.backoff import Backoff
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
-from tui.dashboard.features.crawls.live_follow import ENDED, Following, Reconnects, follow_crawl
+from tui.dashboard.features.crawls.live_follow import ENDED, RECONNECTS, Following, Reconnects, follow_crawl
 
 pytestmark = pytest.mark.socket
 
@@ -83,6 +83,39 @@ async def test_after_its_reconnects_are_spent_it_says_to_poll_and_why() -> None:
     assert [note.attempt for note in notes if note.mode == "reconnecting"] == [1, 2, 3]
     assert [status.completed for status in delivered] == [1, 2, 3, 4]
     assert outcome.describe(2).startswith("polling every 2 s · no live updates: the live connection was lost 4 times")
+
+
+def test_a_lost_connection_is_opened_again_three_times_after_about_1_2_and_4_s() -> None:
+    waits = [RECONNECTS.backoff.delay(attempt) for attempt in range(RECONNECTS.tries)]
+    assert RECONNECTS.tries == 3
+    for wait, full in zip(waits, (1, 2, 4), strict=True):
+        assert 0.75 * full <= wait <= full  # less a quarter at most: dashboards refused together spread out
+
+
+async def test_a_service_without_the_socket_is_polled_and_said_so() -> None:
+    async with socket_server(_never_served, http_answer(404)) as server, WdsClient(server.base_url, KEY) as client:
+        outcome = await follow_crawl(client, CRAWL_ID, deliver=lambda status: None)
+    assert (outcome.mode, outcome.offered) == ("polling", False)
+    said = outcome.describe(2)
+    assert said == "polling every 2 s · no live updates: the WebSocket upgrade was answered with HTTP 404"
+
+
+async def test_a_message_that_cannot_be_read_is_not_tried_again() -> None:
+    connections = 0
+
+    async def garbles(ws: ServerConnection) -> None:
+        nonlocal connections
+        connections += 1
+        await ws.send("<html>oops</html>")
+        await ws.wait_closed()
+
+    outcome, delivered, _ = await follow(garbles, reconnects=QUICK, pace=0)
+    assert connections == 1 and delivered == [] and outcome.offered
+    assert outcome.mode == "polling" and "not JSON" in (outcome.reason or "")
+
+
+async def _never_served(ws: ServerConnection) -> None:
+    raise AssertionError("the upgrade was answered with HTTP")
 
 
 async def test_a_refusal_is_not_tried_again() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.crawl_sockets import recorded_client
+from tests.support.crawl_sockets import recorded_client, served_without_socket
 from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls.live_crawls import LIVE_LIMIT
@@ -72,3 +72,25 @@ async def test_at_most_four_crawls_are_followed_live_and_the_rest_are_polled(emu
             assert {crawl_id: asked[crawl_id] for crawl_id in live} == dict.fromkeys(live, 0)
             assert [asked[crawl_id] for crawl_id in ids if crawl_id not in live] == [1, 1]
             assert pane.live.following == live
+
+
+async def test_a_service_without_the_socket_is_not_asked_again(emulator: Emulator) -> None:
+    upgrades: list[str] = []
+    async with (
+        served_without_socket(emulator, upgrades) as base_url,
+        recorded_client(base_url, KEY) as (client, recorded),
+    ):
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=50)).id
+        other_id = (await client.crawl.start("https://northwind.dev/", limit=50)).id
+        app = pane_host(client)
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            await wait_until(pilot, lambda: not pane.live.offered, "no socket learnt", WAIT)
+            assert pane.live.following == frozenset()
+            pane.refresh_data()
+            await wait_until(pilot, lambda: recorded.count("GET /v2/crawl/active") == 2, "a second poll", WAIT)
+            await wait_until(pilot, lambda: not pane.fetching, "its answer", WAIT)
+            assert pane.live.following == frozenset() and pages_cell(pane, crawl_id).startswith("◌ 0/50")
+        assert recorded.count(f"GET /v2/crawl/{crawl_id}") == 2  # polled at each poll
+    # Both crawls were tried at the first poll (their sockets run side by side); none after.
+    assert sorted(upgrades) == sorted(f"/v2/crawl/{i}" for i in (crawl_id, other_id))
