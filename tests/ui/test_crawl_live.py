@@ -66,12 +66,16 @@ async def test_the_status_screen_follows_a_crawl_live_to_completed_without_polli
                 clock.advance(0.5)
                 await wait_until(pilot, lambda pages=pages: completed(screen) == pages, f"page {pages}", WAIT)
                 assert screen.status is not None and len(screen.status.data) == pages
+                # What the pages pushed cost is not said: the catch-up's credits, as a floor.
+                assert screen.query_one("#crawl-credits", Label).render().plain == "≥ 2"  # type: ignore[union-attr]
 
             clock.advance(3600)
             await wait_until(pilot, lambda: screen.status is not None and screen.status.is_finished, "the end", WAIT)
             await wait_until(pilot, lambda: screen.following.mode == "ended", "the end said", WAIT)
             assert screen.query_one("#crawl-status", Label).render().plain == "completed"  # type: ignore[union-attr]
             assert follow_text(screen) == "● followed live to its end"
+            final = f"{screen.status.credits_used:,}"
+            assert screen.query_one("#crawl-credits", Label).render().plain == final  # type: ignore[union-attr]
             await pilot.pause(10 * POLL)  # ten poll intervals: a polling screen would have asked ten times
     # The final status, asked once when the socket closed as done; no status was polled.
     assert recorded.count(status_path) == 1, recorded.requests

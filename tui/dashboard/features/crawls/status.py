@@ -172,6 +172,9 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
             counts += f" (first {len(status.data)} listed)"
         self.query_one("#crawl-counts", Label).update(counts)
         self.query_one("#crawl-expires", Label).update(local_time(status.expires_at))
+        if self.following.mode == "live" and not status.is_finished and status.credits_used is not None:
+            # A pushed page does not say what it cost: the catch-up's count is a floor until the final status.
+            self.query_one("#crawl-credits", Label).update(f"≥ {status.credits_used:,}")
         bar = self.query_one("#crawl-progress", ProgressBar)
         if status.total > 0:
             bar.display = True
