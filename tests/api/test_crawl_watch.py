@@ -254,6 +254,14 @@ async def test_a_message_not_of_the_service_ends_the_watch_with_a_clear_error(me
     assert ALPHA_KEY not in unreadable.value.message and len(unreadable.value.message) < 400
 
 
+async def test_a_socket_that_sends_no_catchup_is_no_live_feed() -> None:
+    async def silent(ws: ServerConnection) -> None:
+        await ws.wait_closed()
+
+    with pytest.raises(socket_errors.SocketNotOfferedError, match="no catch-up within 0.3 s"):
+        await _watch_through(silent, catchup_seconds=0.3)
+
+
 async def test_a_message_past_the_cap_is_not_read() -> None:
     huge = json.dumps({"type": "document", "data": {"markdown": "x" * 4096}})
     with pytest.raises(socket_errors.SocketMessageError, match="longer than"):

@@ -18,13 +18,16 @@ pages is not held in memory); `next` then points at the status page that
 lists them, as a status answer's own `next` does. Failures are the typed
 errors of `tui.api.socket_errors` (see `tui.api.sockets` for which is which),
 and a WdsError of the final status call; a message that is not the
-service's ends the watch with `SocketMessageError`, never with a crash.
+service's ends the watch with `SocketMessageError`, never with a crash, and a
+socket that sends no catch-up within `CATCHUP_SECONDS` is taken as no live feed
+(`SocketNotOfferedError`).
 Leaving the `async with` (or the task's cancellation) closes the socket; a
 bare `async for` closes it once the stream ends or fails.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -35,7 +38,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES
 from tui.api.responses import excerpt
-from tui.api.socket_errors import SocketDroppedError, SocketMessageError, SocketRefusedError
+from tui.api.socket_errors import SocketDroppedError, SocketMessageError, SocketNotOfferedError, SocketRefusedError
 from tui.api.sockets import closed_error
 from tui.contract.models.common import Document
 from tui.contract.models.crawl import CrawlStatus
@@ -52,6 +55,8 @@ KEEP_DOCUMENTS = 100
 """Documents a status keeps by default: as many as one status page lists."""
 MESSAGE_MAX_BYTES = DOCUMENTS_ANSWER_MAX_BYTES
 """The longest message read: a catch-up is a whole crawl's documents, as a status page of them is."""
+CATCHUP_SECONDS = 15.0
+"""How long the first message may take: a socket that opens and says nothing is no live feed."""
 _SHOWN_ISSUES = 2
 
 
@@ -70,6 +75,7 @@ class CrawlWatch:
         *,
         keep_documents: int = KEEP_DOCUMENTS,
         max_bytes: int = MESSAGE_MAX_BYTES,
+        catchup_seconds: float = CATCHUP_SECONDS,
     ) -> None:
         if keep_documents < 0:
             raise ValueError(f"keep_documents must be 0 or more, not {keep_documents}")
@@ -79,6 +85,7 @@ class CrawlWatch:
         self._final_status = final_status
         self.keep_documents = keep_documents
         self.max_bytes = max_bytes
+        self.catchup_seconds = catchup_seconds
         self._ws: ClientConnection | None = None
         self._status: CrawlStatus | None = None
         self._completed_at_catchup = 0
@@ -136,7 +143,7 @@ class CrawlWatch:
         try:
             while True:
                 try:
-                    raw = await self._ws.recv()
+                    raw = await self._receive(self._ws)
                 except ConnectionClosed as closed:
                     if closed.rcvd is not None and closed.rcvd.code == DONE_CODE:
                         raise _Ended from None
@@ -147,6 +154,16 @@ class CrawlWatch:
                     return status
         except _Ended:
             return await self._final()
+
+    async def _receive(self, ws: ClientConnection) -> str | bytes:
+        if self._status is not None:
+            return await ws.recv()
+        try:
+            async with asyncio.timeout(self.catchup_seconds):
+                return await ws.recv()
+        except TimeoutError:
+            message = f"the WebSocket opened but sent no catch-up within {self.catchup_seconds:g} s"
+            raise SocketNotOfferedError(message, url=self.url) from None
 
     async def _final(self) -> CrawlStatus | None:
         self._over = True

@@ -46,6 +46,8 @@ PING_SECONDS = 20.0
 """A ping every this many seconds, answered within as many, or the connection counts as lost."""
 QUEUED_MESSAGES = 4
 """Messages received but not yet read that the socket keeps before it stops reading."""
+CLOSE_SECONDS = 2.0
+"""How long a close waits for the server's answer: leaving a screen must not wait on a silent server."""
 _OURS_TOO_BIG = 1009  # the close code websockets sends for a message past max_size
 _OURS_UNREADABLE = frozenset({1002, 1007})  # a protocol error, text that is not UTF-8
 
@@ -80,6 +82,7 @@ async def open_socket(
             open_timeout=open_timeout,
             ping_interval=PING_SECONDS,
             ping_timeout=PING_SECONDS,
+            close_timeout=CLOSE_SECONDS,
             max_size=max_bytes,
             max_queue=QUEUED_MESSAGES,
         )

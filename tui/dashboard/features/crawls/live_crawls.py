@@ -62,6 +62,7 @@ class LiveCrawls:
             self._followers.pop(crawl_id).cancel()
         for crawl_id in [crawl_id for crawl_id in self._latest if crawl_id not in still]:
             del self._latest[crawl_id]
+        self._polled &= still  # memory of crawls that still run only
         if not self.offered:
             return
         for crawl_id in running:
