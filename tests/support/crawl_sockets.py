@@ -3,7 +3,8 @@
 - `served_without_socket(emulator)`: the emulator on uvicorn in the test's
   loop, every HTTP route as usual but no crawl WebSocket: its upgrade is
   answered 403, as Starlette answers a WebSocket to a path it has no socket
-  for. A service that polls fine and offers no live updates.
+  for. A service that polls fine and offers no live updates (or, with
+  `close_with`, one whose socket is lost as soon as it opens).
 - `socket_server(handler)`: a loopback WebSocket server whose `handler` is the
   test's own (it may send anything, close with any code, or cut the
   connection); `process_request` may answer the upgrade with HTTP instead.
@@ -37,10 +38,14 @@ Handler = Callable[[ServerConnection], Awaitable[None]]
 
 
 @contextlib.asynccontextmanager
-async def served_without_socket(emulator: Emulator, upgrades: list[str] | None = None) -> AsyncIterator[str]:
+async def served_without_socket(
+    emulator: Emulator, upgrades: list[str] | None = None, *, close_with: int | None = None
+) -> AsyncIterator[str]:
     """Serve `emulator` without its crawl WebSocket while the block runs; yields the base URL.
 
-    The path of each WebSocket upgrade asked for goes to `upgrades`.
+    The path of each WebSocket upgrade asked for goes to `upgrades`. `close_with`:
+    accept each upgrade, then close at once with this code (a socket that keeps
+    being lost) rather than refuse it.
     """
     app = create_app(emulator)
     app.router.routes = [route for route in app.router.routes if not isinstance(route, WebSocketRoute)]
@@ -48,6 +53,11 @@ async def served_without_socket(emulator: Emulator, upgrades: list[str] | None =
     async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "websocket" and upgrades is not None:
             upgrades.append(scope["path"])
+        if scope["type"] == "websocket" and close_with is not None:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": close_with, "reason": "restarting"})
+            return
         await app(scope, receive, send)
 
     sock = bind_socket("127.0.0.1", 0)

@@ -17,7 +17,9 @@ from textual.widgets import Label, Static
 
 from tests.support.crawl_sockets import recorded_client, served_without_socket
 from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emulator, wait_until
+from tui.api.backoff import Backoff
 from tui.api.client import WdsClient
+from tui.dashboard.features.crawls.live_follow import Reconnects
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.server import running
@@ -122,3 +124,35 @@ async def test_r_on_a_live_screen_opens_a_fresh_socket_rather_than_polling(
             await wait_until(pilot, lambda: completed(screen) == 2, "a page after r", WAIT)
             assert screen.following.mode == "live"
         assert recorded.count(f"GET /v2/crawl/{started.id}") == 0
+
+
+async def test_a_socket_lost_again_and_again_is_reopened_three_times_then_the_screen_polls(
+    emulator: Emulator, clock: ManualClock
+) -> None:
+    upgrades: list[str] = []
+    quick = Reconnects(tries=3, backoff=Backoff(initial=0.05, maximum=0.1, jitter=0))
+    async with (
+        served_without_socket(emulator, upgrades, close_with=1001) as base_url,
+        recorded_client(base_url, KEY) as (client, recorded),
+    ):
+        started = await client.crawl.start("https://acme-outdoor.com/", limit=8)
+        app = PaneHost(lambda: Static(""))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_status(pilot, client, started.id, reconnects=quick)
+            seen: set[str] = set()
+            for _ in range(250):  # what the line said on the way
+                seen.add(follow_text(screen))
+                if screen.following.mode == "polling":
+                    break
+                await pilot.pause(0.02)
+            assert (
+                "◌ live connection lost; reconnecting (1 of 3) in 0 s: the service closed the live connection (code 1001): restarting"
+                in seen
+            )
+            assert follow_text(screen).startswith(
+                "polling every 0.05 s · no live updates: the live connection was lost 4 times"
+            )
+            clock.advance(3600)
+            await wait_until(pilot, lambda: screen.status is not None and screen.status.is_finished, "the end", WAIT)
+    assert len(upgrades) == 4  # the first and three more
+    assert recorded.count(f"GET /v2/crawl/{started.id}") >= 1
