@@ -262,6 +262,22 @@ async def test_a_socket_that_sends_no_catchup_is_no_live_feed() -> None:
         await _watch_through(silent, catchup_seconds=0.3)
 
 
+async def test_a_done_message_ends_the_watch_and_it_closes_the_socket() -> None:
+    final = {"type": "catchup", "data": {"status": "completed", "completed": 3, "total": 3, "data": []}}
+    closed = asyncio.Event()
+
+    async def done_then_wait(ws: ServerConnection) -> None:
+        await ws.send(json.dumps(final))
+        await ws.send('{"type": "done"}')
+        await ws.wait_closed()  # the service would close; this one waits for the watcher to
+        closed.set()
+
+    async with socket_server(done_then_wait) as server, WdsClient(server.base_url, ALPHA_KEY) as client:
+        statuses = [status async for status in client.crawl.watch(CRAWL_ID)]
+        await asyncio.wait_for(closed.wait(), WAIT)
+    assert [(status.status, status.completed) for status in statuses] == [("completed", 3)]
+
+
 async def test_a_message_past_the_cap_is_not_read() -> None:
     huge = json.dumps({"type": "document", "data": {"markdown": "x" * 4096}})
     with pytest.raises(socket_errors.SocketMessageError, match="longer than"):

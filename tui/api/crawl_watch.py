@@ -125,6 +125,7 @@ class CrawlWatch:
 
     async def __anext__(self) -> CrawlStatus:
         if self._over:
+            await self.aclose()  # after the final status (a `done` message leaves the socket open)
             raise StopAsyncIteration
         try:
             status = await self._next_status()
