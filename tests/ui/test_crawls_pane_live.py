@@ -37,6 +37,11 @@ def pages_cell(pane: CrawlsPane, crawl_id: str) -> str:
     return str(table.get_row(crawl_id)[1]) if crawl_id in table.row_keys else ""
 
 
+def pushed_pages(pane: CrawlsPane, crawl_id: str) -> int:
+    status = pane.live.latest(crawl_id)
+    return status.completed if status is not None else -1
+
+
 async def test_the_pane_shows_progress_pushed_over_the_socket(emulator: Emulator, clock: ManualClock) -> None:
     async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
         crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=8)).id
@@ -94,3 +99,21 @@ async def test_a_service_without_the_socket_is_not_asked_again(emulator: Emulato
         assert recorded.count(f"GET /v2/crawl/{crawl_id}") == 2  # polled at each poll
     # Both crawls were tried at the first poll (their sockets run side by side); none after.
     assert sorted(upgrades) == sorted(f"/v2/crawl/{i}" for i in (crawl_id, other_id))
+
+
+async def test_a_paused_pane_keeps_pushed_news_and_shows_it_when_resumed(
+    emulator: Emulator, clock: ManualClock
+) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, _):
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=8)).id
+        app = pane_host(client)
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            await wait_until(pilot, lambda: pages_cell(pane, crawl_id).startswith("◌ 0/8"), "the first row", WAIT)
+            pane.toggle_pause()
+            clock.advance(1)
+            await wait_until(pilot, lambda: pushed_pages(pane, crawl_id) == 2, "2 pages pushed", WAIT)
+            await pilot.pause(0.2)
+            assert pages_cell(pane, crawl_id).startswith("◌ 0/8")  # paused: not redrawn
+            pane.toggle_pause()
+            await wait_until(pilot, lambda: pages_cell(pane, crawl_id).startswith("◌ 2/8"), "shown on resume", WAIT)
