@@ -2,7 +2,8 @@
 
 The emulator answers the whole contract with real state, but its texts are
 its own (it refuses an ESC in a URL, it writes its own titles and answers).
-`Poisoned` passes each request to it and appends `hostile_text.hostile(mark)`
+`Poisoned` passes each request to it (and each message of its crawl
+WebSocket) and appends `hostile_text.hostile(mark)`
 to every string it sends under a key that names a text a person reads (a
 title, a description, a URL, a target, an answer, an error, ...), the mark
 naming the key (`XtitleX`): map titles and descriptions, docs results, the
@@ -25,6 +26,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import uvicorn
@@ -86,6 +88,9 @@ class Poisoned:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":  # the crawl socket: its messages carry the same texts
+            await self.app(scope, receive, partial(self._poisoned_message, send))
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -129,6 +134,12 @@ class Poisoned:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    async def _poisoned_message(send: Any, message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.send" and message.get("text"):
+            message = {**message, "text": json.dumps(poison(json.loads(message["text"])))}
+        await send(message)
 
     @staticmethod
     def _fault(method: str, path: str, body: bytes) -> tuple[int, bytes] | None:

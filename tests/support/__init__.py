@@ -11,6 +11,7 @@ Where a helper lives (tests/test_test_layout.py holds these rules):
 
 The modules:
 - browser_pages: the browser tests' web site (ORIGIN, by request interception), `PagesBackend`, `loopback_site`.
+- crawl_sockets: the emulator without its crawl WebSocket (`served_without_socket`), hostile `socket_server`s.
 - dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, KEY, NOW, ...) and pilot waits.
 - emulator_teams: the emulator tests' teams' keys (ALPHA_KEY, BETA_KEY, ...), START, `auth`, `client_for`.
 - hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.

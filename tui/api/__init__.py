@@ -26,7 +26,16 @@ _MODULE_OF: dict[str, str] = {
     "verify_signature": "tui.api.webhooks",
     "sign": "tui.contract.webhook_signature",
     "SIGNATURE_HEADER": "tui.contract.webhook_signature",
+    "CrawlWatch": "tui.api.crawl_watch",
 }
+_SOCKET_ERRORS = (
+    "SocketDroppedError",
+    "SocketError",
+    "SocketMessageError",
+    "SocketNotOfferedError",
+    "SocketRefusedError",
+)
+_MODULE_OF.update(dict.fromkeys(_SOCKET_ERRORS, "tui.api.socket_errors"))
 _MODELS = (
     "ActiveCrawl",
     "ActiveCrawlList",
@@ -83,9 +92,11 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from tui.api.client import DEFAULT_TIMEOUT, WdsClient  # noqa: F401
+    from tui.api.crawl_watch import CrawlWatch  # noqa: F401
     from tui.api.errors import *  # noqa: F403
     from tui.api.pagination import AsyncCursorPager  # noqa: F401
     from tui.api.retries import RetryPolicy  # noqa: F401
+    from tui.api.socket_errors import *  # noqa: F403
     from tui.api.webhooks import SIGNATURE_HEADER, parse_event, sign, verify_signature  # noqa: F401
     from tui.contract.models import *  # noqa: F403
     from tui.contract.models.page import CursorPage  # noqa: F401

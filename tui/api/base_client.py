@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
 from pydantic import BaseModel, SecretStr
@@ -41,7 +41,11 @@ from tui.api.errors import (
 )
 from tui.api.responses import collections_paused, excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
+from tui.api.socket_errors import SocketNotOfferedError
 from tui.contract.redact import mask_key
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[Any]]
@@ -81,6 +85,9 @@ class BaseClient:
             through; a longer one raises `RateLimitError` at once.
         sleep: the coroutine used to wait between retries (tests inject one
             that records instead of sleeping).
+        live_sockets: whether WebSockets are opened to the base URL (`open_socket`);
+            None: only when the client made its own pool, since one passed in (a
+            mock transport) may not lead to a server a socket can reach.
     """
 
     def __init__(
@@ -94,6 +101,7 @@ class BaseClient:
         max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
         sleep: Sleep | None = None,
         read_only: bool = False,
+        live_sockets: bool | None = None,
     ) -> None:
         self._base_url = check_base_url(base_url)
         self.read_only = read_only  # refuse, before sending, every request that changes something
@@ -103,6 +111,7 @@ class BaseClient:
         self._sleep: Sleep = sleep or asyncio.sleep
         self._owns_http_client = http_client is None
         self._http = http_client if http_client is not None else connection_pool(self._base_url, self.timeout)
+        self.live_sockets = http_client is None if live_sockets is None else live_sockets
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -138,6 +147,7 @@ class BaseClient:
             max_retry_wait=self.retry_policy.max_wait,
             sleep=self._sleep,
             read_only=self.read_only,
+            live_sockets=self.live_sockets,
         )
 
     # -- identity ----------------------------------------------------------------
@@ -167,6 +177,8 @@ class BaseClient:
         """`text` with the API key masked, for anything that may be shown or logged."""
         key = self._api_key.get_secret_value()
         return text.replace(key, self.api_key_hint) if key in text else text
+
+    masked = _scrub  # public, for what reads the wire beside `request` (`tui.api.crawl_watch`)
 
     # -- requests ----------------------------------------------------------------
 
@@ -225,6 +237,20 @@ class BaseClient:
             # when it came back on, made it walk them all (and the whole heap) for nothing.
             del data
         return result
+
+    async def open_socket(self, path: str, *, max_bytes: int) -> ClientConnection:
+        """A WebSocket to `path` with the key as on every call (`tui.api.sockets`); at most `max_bytes` a message.
+
+        `SocketNotOfferedError` when none can be had, at once when `live_sockets` is off.
+        """
+        from tui.api.sockets import open_socket, socket_url  # websockets is loaded by the first socket only
+
+        url = socket_url(self._base_url, path)
+        if not self.live_sockets:
+            raise SocketNotOfferedError("this client opens no WebSockets (live_sockets is off)", url=url)
+        headers = {k: v for k, v in self._headers().items() if k in ("Authorization", "User-Agent")}
+        timeout = self.timeout.connect
+        return await open_socket(url, headers, max_bytes=max_bytes, open_timeout=timeout, scrub=self._scrub)
 
     async def _send(self, call: _Call, *, params: Mapping[str, Any] | None, json: Any) -> httpx.Response:
         """Send with the retry policy within the call's deadline; return the final response (2xx or not)."""

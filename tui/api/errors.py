@@ -17,7 +17,8 @@ errors with a subclass per status meaning) and on harlequin's `exception.py`
         │   ├── ResponseNotJSONError
         │   ├── ResponseShapeError
         │   └── ResponseTooLargeError     longer than the cap of its call
-        └── APIStatusError            a non-2xx answer; one subclass per meaning
+        ├── APIStatusError            a non-2xx answer; one subclass per meaning
+        └── SocketError               following a crawl over the WebSocket (`tui.api.socket_errors`)
 
 This module imports neither httpx nor the client, so webhook receivers can
 use it on their own. No message built here ever contains the API

@@ -1,14 +1,17 @@
-"""`client.crawl`: crawl parameter preview, active crawls, start, status and cancel."""
+"""`client.crawl`: crawl parameter preview, active crawls, start, status, live status and cancel."""
 
 from __future__ import annotations
 
-from typing import Unpack
+from typing import TYPE_CHECKING, Unpack
 
 from tui.api.body_reader import DOCUMENTS_ANSWER_MAX_BYTES as DOCUMENTS
 from tui.api.resources._base import Resource, build_request, job_id_segment, page_params
 from tui.api.resources.options import CrawlArgs
 from tui.contract.models.crawl import ActiveCrawlList, CrawlCancelled, CrawlParamsPreview, CrawlStarted, CrawlStatus
 from tui.contract.requests import CrawlParamsPreviewRequest, CrawlRequest
+
+if TYPE_CHECKING:
+    from tui.api.crawl_watch import CrawlWatch
 
 PREVIEW_READ_TIMEOUT = 60.0
 """The preview asks an LLM; give it longer than an ordinary call."""
@@ -52,6 +55,21 @@ class CrawlResource(Resource):
         return await self._client.request(
             "GET", path, CrawlStatus, params=page_params(skip, limit), max_bytes=DOCUMENTS
         )
+
+    def watch(self, job_id: str, *, keep_documents: int | None = None) -> CrawlWatch:
+        """Follow a crawl live over the service's WebSocket (`ws {base}/v2/crawl/{id}`); see `CrawlWatch`.
+
+        `async with client.crawl.watch(id) as updates: async for status in updates: ...`
+        yields `CrawlStatus` as the service pushes it, the last one final. Where the
+        service offers no socket it raises `SocketNotOfferedError`: poll `get` instead.
+        `keep_documents`: how many documents each status lists (default: a status page's 100).
+        """
+        from tui.api.crawl_watch import KEEP_DOCUMENTS, CrawlWatch  # websockets is loaded by the first watch only
+
+        keep_documents = KEEP_DOCUMENTS if keep_documents is None else keep_documents
+        segment = job_id_segment(job_id)
+        size = max(keep_documents, 1)
+        return CrawlWatch(self._client, segment, lambda: self.get(segment, limit=size), keep_documents=keep_documents)
 
     async def cancel(self, job_id: str) -> CrawlCancelled:
         """Stop a running crawl (`DELETE /v2/crawl/{id}`); the pages scraped so far stay.

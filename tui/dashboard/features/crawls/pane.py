@@ -24,6 +24,7 @@ from textual.widgets import Static
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.crawl import CrawlStatus
+from tui.dashboard.features.crawls.live_crawls import LiveCrawls
 from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
 from tui.dashboard.kit.formatting import bare_url, clip, clock_time, middle_clip, short_id
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
@@ -155,6 +156,7 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tracker = CrawlTracker()
+        self.live = LiveCrawls(self.client, self.tracker, self)  # the first running crawls, over the WebSocket
 
     def compose(self) -> ComposeResult:
         # "pages", not "progress": the headers alone must fit a quarter of an 80-column screen.
@@ -166,9 +168,13 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
 
     async def fetch(self) -> tuple[TrackedCrawl, ...]:
         active = (await self.client.crawl.active()).crawls
-        return await self.tracker.update(active, self.clock(), self._status)
+        rows = await self.tracker.update(active, self.clock(), self._status)
+        self.live.follow([tracked.crawl.id for tracked in rows if tracked.running])
+        return rows
 
     async def _status(self, crawl_id: str) -> CrawlStatus:
+        if (pushed := self.live.latest(crawl_id)) is not None:
+            return pushed  # followed live: the socket has the news already
         # One document, not the default hundred: the pane reads the counts only.
         return await self.client.crawl.get(crawl_id, limit=1)
 

@@ -1,6 +1,10 @@
 """The status of one crawl (`GET /v2/crawl/{id}`), followed live until it finishes.
 
-Polled like a pane (`tui.dashboard.kit.widgets.live.LiveData`): the next fetch only after
+Where the service offers the crawl WebSocket, the screen follows the crawl
+over it (`live_follow.follow_crawl`): each page as it is scraped, no polls,
+"● live" on the "updates" line. Where it offers none, or after the
+connection was lost more often than it is opened again, the screen polls, and
+that line says "polling every 2 s" and why. Polled like a pane (`tui.dashboard.kit.widgets.live.LiveData`): the next fetch only after
 the previous one has finished, none while another screen covers this one, and
 none once the crawl is completed, failed or cancelled (r asks again). A
 failed fetch keeps what is on screen, marked stale with the reason under the
@@ -21,12 +25,14 @@ from textual.widgets import Label, ProgressBar, Static
 
 from tui.api.client import WdsClient
 from tui.contract.models import CrawlStatus
+from tui.dashboard.features.crawls.live_follow import RECONNECTS, Following, Reconnects, follow_crawl
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import local_time, short_id
 from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.live import POLL_GROUP
 from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 
@@ -67,6 +73,7 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         height: auto; padding: 0 1; margin-bottom: 1;
     }
     CrawlStatusScreen .fact-name { color: $text-muted; text-style: bold; }
+    CrawlStatusScreen #crawl-follow { column-span: 3; }
     CrawlStatusScreen #crawl-status.-failed { color: $error; text-style: bold; }
     CrawlStatusScreen #crawl-status.-completed { color: $success; text-style: bold; }
     CrawlStatusScreen .crawl-progress { height: 1; padding: 0 1; margin-bottom: 1; }
@@ -84,13 +91,19 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         url: str | None = None,
         clock: Clock = system_clock,
         interval: float = DEFAULT_POLL_SECONDS,
+        live: bool | None = None,
+        reconnects: Reconnects = RECONNECTS,
     ) -> None:
+        """`live`: follow over the WebSocket first (None: when the client opens sockets at all)."""
         super().__init__()
         self.client = client
         self.crawl_id = self.job_id = crawl_id
         self.url = url
         self.clock = clock
         self.interval = interval
+        self.live = client.live_sockets if live is None else live
+        self.reconnects = reconnects
+        self.following = Following("connecting" if self.live else "polling")
 
     def compose(self) -> ComposeResult:
         title = f"Crawl {short_id(self.crawl_id)}" + (f" · {self.url}" if self.url else "")
@@ -107,6 +120,8 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
             yield Label("—", id="crawl-counts")
             yield Label("expires at", classes="fact-name")
             yield Label("—", id="crawl-expires")
+            yield Label("updates", classes="fact-name")
+            yield Label(self.following.describe(self.interval), id="crawl-follow")
         with Horizontal(classes="crawl-progress"):
             yield Label("progress", classes="fact-name")
             bar = ProgressBar(total=None, show_eta=False, id="crawl-progress")
@@ -116,7 +131,10 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_data()
+        if self.live:
+            self.follow_live()
+        else:
+            self.refresh_data()
 
     @property
     def status(self) -> CrawlStatus | None:
@@ -128,6 +146,25 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
     async def fetch(self) -> CrawlStatus:
         return await self.client.crawl.get(self.crawl_id)
 
+    def follow_live(self) -> None:
+        """Follow over the WebSocket (a fresh catch-up), in place of polling: one of the two runs at a time."""
+        work = self._follow_live()
+        self.run_worker(work, name="live", group=POLL_GROUP, exclusive=True, exit_on_error=False)
+
+    async def _follow_live(self) -> None:
+        reconnects = self.reconnects
+        outcome = await follow_crawl(
+            self.client, self.crawl_id, deliver=self.take_pushed, note=self.show_following, reconnects=reconnects
+        )
+        self.show_following(outcome)
+        if outcome.mode == "polling":
+            self.refresh_data()  # this worker's group: it replaces this one
+
+    def show_following(self, following: Following) -> None:
+        """Say how the crawl is kept up to date (live, reconnecting, polling and why)."""
+        self.following = following
+        self.query_one("#crawl-follow", Label).update(shown(following.describe(self.interval)))
+
     def show_job(self, status: CrawlStatus) -> None:
         total = str(status.total) if status.total else "?"
         counts = f"{status.completed} / {total}"
@@ -135,6 +172,9 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
             counts += f" (first {len(status.data)} listed)"
         self.query_one("#crawl-counts", Label).update(counts)
         self.query_one("#crawl-expires", Label).update(local_time(status.expires_at))
+        if self.following.mode == "live" and not status.is_finished and status.credits_used is not None:
+            # A pushed page does not say what it cost: the catch-up's count is a floor until the final status.
+            self.query_one("#crawl-credits", Label).update(f"≥ {status.credits_used:,}")
         bar = self.query_one("#crawl-progress", ProgressBar)
         if status.total > 0:
             bar.display = True
@@ -170,4 +210,7 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         self.post_message(OpenDocument(status.data[index], title))
 
     def action_reload(self) -> None:
-        self.refresh_data()
+        if self.following.mode in ("connecting", "live", "reconnecting"):
+            self.follow_live()  # a fresh catch-up; a poll beside the socket would be a second source
+        else:
+            self.refresh_data()

@@ -189,6 +189,10 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
 
     # --- answers and failures -----------------------------------------------------
 
+    def take_pushed(self, data: T) -> None:
+        """An answer the service pushed (over a socket) rather than one fetched: shown and dated as one."""
+        self._deliver(data, data == self.data)
+
     def _deliver(self, data: T, same: bool) -> None:
         recovering = self.last_success is None or self.stale_since is not None
         self.data = data  # before show(): views read it while drawing
