@@ -45,8 +45,9 @@ WRONG = "wds-" + "0" * 32
 class NowAndThenRefused(httpx.AsyncBaseTransport):
     """The emulator, except that while `every` is set, every `every`-th request is answered 401."""
 
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+    def __init__(self, inner: httpx.AsyncBaseTransport, status: int = 401) -> None:
         self.inner = inner
+        self.status = status
         self.every = 0
         self.requests = 0
         self.refused = 0
@@ -55,8 +56,8 @@ class NowAndThenRefused(httpx.AsyncBaseTransport):
         self.requests += 1
         if self.every and self.requests % self.every == 0:
             self.refused += 1
-            body = {"success": False, "error": "Unauthorized: invalid token", "code": "UNAUTHORIZED"}
-            return httpx.Response(401, json=body)
+            body = {"success": False, "error": "Refused: invalid token", "code": "UNAUTHORIZED"}
+            return httpx.Response(self.status, json=body)
         return await self.inner.handle_async_request(request)
 
 
@@ -113,6 +114,16 @@ async def test_a_key_refused_now_and_then_is_a_steady_banner_and_the_half_filled
         assert text.startswith("⚠ 127.0.0.1:3002 refused the API key at ") and "times since" in text, text
         assert text.endswith("· K: what to do")
         assert all(pane.data is not None for pane in app.query(Pane))  # the data is kept under it
+        assert not any(pane.held for pane in app.query(Pane))  # and the panes go on asking
+
+
+async def test_a_403_on_the_team_calls_after_answers_is_the_same_banner() -> None:
+    emulator = seeded_emulator()
+    transport = NowAndThenRefused(SwitchableTransport(emulator), status=403)
+    app = dashboard(emulator, transport)
+    async with app.run_test(size=(120, 40)) as pilot:
+        banner = await refused_after_answers(pilot, transport)
+        assert "127.0.0.1:3002 denied the key (403) at " in banner.text() and app.screen is app.screen_stack[0]
 
 
 async def test_K_opens_the_problem_screen_which_shows_its_keys_stays_when_a_try_succeeds_and_closes_with_esc() -> None:
@@ -151,6 +162,10 @@ def quick_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connection_banner, "REFUSAL_QUIET", 1.0)
 
 
+def test_the_refused_key_line_waits_a_minute_without_refusals() -> None:
+    assert connection_banner.REFUSAL_QUIET == 60
+
+
 async def test_the_refused_key_line_goes_after_a_spell_without_refusals(quick_quiet) -> None:
     emulator = seeded_emulator()
     transport = NowAndThenRefused(SwitchableTransport(emulator))
@@ -178,6 +193,20 @@ async def test_before_any_answer_esc_on_the_problem_screen_says_there_is_nothing
         await pilot.pause()
         assert app.screen is screen
         assert any("Nothing to go back to yet" in str(note.message) for note in app._notifications)
+
+
+class Unreachable(httpx.AsyncBaseTransport):
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+
+
+async def test_the_problem_screen_of_an_unreachable_service_shows_retry_and_quit() -> None:
+    app = dashboard(seeded_emulator(), Unreachable())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConnectionProblemScreen), "the problem screen")
+        await wait_until(pilot, lambda: "r" in footer_keys(app), "its keys in its footer")
+        keys = footer_keys(app)
+        assert keys["r"] == "Retry now" and keys["q"] == "Quit" and "k" not in keys and "escape" not in keys
 
 
 @pytest.fixture(scope="module")
