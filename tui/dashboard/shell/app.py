@@ -170,6 +170,7 @@ class WdsApp(
         self.intervals = intervals
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
+        self.hyperlinks = navigator.hyperlinks  # read by every table (`hyperlink.links_on`): decided once, there
         self._zoomed: Pane | None = None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         self.first_wait = FirstAnswerWait(client.in_flight, clock=clock, id="first-answer-wait")
