@@ -65,11 +65,13 @@ def link_target(url: str | None) -> str | None:
 def linked(cell: str | Text, url: str | None) -> str | Text:
     """A table cell that links to `url` where the app has links on (the cell unchanged when `url` cannot be one).
 
-    The cell is shown as before (a `str` as plain text, never markup); it may
-    be cut to fit and still link to the whole URL.
+    Only a full web address (http or https) links: a search query or a relative
+    path in the same column stays text. The cell is shown as before (a `str`
+    as plain text, never markup); it may be cut to fit and still link to the
+    whole URL.
     """
     target = link_target(url)
-    if target is None:
+    if target is None or not target.lower().startswith(("http://", "https://")):
         return cell
     text = Text(cell, end="") if isinstance(cell, str) else cell.copy()
     style = RichStyle.parse(text.style) if isinstance(text.style, str) else text.style
