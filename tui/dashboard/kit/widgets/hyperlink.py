@@ -22,7 +22,7 @@ a link under the mouse themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from urllib.parse import quote
 
 from rich.style import Style as RichStyle
@@ -62,6 +62,24 @@ def link_target(url: str | None) -> str | None:
     return quote(url, safe=_URL_SAFE)
 
 
+def web_address(url: str | None) -> str | None:
+    """`url` when it is a full web address (http or https), else None: a query or a relative path links nowhere."""
+    return url if url is not None and url.lower().startswith(("http://", "https://")) else None
+
+
+def titled_link(title: str, url: str | None, *, enabled: bool) -> Content:
+    """`title · url` for a screen's title line, the URL a link (`link`); `title` alone when there is no URL."""
+    if not url:
+        return Content(visible(title))
+    return Content.assemble(visible(title), " · ", link(url, web_address(url), enabled=enabled))
+
+
+def listed_links(items: Sequence[str], *, bullet: str, enabled: bool) -> Content:
+    """One item a line after `bullet`, the full web addresses among them links (cited sources)."""
+    lines = [Content.assemble(bullet, link(item, web_address(item), enabled=enabled)) for item in items]
+    return Content("\n").join(lines)
+
+
 def linked(cell: str | Text, url: str | None) -> str | Text:
     """A table cell that links to `url` where the app has links on (the cell unchanged when `url` cannot be one).
 
@@ -70,8 +88,8 @@ def linked(cell: str | Text, url: str | None) -> str | Text:
     as plain text, never markup); it may be cut to fit and still link to the
     whole URL.
     """
-    target = link_target(url)
-    if target is None or not target.lower().startswith(("http://", "https://")):
+    target = link_target(web_address(url))
+    if target is None:
         return cell
     text = Text(cell, end="") if isinstance(cell, str) else cell.copy()
     style = RichStyle.parse(text.style) if isinstance(text.style, str) else text.style
