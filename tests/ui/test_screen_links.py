@@ -1,4 +1,4 @@
-"""Full URLs on the job screens and in support's cited sources are OSC 8 links where the app has links on."""
+"""Full URLs on the job screens (title, document fields, pages) and in support's cited sources are OSC 8 links where the app has links on."""
 
 from __future__ import annotations
 
@@ -50,6 +50,10 @@ async def test_a_job_screen_title_links_its_target(client: WdsClient, hyperlinks
         title = screen.query_one(".job-title", Label).content
         assert isinstance(title, Content) and title.plain.endswith(f" · {TARGET}")
         assert link_targets(title) == ([TARGET] if hyperlinks else [])
+        await wait_until(pilot, lambda: bool(screen.query(".field-value")), "the document's fields")
+        values = [label.content for label in screen.query(".field-value").results(Label)]
+        url = next(value for value in values if isinstance(value, Content) and value.plain == TARGET)
+        assert link_targets(url) == ([TARGET] if hyperlinks else [])  # the document's url field
 
 
 async def test_a_crawl_screen_links_its_url_and_each_page(client: WdsClient, clock: ManualClock) -> None:
