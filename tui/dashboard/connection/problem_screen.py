@@ -60,7 +60,7 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back to the dashboard", id="connection_problem.close"),
         # Esc before the dashboard had data: nothing to go back to, and the screen says so (check_action).
-        Binding("escape", "say_nothing_behind", "Back", show=False, id="connection_problem.nothing_behind"),
+        Binding("escape", "say_nothing_behind", "Back", show=False, id="connection_problem.say_nothing_behind"),
         Binding("r", "retry_now", "Retry now", id="connection_problem.retry_now"),
         Binding("k", "type_key", "Type another key", id="connection_problem.type_key"),
         Binding("q", "app.quit", "Quit", id="connection_problem.quit"),
