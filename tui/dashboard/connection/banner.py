@@ -11,8 +11,8 @@ the panes back to work.
 
 A key refused (401, or 403 for a team's own calls) after the dashboard had
 answers is said here too, never by a screen that would take the focus from a
-form: "⚠ api.example.com refused the API key at 20:31:05 (3 times since
-20:30:12) · K: what to do", `K` opening the problem screen
+form: "⚠ api.example.com refused the key at 20:31:05 (3× since 20:30) · K:
+what to do", `K` opening the problem screen
 (`tui.dashboard.connection.problem_screen`). The panes go on asking at their
 pace and keep their data. One refusal among good answers (a load balancer with
 one bad node) keeps the line up until `REFUSAL_QUIET` seconds pass without
@@ -175,16 +175,14 @@ class ConnectionBanner(Static):
         return f"⚠ cannot reach {self.host} since {since}, {tries}"
 
     def refusal_text(self) -> str:
-        """`⚠ host refused the API key at 20:31:05 (3 times since 20:30:12) · K: what to do`, or ""."""
+        """`⚠ host refused the key at 20:31:05 (3× since 20:30) · K: what to do`, or ""."""
         if self.refused_since is None or self.refused_last is None:
             return ""
-        refused = (
-            "refused the API key" if isinstance(self.last_refusal, AuthenticationError) else "denied the key (403)"
-        )
+        refused = "refused the key" if isinstance(self.last_refusal, AuthenticationError) else "denied the key (403)"
         last = self.refused_last.astimezone().strftime("%H:%M:%S")
         times = ""
         if self.refusals > 1:
-            times = f" ({self.refusals} times since {self.refused_since.astimezone():%H:%M:%S})"
+            times = f" ({self.refusals}× since {self.refused_since.astimezone():%H:%M})"  # one line at 80 columns
         return f"⚠ {self.host} {refused} at {last}{times} · {OPEN_PROBLEM_KEY}: what to do"
 
     def _draw(self) -> None:
