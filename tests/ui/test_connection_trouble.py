@@ -226,6 +226,7 @@ async def test_a_first_call_that_hangs_is_named_with_its_wait_on_the_app_clock(h
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: len(client.in_flight.now()) == 4, "the four panes' first calls")
         wait = app.first_wait
+        assert SHOW_AFTER == 2  # the README's "once a call has waited 2 s"
         wait.tick()  # each call stamped with the app's clock as first seen
         assert not wait.display  # not named before SHOW_AFTER: a quick start never flashes it
         clock.advance(SHOW_AFTER - 1)
