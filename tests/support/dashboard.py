@@ -103,14 +103,17 @@ def dashboard(
     *,
     clock: Clock | None = None,
     keymap: dict[str, str] | None = None,
+    hyperlinks: bool = False,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
     lives at another date passes the emulator's clock); `keymap`: [keys] overrides.
+    `hyperlinks` off unless asked: a picture must not depend on the TERM the tests run under.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW, keymap=keymap)
+    clock = clock or frozen_clock(NOW)
+    return make_app(client, emulator_service(key), clock=clock, refresh=SLOW, keymap=keymap, hyperlinks=hyperlinks)
 
 
 class PaneHost(App[None]):

@@ -21,6 +21,8 @@ trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
 - `nolinks`: a 200 `{"success": true}`: every required list missing.
 - `gzip`, `deflate`, `rawdeflate`: the `ok` answer compressed (deflate as
   the standard says, zlib-wrapped, and raw as some servers send it).
+- `stall`: reads the request and never answers (a proxy holding it, a
+  service that accepts and hangs), until the client gives up or the server stops.
 - `ok`: valid, empty answers (`links`, `data`, ...).
 
 Run in a thread with its own event loop (`HostileServer.start()` as a context
@@ -160,6 +162,8 @@ class HostileServer:
                 writer.write(bytes([byte]))
                 await writer.drain()
                 await asyncio.sleep(self.trickle_interval)
+        elif behaviour == "stall":
+            await asyncio.Event().wait()  # set by nobody: the server's stop cancels this
         elif behaviour == "deep":
             nested = b"[" * DEEP_LEVELS + b"]" * DEEP_LEVELS
             writer.write(_json_answer(b'{"success": true, "links": ' + nested + b', "data": ' + nested + b"}"))

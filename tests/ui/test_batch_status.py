@@ -42,7 +42,7 @@ def rows(screen: BatchStatusScreen) -> list[list[str]]:
     """The rows of the table, whole (on screen a long URL or error is cut to fit)."""
     table = screen.query_one("#batch-urls", LiveTable)
     assert screen.status is not None and table.row_count == len(screen.status.data)
-    return [list(cells) for _, cells in url_rows(screen.status)]
+    return [[str(cell) for cell in cells] for _, cells in url_rows(screen.status)]  # a URL cell is a link (a Text)
 
 
 async def test_a_batch_is_followed_to_the_end_and_a_document_opens(client: WdsClient, clock: ManualClock) -> None:

@@ -39,6 +39,7 @@ from tui.api.errors import (
     ReadOnlyError,
     ResponseTooLargeError,
 )
+from tui.api.in_flight import CallsInFlight
 from tui.api.responses import collections_paused, excerpt, parse_model, read_json, status_error
 from tui.api.retries import RetryPolicy
 from tui.api.socket_errors import SocketNotOfferedError
@@ -112,6 +113,7 @@ class BaseClient:
         self._owns_http_client = http_client is None
         self._http = http_client if http_client is not None else connection_pool(self._base_url, self.timeout)
         self.live_sockets = http_client is None if live_sockets is None else live_sockets
+        self.in_flight = CallsInFlight()  # the calls on their way (a slow first answer is named by the dashboard)
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -138,7 +140,7 @@ class BaseClient:
 
         Closing the copy does not close the pool; close the original.
         """
-        return type(self)(
+        copy = type(self)(
             self._base_url,
             self._api_key,
             http_client=self._http,
@@ -149,6 +151,8 @@ class BaseClient:
             read_only=self.read_only,
             live_sockets=self.live_sockets,
         )
+        copy.in_flight = self.in_flight  # one record of what is on its way, whichever copy sent it
+        return copy
 
     # -- identity ----------------------------------------------------------------
 
@@ -227,7 +231,8 @@ class BaseClient:
         budget = timeout.read
         deadline = None if budget is None else time.monotonic() + budget
         call = _Call(method, path, self._base_url + path, timeout, budget, deadline, max_bytes)
-        response = await self._send(call, params=params, json=json)
+        with self.in_flight.call(method, path):
+            response = await self._send(call, params=params, json=json)
         if not response.is_success:
             raise status_error(response, self._scrub, partial_model=partial_model)
         with collections_paused():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.api.errors import APIConnectionError, APITimeoutError, AuthenticationError, WdsError
+from tui.api.errors import APIConnectionError, APITimeoutError, AuthenticationError, PermissionDeniedError, WdsError
 from tui.dashboard.kit.error_words import KEY_ADVICE, Say, Words, words_for
 
 
@@ -31,6 +31,9 @@ def advice_for(error: WdsError, host: str, embedded_log: Path | None = None) -> 
         )
     advice: dict[type[WdsError], Say] = {
         AuthenticationError: lambda e: Words("", f"{host} refused the API key. {KEY_ADVICE}"),
+        PermissionDeniedError: lambda e: Words(
+            "", f"{host} denied this key the team's data (403): it may belong to another team. {KEY_ADVICE}"
+        ),
         APITimeoutError: lambda e: Words(
             "", f"{host} did not answer in time. It may be overloaded, or a firewall drops the packets."
         ),

@@ -9,10 +9,18 @@ A refused key (401) is not hammered: the tries wait longer each time, up to a
 minute, and the screen offers to type another key for this run (masked, never
 echoed); a key the service accepts replaces the refused one at once, and may
 be saved to the config file (mode 0600) after a confirmation.
+
+Esc goes back to the dashboard when it has data to show (the screen was
+opened with `K` from the banner's refused-key line, or the dashboard had an
+answer since); before any answer there is nothing behind it, and Esc says so
+rather than leaving empty panes (q quits). Opened with `K`, the screen stays
+until Esc even when a try succeeds: it says so instead of vanishing under a
+person reading it or typing another key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -29,6 +37,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import AuthenticationError, WdsError
 from tui.contract.redact import mask_key
 from tui.dashboard.connection.advice import advice_for
+from tui.dashboard.connection.banner import Refusal
 from tui.dashboard.kit.clock import system_clock
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
@@ -44,8 +53,16 @@ REFUSED_KEY_LONGEST_WAIT = 60.0
 class ConnectionProblemScreen(Screen[None], LiveData[object]):
     """Shown while the service is unreachable or refuses the key."""
 
+    # Nothing focused at first: a focused key field would take r and q as text, and the footer would
+    # offer nothing. k goes to the field.
+    AUTO_FOCUS = ""
+
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back to the dashboard", id="connection_problem.close"),
+        # Esc before the dashboard had data: nothing to go back to, and the screen says so (check_action).
+        Binding("escape", "say_nothing_behind", "Back", show=False, id="connection_problem.say_nothing_behind"),
         Binding("r", "retry_now", "Retry now", id="connection_problem.retry_now"),
+        Binding("k", "type_key", "Type another key", id="connection_problem.type_key"),
         Binding("q", "app.quit", "Quit", id="connection_problem.quit"),
     ]
 
@@ -70,8 +87,12 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         embedded_log: Path | None = None,
         config_path: Path | None = None,
         context: str | None = None,
+        has_data_behind: Callable[[], bool] = lambda: False,
+        closes_by_itself: bool = True,
     ) -> None:
         super().__init__()
+        self.has_data_behind = has_data_behind  # whether the dashboard under this screen has had an answer
+        self.closes_by_itself = closes_by_itself  # False: opened by a person (K), closed by a person (Esc)
         self.client = client
         self.host = host
         self.embedded_log = embedded_log  # the service is the embedded emulator: its log
@@ -102,20 +123,47 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         self._show_key_box()
         self._show_retry_state()
         self.start_polling(at_once=False)
+        # Nothing here takes the focus unless the key field shows, and Textual tells the footer of
+        # a screen's keys only when the focus moves: asked once, its keys show from the start.
+        self.call_after_refresh(self.refresh_bindings)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close":
+            return self.has_data_behind()
+        if action == "say_nothing_behind":
+            return not self.has_data_behind()
+        if action == "type_key":
+            return self.key_refused
+        return True
+
+    def action_type_key(self) -> None:
+        self.query_one("#new-key", Input).focus()
+
+    def action_close(self) -> None:
+        """Back to the dashboard and its data (the banner still tells of the trouble)."""
+        self.dismiss()
+
+    def action_say_nothing_behind(self) -> None:
+        self.notify(
+            f"Nothing to go back to yet: {self.host} has not answered once. This screen goes by itself when it "
+            "does; q quits.",
+            severity="warning",
+        )
 
     @property
     def key_refused(self) -> bool:
-        return isinstance(self.error, AuthenticationError)
+        return isinstance(self.error, Refusal)
 
     def _show_key_box(self) -> None:
         self.query_one("#new-key-box").display = self.key_refused
+        self.refresh_bindings()  # k is offered only with the field
 
     def _show_retry_state(self) -> None:
         attempts = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''} so far"
         if self.key_refused:
             text = (
                 f"Trying the key again in {self.interval:g} s, then less and less often (at most every "
-                f"{REFUSED_KEY_LONGEST_WAIT:g} s; {attempts}). Type another key below and press Enter to use it now."
+                f"{REFUSED_KEY_LONGEST_WAIT:g} s; {attempts}). Press k to type another key; Enter uses it now."
             )
         else:
             text = (
@@ -135,14 +183,24 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         return await self.client.with_options(max_retries=0).crawl.active()
 
     def show(self, data: object) -> bool:
-        """The service answers: the dashboard can go back to work."""
+        """The service answers: the dashboard can go back to work (opened with K: once Esc is pressed)."""
+        self.stop_polling()
+        if not self.closes_by_itself:
+            when = self.clock().astimezone().strftime("%H:%M:%S")
+            self.query_one("#problem-retry", Static).update(
+                f"The service accepted the key at {when} (r tries again). Esc goes back to the dashboard."
+            )
+            return True
+        self._back_to_work()
+        return True
+
+    def _back_to_work(self) -> None:
         self.stop_polling()
         # The panes live on the screen below this one; they fetch at once instead of at their next tick.
         panes = list(self.app.screen_stack[0].query("Pane"))
         self.dismiss()
         for pane in panes:
             pane.refresh_data()  # type: ignore[attr-defined]
-        return True
 
     show_again = show
 
@@ -187,7 +245,7 @@ class ConnectionProblemScreen(Screen[None], LiveData[object]):
         self.post_message(self.KeyReplaced(mask_key(key)))
         save = self.config_path is not None and self.query_one("#save-key", Checkbox).value
         path, context = self.config_path, self.context
-        self.show(None)
+        self._back_to_work()
         if save and path is not None:
             self.app.post_message(
                 Confirm(

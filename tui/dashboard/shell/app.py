@@ -25,7 +25,8 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
-from tui.dashboard.connection.banner import ConnectionBanner
+from tui.dashboard.connection.banner import OPEN_PROBLEM_KEY, ConnectionBanner
+from tui.dashboard.connection.first_wait import FirstAnswerWait
 from tui.dashboard.connection.watch import WatchesTheConnection
 from tui.dashboard.keys.help import HelpScreen
 from tui.dashboard.keys.keymap import KeepsItsKeymap, takes_text
@@ -132,6 +133,8 @@ class WdsApp(
         Binding("escape", "minimize", "Restore the panes", show=False, id="app.minimize"),
         # A pane's own r refreshes it (and so retries too); this one serves when no pane has the focus.
         Binding("r", "retry_connection", "Retry the connection now", show=False, id="app.retry_connection"),
+        # Shown while the banner says the key was refused (check_action): the full problem screen, on demand.
+        Binding(OPEN_PROBLEM_KEY, "open_problem", "Key refused: what to do", id="app.open_problem"),
         # Priority, as the digits: so that they work on forms and dialogs too; check_action
         # lets "?" through to text fields (f1 is never text).
         Binding("question_mark", "help('?')", "Help: the keys that work here", priority=True, id="app.help.?"),
@@ -172,8 +175,10 @@ class WdsApp(
         self.intervals = intervals
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
+        self.hyperlinks = navigator.hyperlinks  # read by every table (`hyperlink.links_on`): decided once, there
         self._zoomed: Pane | None = None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
+        self.first_wait = FirstAnswerWait(client.in_flight, clock=clock, id="first-answer-wait")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
             service=service.host,
@@ -185,6 +190,7 @@ class WdsApp(
 
     def compose(self) -> ComposeResult:
         yield self.header
+        yield self.first_wait
         yield self.banner
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
@@ -284,6 +290,8 @@ class WdsApp(
             )
         if action == "retry_connection":
             return screen is self.screen_stack[0] and self.banner.showing
+        if action == "open_problem":
+            return screen is self.screen_stack[0] and self.can_open_problem() and not takes_text(screen.focused)
         if action == "quit":
             # q is typing in a text field, and never quits from a screen that has one: it would lose what was typed.
             return screen is self.screen_stack[0] or not has_text_field(screen)

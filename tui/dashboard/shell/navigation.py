@@ -72,8 +72,14 @@ class Navigator:
         *,
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
+        hyperlinks: bool | None = None,
     ) -> None:
         self.client = client
+        if hyperlinks is None:  # the terminal's, decided once here where screens are built
+            from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported
+
+            hyperlinks = hyperlinks_supported(os.environ)
+        self.hyperlinks = hyperlinks  # whether URLs are OSC 8 links: every screen and table is told this
         self.memory = memory if memory is not None else AppMemory()
         self.clock = clock
         self.crawl_poll_seconds = crawl_poll_seconds
@@ -141,13 +147,9 @@ class Navigator:
             return HelpScreen()
         if isinstance(intent, OpenDocsSearch):
             from tui.dashboard.features.support.docs_search import DocsSearchScreen
-            from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported
 
             return DocsSearchScreen(
-                self.client,
-                memory=self.memory.docs_search,
-                query=intent.query,
-                hyperlinks=hyperlinks_supported(os.environ),  # the terminal's, so read where screens are built
+                self.client, memory=self.memory.docs_search, query=intent.query, hyperlinks=self.hyperlinks
             )
         if isinstance(intent, OpenFailedJobs):
             from tui.dashboard.features.activity.failed_view import FailedJobsScreen

@@ -37,6 +37,7 @@ def make_app(
     contexts: ContextSwitch | None = None,
     startup_notes: Sequence[str] = (),
     keymap: Mapping[str, str] | None = None,
+    hyperlinks: bool | None = None,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -46,14 +47,15 @@ def make_app(
     tests). `contexts`: the config file's contexts to switch between (None: one
     only). `startup_notes`: warnings said once the app runs. `keymap`: the
     config file's `[keys]` that passed their checks, binding id -> keys
-    (`tui.dashboard.keys.overrides`).
+    (`tui.dashboard.keys.overrides`). `hyperlinks`: whether URLs are OSC 8 links
+    (None: as the terminal allows, `tui.dashboard.kit.widgets.hyperlink`).
     """
     memory = AppMemory(webhooks)
     app = WdsApp(
         client,
         service,
         memory=memory,
-        navigator=Navigator(client, memory, clock=clock),
+        navigator=Navigator(client, memory, clock=clock, hyperlinks=hyperlinks),
         clock=clock,
         intervals=Intervals.every(refresh) if refresh else Intervals(),
         ui_state=ui_state,

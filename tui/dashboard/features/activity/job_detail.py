@@ -31,6 +31,7 @@ from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.document_view import DocumentView, job_outcome, verdict
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.hyperlink import links_on, titled_link
 from tui.dashboard.kit.widgets.json_tree import JsonTree
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import AskSupport, OpenInteract
@@ -68,10 +69,8 @@ class JobDetailScreen(ForwardsWorkerFailures, Screen[None]):
         self.job: BaseModel | None = None
 
     def compose(self) -> ComposeResult:
-        title = f"{self.endpoint} {short_id(self.job_id)}"
-        if self.target:
-            title += f" · {self.target}"
-        yield Label(shown(title), classes="job-title")
+        title = titled_link(f"{self.endpoint} {short_id(self.job_id)}", self.target, enabled=links_on(self.app))
+        yield Label(title, classes="job-title")
         yield Static("", id="job-verdict")
         if self.path is None:
             yield Static(no_retrieval(self.endpoint).message, classes="job-notice", id="job-notice", markup=False)

@@ -20,6 +20,7 @@ from textual.message import Message
 from tui.contract.models import ActivityEntry
 from tui.dashboard.features.activity.job_states import PENDING, RowStatus
 from tui.dashboard.kit.formatting import bare_url, clock_time, short_id
+from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import first_word, without_seconds
 
@@ -46,7 +47,7 @@ def entry_row(entry: ActivityEntry, now: datetime | None = None) -> tuple[str, s
 def table_row(entry: ActivityEntry, now: datetime, status: RowStatus | None) -> tuple[str | Text, ...]:
     """All the cells of one entry, its status (or "…" while unknown) after its kind."""
     when, kind, job, target = entry_row(entry, now)
-    return (when, kind, (status or PENDING).text, job, target)
+    return (when, kind, (status or PENDING).text, job, linked(target, entry.target))
 
 
 def keyed_entries(entries: list[ActivityEntry]) -> list[tuple[str, ActivityEntry]]:

@@ -34,7 +34,8 @@ from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobW
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
-from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze
+from tui.dashboard.kit.widgets.hyperlink import linked
+from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Squeeze
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 
 COLUMNS = ("status", "result", "url", "error")
@@ -46,7 +47,7 @@ def failed(document: Document) -> bool:
     return bool(document.metadata.error) or (code is not None and code >= 400)
 
 
-def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, str, str]]]:
+def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, Cell, str]]]:
     """Table rows (HTTP status, scraped or failed, url, error) of the batch's documents, keyed by position."""
     rows = []
     for index, document in enumerate(status.data):
@@ -56,7 +57,7 @@ def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, str, 
         error = meta.error or ""
         if meta.code:
             error = f"{meta.code}: {error}" if error else meta.code
-        rows.append((f"{index}:{url}", (code, "failed" if failed(document) else "scraped", url, error)))
+        rows.append((f"{index}:{url}", (code, "failed" if failed(document) else "scraped", linked(url, url), error)))
     return rows
 
 

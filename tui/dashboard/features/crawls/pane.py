@@ -32,6 +32,7 @@ from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.status_look import UNKNOWN, look_of, state_text
+from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import without_seconds
 from tui.dashboard.shell.intents import Confirm, OpenCrawl
@@ -118,13 +119,13 @@ def progress_cell(tracked: TrackedCrawl) -> Text:
     return Text(f"{look.symbol} {done or '…'}", style=look.style)  # "…": listed, not asked about yet
 
 
-def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Text, str, str, str]]:
+def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Text, str | Text, str, str]]:
     """One table row for a crawl, keyed by its full id."""
     crawl = tracked.crawl
     cells = (
         short_id(crawl.id),
         progress_cell(tracked),
-        bare_url(crawl.url),
+        linked(bare_url(crawl.url), crawl.url),
         clock_time(crawl.created_at, now),
         options_summary(crawl.options),
     )

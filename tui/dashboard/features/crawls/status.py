@@ -32,12 +32,13 @@ from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobW
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
+from tui.dashboard.kit.widgets.hyperlink import linked, links_on, titled_link
 from tui.dashboard.kit.widgets.live import POLL_GROUP
-from tui.dashboard.kit.widgets.live_table import LiveTable
+from tui.dashboard.kit.widgets.live_table import Cell, LiveTable
 from tui.dashboard.shell.intents import AskSupport, OpenDocument
 
 
-def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
+def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, Cell, str]]]:
     """Table rows (status code, url, title) of the crawl's pages, keyed by position.
 
     The narrow status code goes first so it stays in view on an 80-column screen.
@@ -47,7 +48,7 @@ def page_rows(status: CrawlStatus) -> list[tuple[str, tuple[str, str, str]]]:
         meta = document.metadata
         url = meta.url or meta.source_url or "?"
         code = str(meta.status_code) if meta.status_code is not None else "—"
-        rows.append((f"{index}:{url}", (code, url, meta.title or "")))
+        rows.append((f"{index}:{url}", (code, linked(url, url), meta.title or "")))
     return rows
 
 
@@ -106,8 +107,8 @@ class CrawlStatusScreen(FollowsAJob[CrawlStatus], Screen[None]):
         self.following = Following("connecting" if self.live else "polling")
 
     def compose(self) -> ComposeResult:
-        title = f"Crawl {short_id(self.crawl_id)}" + (f" · {self.url}" if self.url else "")
-        yield Label(shown(title), classes="crawl-title")
+        title = titled_link(f"Crawl {short_id(self.crawl_id)}", self.url, enabled=links_on(self.app))
+        yield Label(title, classes="crawl-title")
         error = Static("", id="crawl-error", classes="crawl-error", markup=False)
         error.display = False
         yield error

@@ -18,12 +18,14 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.kit.formatting import bare_url, middle_clip
 from tui.dashboard.kit.outside_text import visible
+from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.line_table import LineTable
 
 COLUMNS = ("✓", "url", "title", "description")
@@ -96,10 +98,10 @@ class LinkRows:
     def version(self, key: str) -> int:
         return self.generation
 
-    def cells(self, key: str) -> tuple[str, ...]:
-        """The mark, url, title and description of a link, each one line of visible text cut to its column."""
+    def cells(self, key: str) -> tuple[str | Text, ...]:
+        """The mark, url (a link to the whole URL), title and description, each one line of visible text cut to its column."""
         links, link = self.links, int(key)
-        cells = [MARK if link in links.selected else ""]
+        cells: list[str | Text] = [MARK if link in links.selected else ""]
         for column, text in enumerate((links.urls[link], links.titles[link], links.descriptions[link] or ""), 1):
             room = self.widths[column]
             text = visible(text)  # the map's words
@@ -108,7 +110,7 @@ class LinkRows:
             if cell_len(text) > room:
                 # A URL differs at its end (the path), so it is cut in the middle; titles read from the start.
                 text = middle_clip(text, room) if column == 1 else set_cell_size(text, max(room - 1, 0)) + "…"
-            cells.append(text)
+            cells.append(linked(text, links.urls[link]) if column == 1 else text)
         return tuple(cells)
 
 

@@ -24,6 +24,7 @@ from tui.contract.models.support import FixValidation, SupportAskPartial
 from tui.dashboard.features.support.log import AskRecord
 from tui.dashboard.kit.formatting import clip
 from tui.dashboard.kit.outside_text import shown
+from tui.dashboard.kit.widgets.hyperlink import links_on, listed_links
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
 
 PARTS: tuple[tuple[str, str], ...] = (
@@ -226,6 +227,9 @@ class SupportAnswerView(VerticalScroll):
                 markdown = box.query_one(Markdown)
                 if markdown.source != text:
                     markdown.update(text)
+            elif part == "sources":  # one cited item a line: the web addresses among them are links
+                cited = [line.removeprefix("• ") for line in text.split("\n")]
+                box.query_one(".ans-text", Static).update(listed_links(cited, bullet="• ", enabled=links_on(self.app)))
             else:
                 box.query_one(".ans-text", Static).update(shown(text, lines=True))  # the agent's or the service's words
         if moved:

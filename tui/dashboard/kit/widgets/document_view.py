@@ -29,6 +29,7 @@ from tui.contract.models import Document, ExtractStatus, JobStatus, ScrapeResult
 from tui.dashboard.kit.formatting import clip, local_time
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.status_look import FAILURE, is_failure, state_text
+from tui.dashboard.kit.widgets.hyperlink import link, links_on, web_address
 from tui.dashboard.kit.widgets.outside_markdown import OutsideMarkdown
 
 MARKDOWN_LIMIT = 200_000
@@ -243,10 +244,14 @@ class DocumentView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Grid(classes="document-fields"):
+            links = links_on(self.app)
             for field in job_fields(self.job):
                 yield Label(field.name, classes="field-name", markup=False)
+                # A web address (url, sourceURL) is a link where the app has links on.
+                value = link(field.value, field.value, enabled=links) if web_address(field.value) else None
                 yield Label(
-                    shown(field.value, lines=True), classes="field-value -alert" if field.alert else "field-value"
+                    value or shown(field.value, lines=True),
+                    classes="field-value -alert" if field.alert else "field-value",
                 )
         if isinstance(self.job, JobStatus):
             yield Label(f"Pages ({len(self.job.data)})", classes="document-heading", markup=False)

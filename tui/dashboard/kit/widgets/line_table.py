@@ -18,7 +18,7 @@ is the stylesheet, its component classes renamed (`linetable--header`,
 header is not a row and shows none.
 
 Cells are given as `rich.text.Text`, shown as they are, or `str`, shown as plain
-text (never markup), made a `Text` only when drawn. Making outside text safe
+text (never markup), made a `Text` only when drawn (`hyperlink.linked`: a link). Making outside text safe
 is the caller's (`LiveTable` does it for every cell).
 """
 
@@ -40,6 +40,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tui.dashboard.kit.widgets.hyperlink import links_on
 from tui.dashboard.kit.widgets.row_paint import TABLE_CSS, Column, column_at, paint_row, state_style
 from tui.dashboard.kit.widgets.row_store import Cell, RowSource, RowStore
 
@@ -395,4 +396,5 @@ class LineTable(ScrollView, can_focus=True):
             row_style=style("linetable--header") if header else base,
             state=state,
             width=width,
+            links=links_on(self.app),
         )

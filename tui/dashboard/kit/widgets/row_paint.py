@@ -8,6 +8,9 @@ with their column, as `DataTable`'s carry theirs (with the row too), so the
 segments of two cells are never merged: the terminal, and a snapshot, get
 the same segments as before. The rest of the line, right of the last
 column, is in the row's style.
+
+A cell may carry a link in its style (`tui.dashboard.kit.widgets.hyperlink.linked`):
+with `links` off (a terminal that prints OSC 8 as garbage) it is drawn without.
 """
 
 from __future__ import annotations
@@ -93,17 +96,32 @@ def paint_row(
     row_style: Style,
     state: Style,
     width: int,
+    links: bool = False,
 ) -> list[Segment]:
-    """One row across the columns (`widths`: each one's widest cell), and on to `width`."""
+    """One row across the columns (`widths`: each one's widest cell), and on to `width`; links only if `links`."""
     post = Style.from_color(color=state.color) + Style.from_color(bgcolor=state.bgcolor)
     segments: list[Segment] = []
     for column, (cell, cell_width) in enumerate(zip(cells, widths, strict=False)):
         pre = row_style + Style.from_meta({"column": column}) + state
-        text = Text(cell, end="") if isinstance(cell, str) else cell
+        text = Text(cell, end="") if isinstance(cell, str) else cell if links else _unlinked(cell)
         segments.extend(_cell(console, options, text, cell_width, padding, pre, post))
     rest = max(0, width - sum(cell_width + 2 * padding for cell_width in widths))
     segments.append(Segment(" " * rest, row_style + state + Style.from_meta({"out_of_bounds": True})))
     return segments
+
+
+def _unlinked(text: Text) -> Text:
+    """`text` without the links of its styles (itself when it has none: most cells)."""
+
+    def plain(style: str | Style) -> str | Style:
+        return style.update_link(None) if isinstance(style, Style) and style.link else style
+
+    if not any(isinstance(style, Style) and style.link for style in (text.style, *(s.style for s in text.spans))):
+        return text
+    out = text.copy()
+    out.style = plain(text.style)
+    out.spans = [Span(span.start, span.end, plain(span.style)) for span in text.spans]
+    return out
 
 
 def _cell(
