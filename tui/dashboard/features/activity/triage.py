@@ -33,24 +33,23 @@ from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import clock_time
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
-from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
-from tui.dashboard.kit.widgets.table_fit import without_seconds
+from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Squeeze
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import ExportRows, OpenFailureGroup
 
-COLUMNS = ("count", "cause", "kind", "host", "path", "first", "last", "over the window")
+COLUMNS = ("count", "cause", "kind", "host", "path", "first", "last", "when")
 SQUEEZE = (
-    Squeeze("path", 12),
-    Squeeze("host", 12),
-    Shorten("first", without_seconds),
-    Shorten("last", without_seconds),
-    Squeeze("cause", 10),
+    Squeeze("cause", 16),
+    Squeeze("path", 14),
+    Squeeze("host", 14),
     Drop("first"),
+    Squeeze("cause", 10),
     Squeeze("kind", 6),
     Squeeze("path", 8),
     Squeeze("host", 8),
 )
-"""How the columns give way: the path and host are cut first, the count and the sparkline never."""
+"""How the columns give way: cause, path and host are cut, then the first time goes; the last time,
+the count and the sparkline stay whole."""
 ALL_OF_IT = 10**9
 """Failures to look for: all of the window's."""
 

@@ -32,11 +32,12 @@ _ERROR_CODE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _NUMBER = re.compile(r"\d+")
 _ID = re.compile(r"^(?=.*\d)[0-9a-fA-F-]{8,}$|^(?=.*\d)(?=.*[a-zA-Z])[A-Za-z0-9_-]{16,}$")
 _DIGIT_RUN = re.compile(r"\d{2,}")
-MAX_CAUSE = 48
+_CLAUSE_END = re.compile(r"[.:;,]\s|\s[—-]\s")
+MAX_CAUSE = 40
 
 
 def cause_of(found: Found) -> str:
-    """`HTTP 404`, an error code (`SCRAPE_TIMEOUT`), the error's words without numbers, or the state."""
+    """`HTTP 404`, an error code (`SCRAPE_TIMEOUT`), the error's first clause without numbers, or the state."""
     summary = found.status.summary
     if summary is not None and summary.http_status is not None and summary.http_status >= 400:
         return f"HTTP {summary.http_status}"
@@ -45,7 +46,9 @@ def cause_of(found: Found) -> str:
     if code is not None:
         return code.group()
     if error:
-        words = _NUMBER.sub("{n}", error.splitlines()[0])
+        # The first clause names the cause; the rest explains it, and would split one cause in two.
+        clause = _CLAUSE_END.split(error.splitlines()[0], maxsplit=1)[0]
+        words = _NUMBER.sub("{n}", clause if len(clause) >= 8 else error.splitlines()[0])
         return words if len(words) <= MAX_CAUSE else words[: MAX_CAUSE - 1] + "…"
     return (summary.state if summary is not None else None) or "failed"
 
