@@ -155,3 +155,17 @@ async def test_a_batchs_rows_export_as_csv(client: WdsClient, clock: ManualClock
             "https://acme-outdoor.com/old-pricing": ("404", "failed"),
             "https://fernwood.co/": ("200", "scraped"),
         }
+
+
+async def test_at_24_hours_the_page_on_screen_is_exported(client: WdsClient, tmp_path: Path) -> None:
+    app = window_host(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await pane_ready(pilot)
+        assert pane.data is not None and pane.data.page.next_cursor is not None  # more pages than this one
+        dialog = await open_export(pilot)
+        assert dialog.query_one("#export-path", Input).value == "activity-24h.csv"
+        await export_to(pilot, dialog, tmp_path / "page.csv")
+        await wait_until(pilot, lambda: app.screen is not dialog, "the dialog to close")
+        with (tmp_path / "page.csv").open(newline="") as file:
+            rows = list(csv.DictReader(file))
+        assert [row["id"] for row in rows] == [entry.id for entry in pane.data.page.entries]

@@ -15,10 +15,14 @@ from textual.widgets import Label
 from tests.support.dashboard import wait_until
 from tests.ui.triage_helpers import END, expected_groups, pane_ready, press_window, produce_failures, window_host
 from tui.api.client import WdsClient
+from tui.contract.models import ActivityEntry
+from tui.contract.models.job_summary import JobSummary
+from tui.dashboard.features.activity.failed_search import Found
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
+from tui.dashboard.features.activity.job_states import RowStatus
 from tui.dashboard.features.activity.rows import ActivityTable
 from tui.dashboard.features.activity.triage import GroupTable, TriageScreen
-from tui.dashboard.features.activity.triage_groups import SPARK_BUCKETS, SPARK_NONE, path_pattern
+from tui.dashboard.features.activity.triage_groups import SPARK_BUCKETS, SPARK_NONE, cause_of, path_pattern
 from tui.dashboard.features.activity.triage_jobs import FailureGroupScreen
 from tui.dashboard.kit.formatting import clock_time
 from tui.dashboard.shell.intents import OpenJob, OpenTriage
@@ -140,3 +144,20 @@ def test_path_patterns_collapse_numbers_and_ids() -> None:
     assert path_pattern("https://blog.example/page-12") == "/page-{n}"
     assert path_pattern("https://example.com") == "/"
     assert path_pattern(None) == "—"
+
+
+def test_a_cause_is_the_http_status_else_the_error_code_else_the_first_clause() -> None:
+    def cause(summary: JobSummary) -> str:
+        entry = ActivityEntry(id="j", endpoint="agent", created_at=END)
+        return cause_of(Found(entry, RowStatus.of(summary)))
+
+    assert cause(JobSummary("failed", 404, "HTTP 404: Not Found", finished=True)) == "HTTP 404"
+    assert (
+        cause(JobSummary("failed", error="SCRAPE_TIMEOUT: gave up after 30000 ms", finished=True)) == "SCRAPE_TIMEOUT"
+    )
+    long = "This job needs an LLM, and the emulator has none: extract and agent jobs are recorded"
+    assert cause(JobSummary("failed", error=long, finished=True)) == "This job needs an LLM"
+    assert (
+        cause(JobSummary("failed", error="Timed out after 30000 ms: slow", finished=True)) == "Timed out after {n} ms"
+    )
+    assert cause(JobSummary("failed", finished=True)) == "failed"
