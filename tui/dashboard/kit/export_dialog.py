@@ -39,16 +39,18 @@ class ExportScreen(ModalScreen[None]):
     ExportScreen { align: center middle; }
     ExportScreen > #export-dialog {
         width: 70; max-width: 95%; height: auto;
-        border: thick $primary 60%; background: $surface; padding: 1 2;
+        border: thick $primary 60%; background: $surface; padding: 0 1;
     }
+    ExportScreen #export-title { height: auto; margin-bottom: 1; text-style: bold; }
     ExportScreen .export-row { height: auto; margin-bottom: 1; }
-    ExportScreen .export-row > Label { width: 8; padding-top: 0; }
+    ExportScreen .export-row > Label { width: 6; }
     ExportScreen .export-row > Select { width: 1fr; }
     ExportScreen #export-path { width: 1fr; }
     ExportScreen #export-message { height: auto; margin-bottom: 1; }
     ExportScreen #export-message.-error { color: $error; }
     ExportScreen #export-buttons { height: auto; align-horizontal: right; }
     ExportScreen #export-buttons Button { margin-left: 2; }
+    ExportScreen .export-hint { color: $text-muted; }
     """
 
     def __init__(self, table: ExportTable, *, fmt: Format = "csv", folder: Path | None = None) -> None:
@@ -61,7 +63,8 @@ class ExportScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         rows = "row" if self.table.count == 1 else "rows"
         with Vertical(id="export-dialog"):
-            yield Label(f"Export {self.table.count:,} {rows} · {self.table.title}", markup=False)
+            # The title may quote outside text (a group's cause and path).
+            yield Static(shown(f"Export {self.table.count:,} {rows} · {self.table.title}"), id="export-title")
             with Horizontal(classes="export-row"):
                 yield Label("as")
                 yield Select(
@@ -83,10 +86,12 @@ class ExportScreen(ModalScreen[None]):
             with Horizontal(classes="export-row", id="export-file-row"):
                 yield Label("file")
                 yield Input(self.default_path, id="export-path", compact=True)
-            yield Static("", id="export-message", markup=False)
+            message = Static("", id="export-message", markup=False)
+            message.display = False
+            yield message
             with Horizontal(id="export-buttons"):
-                yield Button("Cancel", id="export-cancel")
-                yield Button("Export", id="export-go", variant="primary")
+                yield Button("Cancel", id="export-cancel", compact=True)
+                yield Button("Export", id="export-go", variant="primary", compact=True)
             yield Static("^s export · Esc cancel", classes="export-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -120,6 +125,7 @@ class ExportScreen(ModalScreen[None]):
         message = self.query_one("#export-message", Static)
         message.update(shown(text, lines=True))  # a path typed or an OS error may hold anything
         message.set_class(error, "-error")
+        message.display = bool(text)
 
     @on(Button.Pressed, "#export-go")
     @on(Input.Submitted, "#export-path")

@@ -90,7 +90,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
     """
 
     keys_state: reactive[tuple[object, ...]] = reactive((), bindings=True, init=False)
-    """What `check_action` answers now (next page, previous page, interact, any entry): a change redraws the keys."""
+    """What `check_action` answers now (pages, interact, any entry, the window): a change redraws the keys."""
 
     def __init__(
         self,
@@ -214,6 +214,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
             self.page_number > 1,
             self.check_action("interact", ()),
             bool(self._entries),
+            self.window,  # a window hides the page keys
         )
 
     def _is_current(self, shown: ShownPage | None) -> bool:
@@ -285,6 +286,8 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
         self._refresh_keys()  # "Interact" depends on the kind of the highlighted entry
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next_page", "previous_page") and self.window != WHOLE_LOG:
+            return False  # a window is listed whole: no pages, and their keys leave room in the footer
         if action == "next_page":
             return True if self._can_go_next() else None
         if action == "previous_page":

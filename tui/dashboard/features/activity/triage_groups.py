@@ -131,7 +131,7 @@ def sparkline(times: Sequence[datetime], since: datetime, span: timedelta, bucke
     counts = [0] * buckets
     for moment in times:
         share = (moment - since) / span
-        if 0 <= share <= 1:
+        if share >= 0:  # a job newer than the window's end (it came while the walk read) is in its last bucket
             counts[min(int(share * buckets), buckets - 1)] += 1
     top = max(counts)
     if top == 0:
