@@ -40,16 +40,18 @@ from tui.dashboard.shell.intents import ExportRows, OpenFailureGroup
 COLUMNS = ("count", "cause", "kind", "host", "path", "first", "last", "when")
 SQUEEZE = (
     Squeeze("cause", 16),
-    Squeeze("path", 14),
-    Squeeze("host", 14),
+    Squeeze("host", 16),
     Drop("first"),
-    Squeeze("cause", 10),
     Squeeze("kind", 6),
-    Squeeze("path", 8),
+    Squeeze("cause", 10),
+    Squeeze("host", 12),
+    Squeeze("cause", 8),
+    Squeeze("path", 12),
     Squeeze("host", 8),
+    Squeeze("path", 8),
 )
-"""How the columns give way: cause, path and host are cut, then the first time goes; the last time,
-the count and the sparkline stay whole."""
+"""How the columns give way: cause and host are cut, the first time goes, and the path, which tells
+groups of one host apart, is cut last; the count, the last time and the sparkline stay whole."""
 ALL_OF_IT = 10**9
 """Failures to look for: all of the window's."""
 
