@@ -22,7 +22,7 @@ from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.activity.job_states import RowStatus
 from tui.dashboard.features.activity.rows import ActivityTable
 from tui.dashboard.features.activity.triage import GroupTable, TriageScreen
-from tui.dashboard.features.activity.triage_groups import SPARK_BUCKETS, SPARK_NONE, cause_of, path_pattern
+from tui.dashboard.features.activity.triage_groups import SPARK_BUCKETS, SPARK_NONE, cause_of, path_pattern, sparkline
 from tui.dashboard.features.activity.triage_jobs import FailureGroupScreen
 from tui.dashboard.kit.formatting import clock_time
 from tui.dashboard.shell.intents import OpenJob, OpenTriage
@@ -161,3 +161,11 @@ def test_a_cause_is_the_http_status_else_the_error_code_else_the_first_clause() 
         cause(JobSummary("failed", error="Timed out after 30000 ms: slow", finished=True)) == "Timed out after {n} ms"
     )
     assert cause(JobSummary("failed", finished=True)) == "failed"
+
+
+def test_the_sparkline_scales_to_its_busiest_bucket_and_keeps_jobs_newer_than_the_window() -> None:
+    since, hour = END - timedelta(hours=1), timedelta(hours=1)
+    times = [since + timedelta(minutes=2)] * 4 + [since + timedelta(minutes=31)] + [END + timedelta(seconds=5)]
+    assert sparkline(times, since, hour) == "█·····▂····▂"  # 4 jobs, 1 job, and 1 that came after the end
+    assert sparkline([], since, hour) == SPARK_NONE * SPARK_BUCKETS
+    assert sparkline([since - timedelta(minutes=1)], since, hour) == SPARK_NONE * SPARK_BUCKETS  # before the window

@@ -60,7 +60,7 @@ class GroupTable(LiveTable):
     """The groups, one row each; Enter lists the highlighted group's jobs."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "List jobs", id="triage_table.select_cursor")
+        Binding("enter", "select_cursor", "List jobs", id="group_table.select_cursor")
     ]
 
     def __init__(self, **kwargs) -> None:
