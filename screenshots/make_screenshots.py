@@ -13,14 +13,17 @@ import asyncio
 import os
 import sys
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, TextArea
+from textual.widgets import TextArea
 
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen
+from tui.dashboard.features.activity.rows import ActivityTable
+from tui.dashboard.features.activity.triage import TriageScreen
 from tui.dashboard.features.console.cdp_panel import CdpStatusPanel
 from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
@@ -38,6 +41,27 @@ sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the 
 KEY = "wds-" + "5c" * 16
 SIZE = (120, 40)
 SITE = "https://northwind.dev"
+MISSING = (
+    (50, "product/11"),
+    (44, "old-pricing"),
+    (37, "product/12"),
+    (29, "gone/3141"),
+    (21, "old-pricing"),
+    (12, "product/13"),
+    (4, "product/14"),
+    (2, "gone/2718"),
+)
+"""(minutes ago, a page acme-outdoor.com does not have): 404s on three paths over the last hour, for the triage."""
+
+
+class RewoundClock:
+    """The emulator's clock: real time, set back while the script makes the last hour's failures."""
+
+    def __init__(self, back: timedelta) -> None:
+        self.back = back
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) - self.back
 
 
 async def until(pilot: Pilot, predicate, seconds: float = 30.0) -> None:  # type: ignore[no-untyped-def]
@@ -49,9 +73,16 @@ async def until(pilot: Pilot, predicate, seconds: float = 30.0) -> None:  # type
 
 
 async def main() -> None:
-    emulator = Emulator.from_keys({"ops": [KEY]}, seed=7, browser_backend=browser_backend_from_environment())
+    clock = RewoundClock(timedelta(minutes=MISSING[0][0]))  # the seeded history ends before the failures
+    emulator = Emulator.from_keys(
+        {"ops": [KEY]}, seed=7, browser_backend=browser_backend_from_environment(), clock=clock
+    )
     async with running(emulator) as base_url:
         async with WdsClient(base_url, KEY) as setup:
+            for minutes, path in MISSING:
+                clock.back = timedelta(minutes=minutes)
+                await setup.scrape.create(url=f"https://acme-outdoor.com/{path}")
+            clock.back = timedelta(0)
             await setup.crawl.start(f"{SITE}/", limit=40, max_depth=3, include_paths=["/blog/.*"])
             await setup.crawl.start("https://acme-outdoor.com/", limit=25, scrape_options={"formats": ["markdown", "links"]})
             session = await setup.browser.create(ttl=900, activity_ttl=300)
@@ -62,6 +93,18 @@ async def main() -> None:
             await until(pilot, lambda: all(p.data is not None for p in app.query(Pane)))
             await pilot.pause(0.5)
             app.save_screenshot("dashboard.svg", str(HERE))
+
+            # Triage: the last hour's failures grouped by cause (t twice: 24 h -> 15 min -> 1 h).
+            await pilot.press("2", "t", "t", "c")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, TriageScreen) and app.screen.walk.state.finished and not app.screen.walking,
+                60,
+            )
+            await pilot.pause(0.5)
+            app.save_screenshot("triage.svg", str(HERE))
+            await pilot.press("escape", "t", "t")  # back on the pane, at 24 h again
+            await pilot.pause(0.5)
 
             target = ConsoleTarget.for_session(session)
             app.push_screen(ConsoleScreen(app.client, target, clock=app.clock))
@@ -80,8 +123,8 @@ async def main() -> None:
             # Diagnosis: the failed jobs of the day, then the support agent asked about one.
             await pilot.press("2", "e")
             await until(pilot, lambda: isinstance(app.screen, FailedJobsScreen) and not app.screen.walking, 60)
-            table = app.screen.query_one(DataTable)
-            scrapes = [i for i, row in enumerate(table.ordered_rows) if "HTTP" in str(table.get_row(row.key)[2])]
+            table = app.screen.query_one(ActivityTable)
+            scrapes = [i for i, key in enumerate(table.row_keys) if "HTTP" in str(table.get_row(key)[2])]
             table.move_cursor(row=scrapes[0] if scrapes else 0)
             await pilot.pause(0.5)
             app.save_screenshot("failed_jobs.svg", str(HERE))
@@ -95,7 +138,7 @@ async def main() -> None:
             await pilot.pause(0.5)
             app.save_screenshot("ask_support.svg", str(HERE))
         await web_picture(base_url)
-    print(f"wrote dashboard.svg, console.svg, failed_jobs.svg, ask_support.svg and web.png in {HERE}")
+    print(f"wrote dashboard.svg, triage.svg, console.svg, failed_jobs.svg, ask_support.svg and web.png in {HERE}")
 
 
 async def web_picture(base_url: str) -> None:

@@ -230,3 +230,23 @@ async def test_a_new_screen_is_listed_from_its_bindings_alone(app: WdsApp) -> No
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         groups = {group.title: [e.description for e in group.actions] for group in app.screen.groups}
         assert groups["Report"] == ["Count one more", "Export the report"]
+
+
+async def test_window_triage_and_export_are_in_the_palette_and_run(app: WdsApp) -> None:
+    """The activity pane's t, c and s (issue 21) are palette commands like every key."""
+    intents = record_intents(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, ActivityPane)
+        hits = await search(pilot, "export")
+        assert hits["Team activity: Export"] == "key s"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(pilot.app.screen, CommandPalette), "the palette to close")
+        hits = await search(pilot, "window")
+        assert hits["Team activity: Window"] == "key t"
+        await run_hit(pilot, "Team activity: Window")
+        assert str(pane.border_title) == "Team activity · last 15 min"
+        hits = await search(pilot, "triage")
+        assert hits["Team activity: Triage"] == "key c"
+        await run_hit(pilot, "Team activity: Triage")
+        await wait_until(pilot, lambda: type(pilot.app.screen).__name__ == "TriageScreen", "the triage view")
+        assert [type(intent).__name__ for intent in intents] == ["OpenTriage"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
     from tui.contract.models.browser import BrowserSession
+    from tui.dashboard.kit.export import ExportTable
 
 
 class Intent(Message):
@@ -152,6 +153,31 @@ class OpenFailedJobs(Intent):
 
     endpoint: str | None
     statuses: Any
+    window: timedelta | None = None  # None: the whole 24 hours
+
+
+@dataclass(eq=False)
+class OpenTriage(Intent):
+    """Group the failures of a time window (of one kind, or all) by cause; `statuses` as for `OpenFailedJobs`."""
+
+    endpoint: str | None
+    statuses: Any
+    window: timedelta
+
+
+@dataclass(eq=False)
+class OpenFailureGroup(Intent):
+    """List the failed jobs of one triage group (a `tui.dashboard.features.activity.triage_groups.FailureGroup`)."""
+
+    group: Any
+    window: timedelta
+
+
+@dataclass(eq=False)
+class ExportRows(Intent):
+    """Export a list (a `tui.dashboard.kit.export.ExportTable`) as CSV or JSON lines, to a file or the clipboard."""
+
+    table: ExportTable
 
 
 @dataclass(eq=False)

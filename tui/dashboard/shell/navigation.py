@@ -22,6 +22,7 @@ from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.intents import (
     AskSupport,
     Confirm,
+    ExportRows,
     Intent,
     NewSession,
     OpenBatch,
@@ -33,12 +34,14 @@ from tui.dashboard.shell.intents import (
     OpenDocument,
     OpenEndedSession,
     OpenFailedJobs,
+    OpenFailureGroup,
     OpenHelp,
     OpenInteract,
     OpenJob,
     OpenJobById,
     OpenMapExplorer,
     OpenScrapeForm,
+    OpenTriage,
     OpenWebhookInbox,
 )
 
@@ -154,7 +157,22 @@ class Navigator:
         if isinstance(intent, OpenFailedJobs):
             from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 
-            return FailedJobsScreen(self.client, intent.statuses, endpoint=intent.endpoint, clock=self.clock)
+            window = {} if intent.window is None else {"window": intent.window}
+            return FailedJobsScreen(self.client, intent.statuses, endpoint=intent.endpoint, clock=self.clock, **window)
+        if isinstance(intent, OpenTriage):
+            from tui.dashboard.features.activity.triage import TriageScreen
+
+            return TriageScreen(
+                self.client, intent.statuses, endpoint=intent.endpoint, window=intent.window, clock=self.clock
+            )
+        if isinstance(intent, OpenFailureGroup):
+            from tui.dashboard.features.activity.triage_jobs import FailureGroupScreen
+
+            return FailureGroupScreen(intent.group, intent.window, clock=self.clock)
+        if isinstance(intent, ExportRows):
+            from tui.dashboard.kit.export_dialog import ExportScreen
+
+            return ExportScreen(intent.table)
         if isinstance(intent, OpenWebhookInbox):
             from tui.dashboard.features.inbox.screen import WebhookInboxScreen
 

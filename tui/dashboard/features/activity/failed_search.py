@@ -1,15 +1,16 @@
-"""The search behind the failed-only view: walk the activity pages until a screenful of failed jobs is found.
+"""The search behind the failed-only view and the triage: walk the activity pages for failed jobs.
 
 The activity list gives no status and no total, so the walk follows the
 cursors page by page (of the kind filtered on), asks each entry's state
 through the pane's `StatusChecker` (same cache, same limit of requests in
 flight, same 429 pause) and stops when it has found as many failed jobs as
-the view can show, or at the end of the 24 hours. It can go on from where it
-stopped for the next screenful.
+the view can show, or at the end of its time window (the 24 hours, or a
+shorter window that starts at `since`). It can go on from where it stopped
+for the next screenful.
 
 The service says nothing of how many entries the 24 hours hold, so the
 progress line estimates it from the entries' own times: N entries reaching
-back over a share of the 24 hours make about N / share in all. It is marked
+back over a share of the window make about N / share in all. It is marked
 with "~", and becomes the exact count once the walk reaches the end.
 """
 
@@ -53,20 +54,30 @@ class WalkState:
     cursor: str | None = None  # the page to read next
     last_page: bool = False  # the page read last had no next one
     note: str | None = None  # a pause, in words
+    span: timedelta = WINDOW  # how long the window searched is
+
+    @property
+    def span_words(self) -> str:
+        """The window in words: `24 hours`, `1 hour`, `15 minutes`."""
+        minutes = int(self.span.total_seconds() // 60)
+        if minutes < 60:
+            return f"{minutes} minute{'' if minutes == 1 else 's'}"
+        hours = minutes // 60
+        return f"{hours} hour{'' if hours == 1 else 's'}"
 
     @property
     def finished(self) -> bool:
-        """Whether every entry of the 24 hours has been checked."""
+        """Whether every entry of the window has been checked."""
         return self.last_page and not self.pending
 
     def estimate(self, now: datetime) -> int | None:
-        """About how many entries the 24 hours hold (exact once finished), or None while it cannot be told."""
+        """About how many entries the window holds (exact once finished), or None while it cannot be told."""
         if self.finished:
             return self.checked
         if self.oldest is None or self.checked == 0:
             return None
-        covered = (now - self.oldest) / WINDOW
-        if covered <= 0.02:  # half an hour of entries says little of the whole day
+        covered = (now - self.oldest) / self.span
+        if covered <= 0.02:  # half an hour of entries says little of a whole day
             return None
         return max(self.checked + len(self.pending), round(self.checked / min(covered, 1.0)))
 
@@ -74,7 +85,7 @@ class WalkState:
         """`checked 240 of ~1,300 entries · page 3 · back to 06-14 18:02 · 4 failed`."""
         total = self.estimate(now)
         if self.finished:
-            head = f"checked all {self.checked:,} entries of the last 24 hours"
+            head = f"checked all {self.checked:,} entries of the last {self.span_words}"
         elif total is not None:
             head = f"checked {self.checked:,} of ~{total:,} entries"
         else:
@@ -91,7 +102,7 @@ class WalkState:
 
 
 class FailedJobsWalk:
-    """Finds failed jobs among the last 24 hours of activity, a screenful at a time."""
+    """Finds failed jobs in a window of activity (the 24 hours, or since `since`), a screenful at a time."""
 
     def __init__(
         self,
@@ -100,15 +111,18 @@ class FailedJobsWalk:
         *,
         endpoint: str | None,
         page_size: int = ACTIVITY_LIMIT_MAX,
+        since: datetime | None = None,
+        span: timedelta = WINDOW,
     ) -> None:
         self.team = team
         self.statuses = statuses
         self.endpoint = endpoint
         self.page_size = page_size
-        self.state = WalkState()
+        self.since = since
+        self.state = WalkState(span=span)
 
     async def run(self, wanted: int, on_progress: Callable[[WalkState], None]) -> WalkState:
-        """Walk on until `wanted` more failed jobs are found or the 24 hours end; report as it goes.
+        """Walk on until `wanted` more failed jobs are found or the window ends; report as it goes.
 
         Raises what the activity call raises (a 429 is waited out). Cancelled,
         it keeps in `state` everything found so far, and goes on from there
@@ -120,9 +134,14 @@ class FailedJobsWalk:
             if not state.pending:
                 page = await self._page(state, on_progress)
                 state.pages += 1
-                state.pending = list(page.entries)
+                entries = list(page.entries)
+                if self.since is not None:  # newest first: the first entry before the window ends it
+                    since = self.since
+                    state.pending = [entry for entry in entries if entry.created_at >= since]
+                else:
+                    state.pending = entries
                 state.cursor = page.next_cursor
-                state.last_page = page.next_cursor is None
+                state.last_page = page.next_cursor is None or len(state.pending) < len(entries)
                 if not state.pending:
                     continue
             batch = state.pending[:BATCH]

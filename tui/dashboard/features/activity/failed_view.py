@@ -1,15 +1,18 @@
-"""The failed-only view: the last 24 hours searched for failed jobs, a screenful at a time.
+"""The failed-only view: a time window searched for failed jobs, a screenful at a time.
 
 Opened from the activity pane (e), on the kind it is filtered on. The search
 (`tui.dashboard.features.activity.failed_search.FailedJobsWalk`) shares the pane's status checker,
 so what it learns fills the pane's status column too, and what the pane knew
 costs nothing here. Esc stops a search in progress and keeps what it found; Esc
 again goes back to the pane as it was. Enter opens a found job; a asks the
-support agent about it; m looks further for the next screenful.
+support agent about it; m looks further for the next screenful. t changes
+the window (15 min, 1 h, 6 h, 24 h: the search starts again), c opens the
+triage of the window's failures, s exports the jobs found.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import ClassVar
 
 from textual import on
@@ -24,20 +27,21 @@ from tui.api.client import WdsClient
 from tui.api.errors import WdsError
 from tui.dashboard.features.activity.failed_search import FailedJobsWalk, Found, WalkState
 from tui.dashboard.features.activity.job_states import StatusChecker
-from tui.dashboard.features.activity.rows import ActivityTable, table_row
+from tui.dashboard.features.activity.rows import ActivityTable, export_table, table_row
+from tui.dashboard.features.activity.window import WHOLE_LOG, next_window, window_text
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
-from tui.dashboard.shell.intents import AskSupport, OpenJob
+from tui.dashboard.shell.intents import AskSupport, ExportRows, OpenJob, OpenTriage
 
 MIN_SCREENFUL = 5
 
 
 class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
-    """Failed jobs of the last 24 hours (of one kind, or all), found by checking each entry's state."""
+    """Failed jobs of a time window (of one kind, or all), found by checking each entry's state."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_search", "Stop search", id="failed_jobs.stop_search"),
@@ -45,6 +49,9 @@ class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
         Binding("m", "more", "Find more", id="failed_jobs.more"),
         Binding("a", "ask_support", "Ask support", id="failed_jobs.ask_support"),
         *job_copy_bindings("failed_jobs"),
+        Binding("t", "cycle_window", "Window", id="failed_jobs.cycle_window"),
+        Binding("c", "triage", "Triage", id="failed_jobs.triage"),
+        Binding("s", "export", "Export", id="failed_jobs.export"),
     ]
 
     DEFAULT_CSS = """
@@ -61,19 +68,34 @@ class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
     """Whether the search is going on (Esc stops it, else closes; m finds more once it is done)."""
 
     def __init__(
-        self, client: WdsClient, statuses: StatusChecker, *, endpoint: str | None = None, clock: Clock = system_clock
+        self,
+        client: WdsClient,
+        statuses: StatusChecker,
+        *,
+        endpoint: str | None = None,
+        clock: Clock = system_clock,
+        window: timedelta = WHOLE_LOG,
     ) -> None:
         super().__init__()
         self.client = client
         self.clock = clock
         self.endpoint = endpoint
-        self.walk = FailedJobsWalk(client.team, statuses, endpoint=endpoint)
+        self.client, self.statuses = client, statuses
+        self.window = window
+        self.walk = self._new_walk()
         self._worker: Worker[None] | None = None
         self._found: dict[str, Found] = {}
 
-    def compose(self) -> ComposeResult:
+    def _new_walk(self) -> FailedJobsWalk:
+        since = None if self.window == WHOLE_LOG else self.clock() - self.window
+        return FailedJobsWalk(self.client.team, self.statuses, endpoint=self.endpoint, since=since, span=self.window)
+
+    def _title(self) -> str:
         kinds = f"{self.endpoint} only" if self.endpoint else "all kinds"
-        yield Label(f"Failed jobs · last 24 hours · {kinds}", classes="failed-title", markup=False)
+        return f"Failed jobs · last {self.walk.state.span_words} · {kinds}"
+
+    def compose(self) -> ComposeResult:
+        yield Label(self._title(), id="failed-title", classes="failed-title", markup=False)
         yield Static("starting…", id="failed-progress", markup=False)
         yield ActivityTable(id="failed-table")
         empty = Static("No failed job found.", id="failed-empty")
@@ -125,6 +147,27 @@ class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_cycle_window(self) -> None:
+        """Search the next time window (15 min, 1 h, 6 h, 24 h) from the start."""
+        if self._worker is not None:
+            self._worker.cancel()
+        self.window = next_window(self.window)
+        self.walk = self._new_walk()
+        self.walking = False
+        self.query_one("#failed-title", Label).update(self._title())
+        self._show(self.walk.state, searching=False)
+        self.call_after_refresh(self.action_more)
+
+    def action_triage(self) -> None:
+        """Group the window's failures by cause."""
+        self.post_message(OpenTriage(self.endpoint, self.statuses, self.window))
+
+    def action_export(self) -> None:
+        """Export the failed jobs found so far."""
+        rows = [(found.entry, found.status) for found in self._found.values()]
+        name = f"failed-{window_text(self.window).replace(' ', '')}"
+        self.post_message(ExportRows(export_table(name, self._title(), rows)))
 
     # --- what is shown --------------------------------------------------------------------
 
@@ -193,6 +236,6 @@ class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
             return not self.walking
         if action == "more":
             return not self.walking and not self.walk.state.finished
-        if action in ("ask_support", "copy_job_id", "copy_job_url"):
+        if action in ("ask_support", "copy_job_id", "copy_job_url", "export"):
             return True if self._found else None
         return True

@@ -10,13 +10,18 @@ the retrieval endpoint the contract maps its kind to.
 The status column is filled for the rows a person can see, after each poll and
 as rows scroll into view, by a `StatusChecker` (`tui.dashboard.features.activity.job_states`:
 few requests at a time, finished states kept, 429 honoured). `e` looks through
-the whole 24 hours for failed jobs with the same checker; `a` asks the support
+the window for failed jobs with the same checker; `a` asks the support
 agent about the highlighted job with what the row knows.
+
+`t` cycles the time window (`tui.dashboard.features.activity.window`): 24 h
+is the log paged as above; a shorter one lists the whole window at once. `c`
+opens the triage of the window's failures, `s` exports what the list holds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from textual import on
@@ -32,13 +37,22 @@ from tui.contract.limits import ACTIVITY_LIMIT_MAX, ACTIVITY_LIMIT_MIN
 from tui.contract.models import ActivityEntry, ActivityPage
 from tui.contract.requests import ACTIVITY_ENDPOINTS
 from tui.dashboard.features.activity.job_states import StatusChecker
-from tui.dashboard.features.activity.rows import ActivityTable, entry_row, keyed_entries, table_row
+from tui.dashboard.features.activity.rows import ActivityTable, entry_row, export_table, keyed_entries, table_row
 from tui.dashboard.features.activity.status_column import StatusColumn
+from tui.dashboard.features.activity.window import MAX_ENTRIES, WHOLE_LOG, entries_since, next_window, window_text
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.shell.intents import AskSupport, JobsSeen, OpenFailedJobs, OpenInteract, OpenJob
+from tui.dashboard.shell.intents import (
+    AskSupport,
+    ExportRows,
+    JobsSeen,
+    OpenFailedJobs,
+    OpenInteract,
+    OpenJob,
+    OpenTriage,
+)
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
@@ -57,6 +71,8 @@ class ShownPage:
     cursor: str | None
     number: int
     page: ActivityPage
+    window: timedelta = WHOLE_LOG
+    cut: bool = False  # a window of more than MAX_ENTRIES entries, cut there
 
 
 class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
@@ -70,6 +86,9 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         Binding("i", "interact", "Interact", id="activity.interact"),
         Binding("e", "failed_only", "Failed only", id="activity.failed_only"),
         Binding("a", "ask_support", "Ask support", id="activity.ask_support"),
+        Binding("t", "cycle_window", "Window", id="activity.cycle_window"),
+        Binding("c", "triage", "Triage", id="activity.triage"),
+        Binding("s", "export", "Export", id="activity.export"),
         # Shadowed by the table's own Enter while it has focus; here for the command palette.
         Binding("enter", "open_selected", "Open job", show=False, id="activity.open_selected"),
         *job_copy_bindings("activity"),
@@ -81,7 +100,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
     """
 
     keys_state: reactive[tuple[object, ...]] = reactive((), bindings=True, init=False)
-    """What `check_action` answers now (next page, previous page, interact, any entry): a change redraws the keys."""
+    """What `check_action` answers now (pages, interact, any entry, the window): a change redraws the keys."""
 
     def __init__(
         self,
@@ -92,9 +111,12 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         id: str | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
         statuses: StatusChecker | None = None,
+        window: timedelta = WHOLE_LOG,
     ) -> None:
         super().__init__(client, interval=interval, clock=clock, id=id)
         self.border_subtitle = "page 1"
+        self.window = window
+        self.border_title = f"{self.TITLE} · last {window_text(window)}"
         if not ACTIVITY_LIMIT_MIN <= page_size <= ACTIVITY_LIMIT_MAX:
             raise ValueError(f"page_size must be {ACTIVITY_LIMIT_MIN} to {ACTIVITY_LIMIT_MAX}, not {page_size}")
         self.endpoint: str | None = None
@@ -126,10 +148,17 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
                 tooltip="Entries per page",
             )
         yield ActivityTable(id="activity-table")
-        empty = Static("No activity in the last 24 hours", id="activity-empty", classes="empty-state")
+        empty = Static(self._empty_text(), id="activity-empty", classes="empty-state")
         empty.display = False
         yield empty
         yield from self.compose_status()
+
+    def _empty_text(self) -> str:
+        return (
+            "No activity in the last 24 hours"
+            if self.window == WHOLE_LOG
+            else f"No activity in the last {window_text(self.window)}"
+        )
 
     def focus_first(self) -> None:
         """Focus the entries (the filter is one key away: f)."""
@@ -146,6 +175,11 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         # `endpoint` is always one of ACTIVITY_ENDPOINTS (it comes from the Select), or None.
         endpoint: Any = self.endpoint
         limit, cursor = self.page_size, self.cursors[-1]
+        if self.window != WHOLE_LOG:
+            window = self.window
+            found = await entries_since(self.client.team, endpoint, self.clock() - window)
+            page = ActivityPage(data=list(found.entries))
+            return ShownPage(endpoint, limit, None, 1, page, window, found.cut)
         try:
             page = await self.client.team.activity(endpoint=endpoint, limit=limit, cursor=cursor)
         except BadRequestError as exc:
@@ -191,22 +225,29 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
             self.page_number > 1,
             self.check_action("interact", ()),
             bool(self._entries),
+            self.window,  # a window hides the page keys
         )
 
     def _is_current(self, shown: ShownPage | None) -> bool:
         """Whether `shown` answers the query the pane is now on (not a page still loading)."""
-        return shown is not None and (shown.endpoint, shown.limit, shown.cursor, shown.number) == (
+        return shown is not None and (shown.endpoint, shown.limit, shown.cursor, shown.number, shown.window) == (
             self.endpoint,
             self.page_size,
             self.cursors[-1],
             self.page_number,
+            self.window,
         )
 
     def _update_page_label(self) -> bool:
-        """Say which page this is, and whether more follow, in the bottom border."""
+        """Say which page this is, and whether more follow (or how many entries a window holds), in the bottom border."""
         text = f"page {self.page_number}"
         if not self._is_current(self.data):
-            text += " …"
+            text = "…" if self.window != WHOLE_LOG else f"{text} …"
+        elif self.data is not None and self.window != WHOLE_LOG:
+            count = len(self.data.page.entries)
+            text = f"{count:,} entr{'y' if count == 1 else 'ies'}" + (
+                f" · cut at {MAX_ENTRIES:,}" if self.data.cut else ""
+            )
         elif self.data is not None and self.data.page.next_cursor:
             text += " · more (n)"
         else:
@@ -256,6 +297,8 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         self._refresh_keys()  # "Interact" depends on the kind of the highlighted entry
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next_page", "previous_page") and self.window != WHOLE_LOG:
+            return False  # a window is listed whole: no pages, and their keys leave room in the footer
         if action == "next_page":
             return True if self._can_go_next() else None
         if action == "previous_page":
@@ -265,6 +308,8 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
             return True if entry is not None and entry.endpoint == "scrape" else None
         if action in ("open_selected", "ask_support", "copy_job_id", "copy_job_url"):
             return True if self.selected_entry() is not None else None
+        if action == "export":
+            return True if self._entries else None
         return True
 
     def job_to_copy(self) -> JobRef | None:
@@ -280,6 +325,24 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         if self.page_number > 1:
             self._go_to(self.cursors[:-1])
 
+    def action_cycle_window(self) -> None:
+        """Show the next time window: 15 min, 1 h, 6 h, 24 h."""
+        self.window = next_window(self.window)
+        self.border_title = f"{self.TITLE} · last {window_text(self.window)}"
+        self.query_one("#activity-empty", Static).update(self._empty_text())
+        self._go_to([None])
+
+    def action_triage(self) -> None:
+        """Group the window's failures by cause."""
+        self.post_message(OpenTriage(self.endpoint, self.statuses, self.window))
+
+    def action_export(self) -> None:
+        """Export the entries the list holds (the window, or the page on screen), with what their rows know."""
+        rows = [(entry, self.status_of(key)) for key, entry in self._entries.items()]
+        where = f"page {self.page_number}" if self.window == WHOLE_LOG else f"last {window_text(self.window)}"
+        name = f"activity-{window_text(self.window).replace(' ', '')}"
+        self.post_message(ExportRows(export_table(name, f"{self.TITLE} · {where}", rows)))
+
     def action_focus_filter(self) -> None:
         self.query_one("#activity-endpoint", Select).focus()
 
@@ -290,8 +353,8 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
             self.post_message(OpenInteract(entry.id))
 
     def action_failed_only(self) -> None:
-        """Look through the last 24 hours (of the kind filtered on) for failed jobs."""
-        self.post_message(OpenFailedJobs(self.endpoint, self.statuses))
+        """Look through the window (of the kind filtered on) for failed jobs."""
+        self.post_message(OpenFailedJobs(self.endpoint, self.statuses, self.window))
 
     @mutates("asking support")
     def action_ask_support(self) -> None:

@@ -10,6 +10,7 @@ At 120 columns every kind (`batch_scrape` too) is whole.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import ClassVar
 
@@ -19,6 +20,7 @@ from textual.message import Message
 
 from tui.contract.models import ActivityEntry
 from tui.dashboard.features.activity.job_states import PENDING, RowStatus
+from tui.dashboard.kit.export import ExportTable
 from tui.dashboard.kit.formatting import bare_url, clock_time, short_id
 from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
@@ -48,6 +50,28 @@ def table_row(entry: ActivityEntry, now: datetime, status: RowStatus | None) -> 
     """All the cells of one entry, its status (or "…" while unknown) after its kind."""
     when, kind, job, target = entry_row(entry, now)
     return (when, kind, (status or PENDING).text, job, linked(target, entry.target))
+
+
+EXPORT_COLUMNS = ("created_at", "kind", "id", "target", "state", "http_status", "error")
+
+
+def export_table(name: str, title: str, rows: Iterable[tuple[ActivityEntry, RowStatus | None]]) -> ExportTable:
+    """Entries as a list to export: whole ids and URLs, ISO times, and the state each row knows (if any)."""
+    records = []
+    for entry, status in rows:
+        summary = status.summary if status is not None else None
+        records.append(
+            {
+                "created_at": entry.created_at.isoformat(),
+                "kind": entry.endpoint,
+                "id": entry.id,
+                "target": entry.target,
+                "state": status.state if status is not None else None,
+                "http_status": summary.http_status if summary is not None else None,
+                "error": status.error if status is not None else None,
+            }
+        )
+    return ExportTable(name, title, EXPORT_COLUMNS, tuple(records))
 
 
 def keyed_entries(entries: list[ActivityEntry]) -> list[tuple[str, ActivityEntry]]:

@@ -8,7 +8,8 @@ has its row (`tui.dashboard.features.batch.whole_status`): the page's HTTP statu
 failed, the URL and the error (a cache-only miss of a lockdown batch is a
 404 row with its code). The URLs the start refused as invalid are listed
 above the rows. A failed look keeps what is shown, marked stale with the
-reason. Enter opens a row's document; `a` asks support about the batch.
+reason. Enter opens a row's document; `a` asks support about the batch; `s`
+exports the rows.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tui.contract.models.batch import BatchScrapeStatus
 from tui.contract.models.common import Document
 from tui.dashboard.features.batch.whole_status import fetch_whole_status
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.export import ExportTable
 from tui.dashboard.kit.formatting import local_time, short_id
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.job_follow import DEFAULT_POLL_SECONDS, FollowsAJob, JobWidgets, PageTable, crawl_error
@@ -36,7 +38,7 @@ from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Squeeze
-from tui.dashboard.shell.intents import AskSupport, OpenDocument
+from tui.dashboard.shell.intents import AskSupport, ExportRows, OpenDocument
 
 COLUMNS = ("status", "result", "url", "error")
 
@@ -61,6 +63,24 @@ def url_rows(status: BatchScrapeStatus) -> list[tuple[str, tuple[str, str, Cell,
     return rows
 
 
+EXPORT_COLUMNS = ("url", "http_status", "result", "code", "error")
+
+
+def export_rows(batch_id: str, status: BatchScrapeStatus) -> ExportTable:
+    """The batch's URLs as a list to export: whole URLs, the page's status, scraped or failed, code and error."""
+    records = []
+    for document in status.data:
+        meta = document.metadata
+        result = "failed" if failed(document) else "scraped"
+        url = meta.url or meta.source_url
+        records.append(
+            {"url": url, "http_status": meta.status_code, "result": result, "code": meta.code, "error": meta.error}
+        )
+    return ExportTable(
+        f"batch-{short_id(batch_id)}", f"Batch scrape {short_id(batch_id)}", EXPORT_COLUMNS, tuple(records)
+    )
+
+
 class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], CopiesJobs, Screen[None]):
     """Progress, state, credits and per-URL results of one batch scrape.
 
@@ -81,6 +101,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], CopiesJobs, Screen[None]
         Binding("r", "reload", "Reload", id="batch_status.reload"),
         Binding("a", "ask_support", "Ask support", id="batch_status.ask_support"),
         *job_copy_bindings("batch_status"),
+        Binding("s", "export", "Export", id="batch_status.export"),
     ]
 
     DEFAULT_CSS = """
@@ -185,6 +206,7 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], CopiesJobs, Screen[None]
         if self.invalid_urls:
             self.query_one("#batch-invalid", Static).update(shown(self._invalid_text(status.total)))
         self.query_one("#batch-urls", PageTable).sync(url_rows(status))
+        self.refresh_bindings()  # Export is offered once there are rows
 
     # --- actions ---------------------------------------------------------------------
 
@@ -207,6 +229,16 @@ class BatchStatusScreen(FollowsAJob[BatchScrapeStatus], CopiesJobs, Screen[None]
         if status is not None and status.data:
             target = status.data[0].metadata.source_url or status.data[0].metadata.url
         self.post_message(AskSupport(self.batch_id, "batch_scrape", status=state, error=error, target=target))
+
+    def action_export(self) -> None:
+        """Export the batch's rows (every URL the last look read)."""
+        if self.data is not None:
+            self.post_message(ExportRows(export_rows(self.batch_id, self.data)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "export":
+            return True if self.data is not None and self.data.data else None
+        return super().check_action(action, parameters)
 
     @on(LiveTable.RowSelected, "#batch-urls")
     def _row_selected(self, event: LiveTable.RowSelected) -> None:

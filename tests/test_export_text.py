@@ -1,0 +1,61 @@
+"""The export's text (tui.dashboard.kit.export): CSV safe for spreadsheets, JSON lines, file errors in words."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tui.dashboard.kit.export import ExportError, ExportTable, csv_text, jsonl_text, with_suffix, write_export
+
+HOSTILE = ('=HYPERLINK("http://evil")', "+1+1", "-2+3", "@SUM(A1)", "a\x1b[31mred\tb\r\nc", "plain")
+
+
+def table(*values: str) -> ExportTable:
+    return ExportTable("t", "T", ("value", "count"), tuple({"value": v, "count": -i} for i, v in enumerate(values)))
+
+
+def test_csv_cells_cannot_start_a_formula_or_carry_control_characters() -> None:
+    rows = list(csv.reader(io.StringIO(csv_text(table(*HOSTILE)))))
+    assert rows[0] == ["value", "count"]
+    values = [row[0] for row in rows[1:]]
+    assert values == ['\'=HYPERLINK("http://evil")', "'+1+1", "'-2+3", "'@SUM(A1)", "a [31mred b  c", "plain"]
+    assert [row[1] for row in rows[1:]] == ["0", "-1", "-2", "-3", "-4", "-5"]  # numbers stay numbers
+
+
+def test_json_lines_keep_every_value_as_it_was() -> None:
+    records = [json.loads(line) for line in jsonl_text(table(*HOSTILE)).splitlines()]
+    assert [r["value"] for r in records] == list(HOSTILE)
+    assert "\x1b" not in jsonl_text(table(*HOSTILE))  # escaped as \u001b, never raw
+
+
+def test_the_suffix_follows_the_format() -> None:
+    assert with_suffix("out/activity.csv", "jsonl") == "out/activity.jsonl"
+    assert with_suffix("out/activity.jsonl", "csv") == "out/activity.csv"
+    assert with_suffix("notes.txt", "csv") == "notes.txt"
+
+
+def test_write_errors_are_said_in_words(tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="does not exist"):
+        write_export(str(tmp_path / "nope" / "a.csv"), "x")
+    with pytest.raises(ExportError, match="is a folder"):
+        write_export(str(tmp_path), "x")
+    with pytest.raises(ExportError, match="Give a file name"):
+        write_export("  ", "x")
+    assert write_export(str(tmp_path / "a.csv"), "x\n").read_text() == "x\n"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_a_folder_without_permission_is_said(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ExportError, match="No permission to write"):
+            write_export(str(locked / "a.csv"), "x")
+    finally:
+        locked.chmod(0o700)

@@ -1,0 +1,119 @@
+"""Lists as files: any list of the dashboard written as CSV or JSON lines, to a file or the clipboard.
+
+A list hands over an `ExportTable`: its columns and one record per row, made
+from what it knows (full ids, whole URLs, ISO times), not from the cells it
+shows, which are cut to fit. The text is made here, once for every list.
+
+What a list holds comes from outside (URLs, error messages written by the
+service or by the pages it scraped), so a CSV cell is made safe for the
+spreadsheet that will open it: a cell starting with `=`, `+`, `-` or `@` is
+read as a formula there, so it gets a leading `'` (OWASP's advice), and
+control characters (a tab, a carriage return, an escape sequence) become
+spaces. JSON lines need nothing: `json.dumps` escapes every control character.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Cell = str | int | float | bool | None
+Format = Literal["csv", "jsonl"]
+FORMATS: dict[Format, str] = {"csv": "CSV", "jsonl": "JSON lines"}
+"""Each format and its name for people, in the order the dialog offers them."""
+
+FORMULA_STARTS = ("=", "+", "-", "@")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True)
+class ExportTable:
+    """A list to export: `name` (a file name's stem, "activity-1h"), a title for people, columns and records."""
+
+    name: str
+    title: str
+    columns: tuple[str, ...]
+    records: tuple[Mapping[str, Cell], ...]
+
+    @property
+    def count(self) -> int:
+        """How many rows the list has."""
+        return len(self.records)
+
+
+class ExportError(Exception):
+    """A file could not be written; `message` says why in words a person can act on."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def csv_cell(value: Cell) -> str | int | float:
+    """One CSV cell, safe to open in a spreadsheet: no formula, no control character."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return value  # a number is not a formula, even a negative one
+    text = _CONTROLS.sub(" ", value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(table: ExportTable) -> str:
+    """The table as CSV: a header line of its columns, then a line per record."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    for record in table.records:
+        writer.writerow([csv_cell(record.get(column)) for column in table.columns])
+    return out.getvalue()
+
+
+def jsonl_text(table: ExportTable) -> str:
+    """The table as JSON lines: one object per record, its keys in the columns' order."""
+    lines = (json.dumps({c: record.get(c) for c in table.columns}, ensure_ascii=False) for record in table.records)
+    return "".join(f"{line}\n" for line in lines)
+
+
+def export_text(table: ExportTable, fmt: Format) -> str:
+    """The table in `fmt`."""
+    return csv_text(table) if fmt == "csv" else jsonl_text(table)
+
+
+def with_suffix(path: str, fmt: Format) -> str:
+    """`path` with the suffix of `fmt` when it has the other format's (a person who changed format meant it)."""
+    for other in FORMATS:
+        if other != fmt and path.endswith(f".{other}"):
+            return path[: -len(other)] + fmt
+    return path
+
+
+def write_export(path: str, text: str) -> Path:
+    """Write `text` to `path` (`~` is the home folder); raise `ExportError` saying why it could not be written."""
+    if not path.strip():
+        raise ExportError("Give a file name to write to.")
+    target = Path(path.strip()).expanduser()
+    try:
+        target.write_text(text, encoding="utf-8")
+    except FileNotFoundError:
+        raise ExportError(f"The folder {target.parent} does not exist; nothing was written.") from None
+    except IsADirectoryError:
+        raise ExportError(f"{target} is a folder; give a file name in it.") from None
+    except PermissionError:
+        raise ExportError(f"No permission to write {target}; nothing was written.") from None
+    except OSError as exc:
+        raise ExportError(f"Could not write {target}: {exc.strerror or exc}.") from None
+    return target
+
+
+def records_of(columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> tuple[dict[str, Cell], ...]:
+    """Records from rows of cells in the columns' order."""
+    return tuple(dict(zip(columns, row, strict=True)) for row in rows)
