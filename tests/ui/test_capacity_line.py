@@ -21,6 +21,7 @@ from tests.support.dashboard import (
     SwitchableTransport,
     client_over,
     dashboard,
+    open_pane,
     wait_until,
 )
 from tui.api.client import WdsClient
@@ -34,6 +35,7 @@ from tui.emulator.service import Emulator
 QUEUE = "/v2/team/queue-status"
 CREDITS = "/v2/team/credit-usage"
 USAGE = "/v2/team/token-usage/historical"
+WORKERS = "/v2/concurrency-check"
 SITE = "https://acme-outdoor.com/"
 
 
@@ -117,14 +119,15 @@ async def test_credits_under_a_tenth_are_marked_low(emulator: Emulator, client: 
 
 
 class WithoutCapacityCalls(SwitchableTransport):
-    """The emulator as a service that does not offer the capacity calls: it answers them `status`."""
+    """The emulator as a service that does not offer some capacity calls (all three unless said): it answers them `status`."""
 
-    def __init__(self, emulator: Emulator, status: int) -> None:
+    def __init__(self, emulator: Emulator, status: int, missing: tuple[str, ...] = (QUEUE, CREDITS, WORKERS)) -> None:
         super().__init__(emulator)
         self.status = status
+        self.missing = missing
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path in (QUEUE, CREDITS, "/v2/concurrency-check"):
+        if request.url.path in self.missing:
             self.paths.append(request.url.path)
             return httpx.Response(self.status, json={"success": False, "error": "Not Found"})
         return await super().handle_async_request(request)
@@ -209,3 +212,28 @@ async def test_the_line_asks_only_while_its_pane_is_seen_and_not_paused(
         asked = transport.paths.count(QUEUE)
         await pilot.pause(0.4)
         assert transport.paths.count(QUEUE) == asked, "no question while out of sight"
+
+
+async def test_a_service_without_the_queue_call_shows_the_credits_alone(emulator: Emulator, clock: ManualClock) -> None:
+    transport = WithoutCapacityCalls(emulator, 404, missing=(QUEUE,))
+    host, panes = usage_pane_host(transport, clock)
+    async with host.run_test(size=(120, 40)) as pilot:
+        line = panes[0].query_one(CapacityLine)
+        await answered(pilot, line)
+        await wait_until(pilot, lambda: transport.paths.count(CREDITS) >= 4, "a few polls")
+        [row] = rows(line)
+        assert row.startswith("Credits") and "Queue" not in row and "success" not in row and "⚠" not in row
+        assert transport.paths.count(QUEUE) == 1
+
+
+async def test_r_on_the_usage_pane_asks_the_line_at_once(emulator: Emulator, transport: SwitchableTransport) -> None:
+    app = dashboard(emulator, transport)  # panes poll hourly: only r asks again
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_pane(pilot, UsagePane)
+        line = pane.query_one(CapacityLine)
+        await answered(pilot, line)
+        assert line.interval == pane.interval, "the line polls at its pane's interval"
+        asked = transport.paths.count(QUEUE), transport.paths.count(CREDITS)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: transport.paths.count(CREDITS) > asked[1], "the line's questions")
+        assert transport.paths.count(QUEUE) == asked[0] + 1
