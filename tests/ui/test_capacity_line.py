@@ -165,9 +165,21 @@ async def test_a_service_without_the_calls_keeps_the_line_quiet_and_asks_rarely(
         assert not line.display and line.stale_since is None
 
 
+class TimingOut(SwitchableTransport):
+    """The emulator, whose answers stop coming while `failing` (each call times out)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.failing:
+            self.paths.append(request.url.path)
+            raise httpx.ReadTimeout("no answer", request=request)
+        return await super().handle_async_request(request)
+
+
+@pytest.mark.parametrize("trouble", [SwitchableTransport, TimingOut], ids=["503", "timeout"])
 async def test_a_transient_failure_marks_the_line_stale_and_keeps_its_figures(
-    emulator: Emulator, transport: SwitchableTransport, clock: ManualClock
+    emulator: Emulator, clock: ManualClock, trouble: type[SwitchableTransport]
 ) -> None:
+    transport = trouble(emulator)
     host, panes = usage_pane_host(transport, clock)
     async with host.run_test(size=(80, 24)) as pilot:
         [pane] = panes
@@ -175,7 +187,7 @@ async def test_a_transient_failure_marks_the_line_stale_and_keeps_its_figures(
         await answered(pilot, line)
         figures = rows(line)
         assert len(figures) == 2
-        transport.failing = True  # every call answers 503
+        transport.failing = True  # every call answers 503, or never
         await wait_until(pilot, lambda: line.stale_since is not None, "the stale mark")
         await pilot.pause()
         [queue_row, credits_row] = rows(line)
