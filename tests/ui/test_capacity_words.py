@@ -67,5 +67,8 @@ def test_rows_fit_one_row_when_wide_and_two_readable_rows_when_narrow() -> None:
         "Credits 8,123 left (8%) ⚠ low · last success 2 min ago",
     ]
     narrow = fit_rows(rows, 36)
-    assert narrow == ["Queue 2/2 · 24 waiting ⚠ full", "8.1k credits (8%) ⚠ low · ok 2m ago"]
+    assert narrow == ["Queue 2/2 active · 24 waiting ⚠ full", "8.1k credits (8%) ⚠ low · ok 2m ago"]
     assert all(cell_len(row) <= 36 for row in narrow)
+    assert fit_rows(rows, 30) == ["Queue 2/2 · 24 waiting ⚠ full", "Credits 8,123 left (8%) ⚠ low"], (
+        "the last success left out"
+    )

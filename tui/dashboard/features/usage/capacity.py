@@ -71,6 +71,7 @@ def queue_part(queue: QueueStatus) -> Part:
     return (
         f"Queue: {active} active, {waiting} waiting, max {most}{mark}",
         f"Queue {active}/{most} active · {waiting} waiting{mark}",
+        f"Queue {active}/{most} active · {waiting} waiting{short_mark}",
         f"Queue {active}/{most} · {waiting} waiting{short_mark}",
         f"Queue {active}/{most} +{waiting}{short_mark}",
     )
@@ -144,7 +145,7 @@ def shortest(parts: tuple[Part, ...]) -> str:
 
 
 def fit_rows(rows: tuple[tuple[Part, ...], ...], width: int) -> list[str]:
-    """One row if everything fits on it in plain words, else a row each (the shortest wording when even that is too wide).
+    """One row if everything fits on it in plain words, else a row each (see `fit_dropping`).
 
     Two readable rows beat one row of abbreviations: one row takes each part's
     first two wordings only.
@@ -154,4 +155,16 @@ def fit_rows(rows: tuple[tuple[Part, ...], ...], width: int) -> list[str]:
     together = fit(tuple(part for row in rows for part in row), width, terseness=2)
     if together is not None:
         return [together]
-    return [fit(row, width) or shortest(row) for row in rows]  # too narrow even so: the row ends in …
+    return [fit_dropping(row, width) for row in rows]
+
+
+def fit_dropping(row: tuple[Part, ...], width: int) -> str:
+    """The row fitted to `width`, leaving out its last parts while even their shortest wordings are too wide.
+
+    Only its first part, too wide even so, is cut (and ends in …): never a word at the end.
+    """
+    for count in range(len(row), 0, -1):
+        line = fit(row[:count], width)
+        if line is not None:
+            return line
+    return shortest(row[:1])
