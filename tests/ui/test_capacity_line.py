@@ -164,6 +164,12 @@ async def test_a_service_without_the_calls_keeps_the_line_quiet_and_asks_rarely(
         assert (transport.paths.count(QUEUE), transport.paths.count(CREDITS)) == (2, 2)
         assert not line.display and line.stale_since is None
 
+        transport.status = 503  # trouble the next time it asks: still nothing to say
+        clock.advance(ASK_AGAIN_SECONDS)
+        await wait_until(pilot, lambda: line.stale_since is not None, "the failed third question")
+        await pilot.pause()
+        assert not line.display and pane.stale_since is None
+
 
 class TimingOut(SwitchableTransport):
     """The emulator, whose answers stop coming while `failing` (each call times out)."""

@@ -135,8 +135,9 @@ class CapacityLine(Static, LiveData[Capacity]):
 
     def _rows(self) -> tuple[tuple[Part, ...], ...]:
         stale = self._stale_part()
-        if self.data is None or not self.data.offered:
-            # Nothing offered, or no answer yet: quiet, unless an answer failed.
+        if self.data is not None and not self.data.offered:
+            return ()  # a service without these calls: nothing to say, even when asking again failed
+        if self.data is None:  # no answer yet: quiet, unless asking failed
             return ((tuple(f"Capacity {wording}" for wording in stale),),) if stale else ()
         rows = capacity_rows(self.data, self.clock())
         if stale:
