@@ -5,6 +5,8 @@
 Runs a seeded emulator on a loopback socket (with a real Chromium when one is
 found, so the console's CDP panel is live), gives it a little traffic, drives
 the dashboard headless at 120x40 and saves SVG screenshots beside this file.
+Name pictures to make only those (`python screenshots/make_screenshots.py
+dashboard capacity`); without names, all of them (`PICTURES`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from tui.api.client import WdsClient
+from tui.contract.models.browser import BrowserSessionCreated
 from tui.contract.redact import mask_key
 from tui.dashboard.features.activity.failed_view import FailedJobsScreen
 from tui.dashboard.features.activity.rows import ActivityTable
@@ -29,6 +32,7 @@ from tui.dashboard.features.console.history import ConsoleTarget
 from tui.dashboard.features.console.screen import ConsoleScreen
 from tui.dashboard.features.support.answer import SupportAnswerView
 from tui.dashboard.features.support.ask import AskSupportScreen
+from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.startup.app_factory import make_app
@@ -41,6 +45,10 @@ sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the 
 KEY = "wds-" + "5c" * 16
 SIZE = (120, 40)
 SITE = "https://northwind.dev"
+PICTURES = ("dashboard", "capacity", "triage", "console", "failed_jobs", "ask_support", "web")
+LOW_CREDITS_SHARE = 0.06
+"""Credits the team is left with for the capacity picture, as a share of this month's use: under a tenth of its plan,
+so the line shows "⚠ low" beside "⚠ saturated"."""
 MISSING = (
     (50, "product/11"),
     (44, "old-pricing"),
@@ -72,7 +80,7 @@ async def until(pilot: Pilot, predicate, seconds: float = 30.0) -> None:  # type
     raise TimeoutError("the picture never got ready")
 
 
-async def main() -> None:
+async def main(wanted: set[str]) -> None:
     clock = RewoundClock(timedelta(minutes=MISSING[0][0]))  # the seeded history ends before the failures
     emulator = Emulator.from_keys(
         {"ops": [KEY]}, seed=7, browser_backend=browser_backend_from_environment(), clock=clock
@@ -91,54 +99,95 @@ async def main() -> None:
         app = make_app(client, service)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: all(p.data is not None for p in app.query(Pane)))
+            line = app.query_one(CapacityLine)
+            await until(pilot, lambda: line.data is not None)
             await pilot.pause(0.5)
-            app.save_screenshot("dashboard.svg", str(HERE))
+            if "dashboard" in wanted:
+                app.save_screenshot("dashboard.svg", str(HERE))
+            if "capacity" in wanted:
+                await capacity_picture(pilot, emulator, line)
+            if "triage" in wanted:
+                await triage_picture(pilot)
+            if "console" in wanted:
+                await console_picture(pilot, session)
+            if {"failed_jobs", "ask_support"} & wanted:
+                await diagnosis_pictures(pilot, wanted)
+        if "web" in wanted:
+            await web_picture(base_url)
+    print(f"wrote {', '.join(name for name in PICTURES if name in wanted)} in {HERE}")
 
-            # Triage: the last hour's failures grouped by cause (t twice: 24 h -> 15 min -> 1 h).
-            await pilot.press("2", "t", "t", "c")
-            await until(
-                pilot,
-                lambda: isinstance(app.screen, TriageScreen) and app.screen.walk.state.finished and not app.screen.walking,
-                60,
-            )
-            await pilot.pause(0.5)
-            app.save_screenshot("triage.svg", str(HERE))
-            await pilot.press("escape", "t", "t")  # back on the pane, at 24 h again
-            await pilot.pause(0.5)
 
-            target = ConsoleTarget.for_session(session)
-            app.push_screen(ConsoleScreen(app.client, target, clock=app.clock))
-            await pilot.pause(0.5)
-            editor = app.screen.query_one(TextArea)
-            editor.text = f'await page.goto("{SITE}/blog");\nawait page.title()'
-            await pilot.press("ctrl+r")
-            panel = app.screen.query_one(CdpStatusPanel)
-            await until(pilot, lambda: any("Blog" in (page.title or "") for page in panel.pages))
-            for widget in app.screen.query("TextArea, Input"):
-                widget.cursor_blink = False  # type: ignore[attr-defined]
-            await pilot.pause(1.0)
-            app.save_screenshot("console.svg", str(HERE))
-            app.pop_screen()
+async def capacity_picture(pilot: Pilot, emulator: Emulator, line: CapacityLine) -> None:
+    """The usage pane zoomed (3 z): its capacity line with the crawls' queue saturated and credits run low."""
+    app = pilot.app
+    team = emulator.team_by_key(KEY)
+    assert team is not None and line.data is not None and line.data.credits is not None
+    balance = line.data.credits
+    used = (balance.plan_credits or 0) - balance.remaining_credits
+    team.credits_remaining = int(used * LOW_CREDITS_SHARE)
+    await pilot.press("3", "z")
+    line.refresh_data()
+    await until(pilot, lambda: line.data is not None and line.data.credits_low and line.data.saturated)
+    await pilot.pause(0.5)
+    app.save_screenshot("capacity.svg", str(HERE))
+    await pilot.press("z")
 
-            # Diagnosis: the failed jobs of the day, then the support agent asked about one.
-            await pilot.press("2", "e")
-            await until(pilot, lambda: isinstance(app.screen, FailedJobsScreen) and not app.screen.walking, 60)
-            table = app.screen.query_one(ActivityTable)
-            scrapes = [i for i, key in enumerate(table.row_keys) if "HTTP" in str(table.get_row(key)[2])]
-            table.move_cursor(row=scrapes[0] if scrapes else 0)
-            await pilot.pause(0.5)
-            app.save_screenshot("failed_jobs.svg", str(HERE))
-            await pilot.press("a")
-            await until(pilot, lambda: isinstance(app.screen, AskSupportScreen))
-            await pilot.press("ctrl+s")
-            answer = app.screen.query_one("#answer", SupportAnswerView)
-            await until(pilot, lambda: answer.record is not None and answer.record.state != "asking", 90)
-            await pilot.pause(1.0)
-            answer.focus()  # no blinking cursor in the picture
-            await pilot.pause(0.5)
-            app.save_screenshot("ask_support.svg", str(HERE))
-        await web_picture(base_url)
-    print(f"wrote dashboard.svg, triage.svg, console.svg, failed_jobs.svg, ask_support.svg and web.png in {HERE}")
+
+async def triage_picture(pilot: Pilot) -> None:
+    """The last hour's failures grouped by cause (t twice: 24 h -> 15 min -> 1 h)."""
+    app = pilot.app
+    await pilot.press("2", "t", "t", "c")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, TriageScreen) and app.screen.walk.state.finished and not app.screen.walking,
+        60,
+    )
+    await pilot.pause(0.5)
+    app.save_screenshot("triage.svg", str(HERE))
+    await pilot.press("escape", "t", "t")  # back on the pane, at 24 h again
+    await pilot.pause(0.5)
+
+
+async def console_picture(pilot: Pilot, session: BrowserSessionCreated) -> None:
+    """The execute console on the browser session, a page opened and its title asked."""
+    app = pilot.app
+    target = ConsoleTarget.for_session(session)
+    app.push_screen(ConsoleScreen(app.client, target, clock=app.clock))
+    await pilot.pause(0.5)
+    editor = app.screen.query_one(TextArea)
+    editor.text = f'await page.goto("{SITE}/blog");\nawait page.title()'
+    await pilot.press("ctrl+r")
+    panel = app.screen.query_one(CdpStatusPanel)
+    await until(pilot, lambda: any("Blog" in (page.title or "") for page in panel.pages))
+    for widget in app.screen.query("TextArea, Input"):
+        widget.cursor_blink = False  # type: ignore[attr-defined]
+    await pilot.pause(1.0)
+    app.save_screenshot("console.svg", str(HERE))
+    app.pop_screen()
+
+
+async def diagnosis_pictures(pilot: Pilot, wanted: set[str]) -> None:
+    """The failed jobs of the day, then the support agent asked about one."""
+    app = pilot.app
+    await pilot.press("2", "e")
+    await until(pilot, lambda: isinstance(app.screen, FailedJobsScreen) and not app.screen.walking, 60)
+    table = app.screen.query_one(ActivityTable)
+    scrapes = [i for i, key in enumerate(table.row_keys) if "HTTP" in str(table.get_row(key)[2])]
+    table.move_cursor(row=scrapes[0] if scrapes else 0)
+    await pilot.pause(0.5)
+    if "failed_jobs" in wanted:
+        app.save_screenshot("failed_jobs.svg", str(HERE))
+    if "ask_support" not in wanted:
+        return
+    await pilot.press("a")
+    await until(pilot, lambda: isinstance(app.screen, AskSupportScreen))
+    await pilot.press("ctrl+s")
+    answer = app.screen.query_one("#answer", SupportAnswerView)
+    await until(pilot, lambda: answer.record is not None and answer.record.state != "asking", 90)
+    await pilot.pause(1.0)
+    answer.focus()  # no blinking cursor in the picture
+    await pilot.pause(0.5)
+    app.save_screenshot("ask_support.svg", str(HERE))
 
 
 async def web_picture(base_url: str) -> None:
@@ -157,4 +206,7 @@ async def web_picture(base_url: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    unknown = sorted(set(sys.argv[1:]) - set(PICTURES))
+    if unknown:
+        sys.exit(f"no such picture: {', '.join(unknown)} (there are: {', '.join(PICTURES)})")
+    asyncio.run(main(set(sys.argv[1:]) or set(PICTURES)))

@@ -4,7 +4,8 @@ Every UI test runs on the real emulator through httpx's ASGI transport; a
 switch makes the "service" answer 503 so failure paths can be shown without
 mocks of the client itself. `dashboard` builds the whole dashboard, `PaneHost`
 hosts one pane alone; `wait_until`, `settle` and `open_pane` drive a pilot;
-`freeze_cursors` stills a picture. The standard picture is `seeded_emulator`:
+`freeze_cursors` stills a picture; `panes_loaded` says every pane (and the
+usage pane's capacity line) has had its first answer. The standard picture is `seeded_emulator`:
 team `ops` with key KEY, seeded history, at NOW.
 """
 
@@ -25,6 +26,7 @@ from textual.widgets import Footer, Input, TextArea
 import tui
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
+from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.kit.clock import Clock
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live import POLL_GROUP
@@ -158,6 +160,14 @@ async def wait_until(pilot: Pilot, predicate: Callable[[], bool], what: str, sec
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def panes_loaded(app: App[Any]) -> bool:
+    """Every pane has shown data, and the usage pane's capacity line its first answer (or failure)."""
+    lines = app.query(CapacityLine)
+    return all(p.data is not None for p in app.query(Pane)) and all(
+        line.data is not None or line.stale_since is not None for line in lines
+    )
+
+
 async def settle(pilot: Pilot[Any]) -> None:
     """Let every fetch (and the fetch it triggers) finish and its result reach the screen.
 
@@ -167,8 +177,13 @@ async def settle(pilot: Pilot[Any]) -> None:
         others = [worker for worker in pilot.app.workers if worker.group != POLL_GROUP]
         if others:
             await pilot.app.workers.wait_for_complete(others)
-        await wait_until(pilot, lambda: not any(pane.fetching for pane in pilot.app.query(Pane)), "the panes' fetches")
+        await wait_until(pilot, lambda: not any(view.fetching for view in live_views(pilot.app)), "the panes' fetches")
         await pilot.pause()
+
+
+def live_views(app: App[Any]) -> list[Pane[Any] | CapacityLine]:
+    """The dashboard's polling views: its panes, and the capacity line that polls inside the usage pane."""
+    return [*app.query(Pane), *app.query(CapacityLine)]
 
 
 async def open_pane(pilot: Pilot[Any], kind: type[PaneT]) -> PaneT:

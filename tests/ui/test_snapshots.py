@@ -10,7 +10,15 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tests.support.dashboard import SwitchableTransport, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import (
+    SwitchableTransport,
+    dashboard,
+    freeze_cursors,
+    live_views,
+    panes_loaded,
+    seeded_emulator,
+    wait_until,
+)
 from tests.support.recording_backend import RecordingBackend
 from tui.dashboard.connection.problem_screen import ConnectionProblemScreen
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
@@ -27,7 +35,7 @@ MAIN_SIZES = [*SIZES, (100, 30), (200, 50)]
 
 
 async def all_panes_loaded(pilot: Pilot) -> None:
-    await wait_until(pilot, lambda: all(p.data is not None for p in pilot.app.query(Pane)), "all panes")
+    await wait_until(pilot, lambda: panes_loaded(pilot.app), "all panes")
     await wait_until(pilot, lambda: not any(p.checking_statuses for p in pilot.app.query(ActivityPane)), "statuses")
     await pilot.pause()
     freeze_cursors(pilot.app)
@@ -49,7 +57,7 @@ def test_main_screen_with_a_failing_service_keeps_data_and_marks_it_stale(snap_c
         transport.failing = True
         for pane in pilot.app.query(Pane):
             pane.refresh_data()
-        await wait_until(pilot, lambda: all(p.stale_since for p in pilot.app.query(Pane)), "stale marks")
+        await wait_until(pilot, lambda: all(p.stale_since for p in live_views(pilot.app)), "stale marks")
         await pilot.pause()
 
     app = dashboard(emulator, transport)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, wait_until
+from tests.support.dashboard import NOW, dashboard, freeze_cursors, panes_loaded, seeded_emulator, wait_until
 from tests.support.recording_backend import RecordingBackend
 from tui.contract.requests import BrowserCreateRequest
 from tui.dashboard.features.console.history import ConsoleTarget, RunOutcome, RunSpec
@@ -18,7 +18,6 @@ from tui.dashboard.features.console.session_detail import SessionDetailScreen
 from tui.dashboard.features.sessions.form import SessionCreated
 from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.keys.help import HelpScreen
-from tui.dashboard.kit.pane import Pane
 from tui.emulator.core.clock import ManualClock
 
 SIZES = [(120, 40), (80, 24)]
@@ -26,7 +25,7 @@ size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}"
 
 
 async def loaded(pilot: Pilot) -> None:
-    await wait_until(pilot, lambda: all(p.data is not None for p in pilot.app.query(Pane)), "all panes")
+    await wait_until(pilot, lambda: panes_loaded(pilot.app), "all panes")
     await pilot.pause()
     freeze_cursors(pilot.app)
     await pilot.pause()

@@ -17,7 +17,7 @@ from tests.support.dashboard import dashboard, open_pane, settle
 from tui.dashboard.features.usage.bars import UsageBars
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.pane import UsagePane, credits_text
-from tui.dashboard.features.usage.series import human
+from tui.dashboard.features.usage.series import FRAME_ROWS, axis_ticks, human, tick_count
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.app import WdsApp
@@ -207,3 +207,11 @@ async def test_the_projection_follows_the_clock_when_the_usage_does_not_change(a
         await settle(pilot)
         assert wire_tokens(emulator, by_key=False)[("2026-07", None)] == july  # the same answer...
         assert summary(pane)[0] == f"July so far {july:,} tokens (projected {round(july * 31 / 16):,} by 31 Jul)"
+
+
+@pytest.mark.parametrize("height", range(4, 14))
+def test_an_axis_never_puts_two_ticks_on_one_row(height: int) -> None:
+    # A capacity line above the chart can leave the bars 5 rows: a plot of 2.
+    ticks = axis_ticks(351_255, tick_count(height))
+    assert ticks[0] == 0 and ticks[-1] >= 351_255
+    assert len(ticks) <= max(2, height - FRAME_ROWS)

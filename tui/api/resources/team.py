@@ -1,16 +1,24 @@
-"""`client.team`: token usage history and recent activity."""
+"""`client.team`: token usage history, recent activity, and the team's capacity now (queue, workers, credits)."""
 
 from __future__ import annotations
 
 from tui.api.pagination import AsyncCursorPager
 from tui.api.resources._base import Resource, build_request
 from tui.contract.limits import ACTIVITY_LIMIT_MAX
-from tui.contract.models.team import ActivityEntry, ActivityPage, TokenUsageHistory
+from tui.contract.models.team import (
+    ActivityEntry,
+    ActivityPage,
+    ConcurrencyCheck,
+    CreditBalance,
+    CreditUsage,
+    QueueStatus,
+    TokenUsageHistory,
+)
 from tui.contract.requests import ActivityEndpoint, ActivityQuery, TokenUsageQuery
 
 
 class TeamResource(Resource):
-    """Usage and activity of the team that owns the API key."""
+    """Usage, activity and capacity of the team that owns the API key."""
 
     async def token_usage_historical(
         self, by_api_key: bool | None = None, *, request: TokenUsageQuery | None = None
@@ -54,3 +62,18 @@ class TeamResource(Resource):
             return await self.activity(endpoint=first.endpoint, limit=first.limit, cursor=cursor)
 
         return AsyncCursorPager(fetch)
+
+    # The three calls below are the real service's, not the contract's (the official SDKs
+    # make them): a service without them answers 404, 405 or 501, which callers tell apart.
+
+    async def queue_status(self) -> QueueStatus:
+        """The team's queue now: active and waiting jobs, its concurrency, the last success (`GET /v2/team/queue-status`)."""
+        return await self._client.request("GET", "/v2/team/queue-status", QueueStatus)
+
+    async def concurrency_check(self) -> ConcurrencyCheck:
+        """The team's workers busy now, and how many it has (`GET /v2/concurrency-check`)."""
+        return await self._client.request("GET", "/v2/concurrency-check", ConcurrencyCheck)
+
+    async def credit_usage(self) -> CreditBalance:
+        """Credits left this billing period, of the plan's (`GET /v2/team/credit-usage`, its `data`)."""
+        return (await self._client.request("GET", "/v2/team/credit-usage", CreditUsage)).data

@@ -37,7 +37,16 @@ from tui.contract.models.support import (
     TokenCounts,
     ValidationOutcome,
 )
-from tui.contract.models.team import ActivityEntry, ActivityPage, TokenUsageHistory, TokenUsagePeriod
+from tui.contract.models.team import (
+    ActivityEntry,
+    ActivityPage,
+    ConcurrencyCheck,
+    CreditBalance,
+    CreditUsage,
+    QueueStatus,
+    TokenUsageHistory,
+    TokenUsagePeriod,
+)
 from tui.contract.models.webhook import CrawlStartedEvent, WebhookEvent
 
 __all__ = [
@@ -54,12 +63,15 @@ __all__ = [
     "BrowserSessionCreated",
     "BrowserSessionDeleted",
     "BrowserSessionList",
+    "ConcurrencyCheck",
     "Confidence",
     "CrawlParams",
     "CrawlParamsPreview",
     "CrawlStarted",
     "CrawlStartedEvent",
     "CrawlStatus",
+    "CreditBalance",
+    "CreditUsage",
     "DocsSearchAnswer",
     "Document",
     "DocumentMetadata",
@@ -75,6 +87,7 @@ __all__ = [
     "MapLinks",
     "MapResult",
     "ProfileEcho",
+    "QueueStatus",
     "ScrapeOptionsEcho",
     "ScrapeResult",
     "SessionStatus",

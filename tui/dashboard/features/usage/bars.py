@@ -20,6 +20,7 @@ from tui.dashboard.features.usage.series import (
     axis_ticks,
     human,
     style_of,
+    tick_count,
 )
 
 
@@ -76,7 +77,7 @@ class UsageBars(PlotextPlot):
         plt.xticks([i + 1 for i in shown], [self.months[i] for i in shown])
         # Tokens on the left on round numbers; the same heights in credits on the right.
         peak = max((max(s.tokens, default=0) for s in self.series), default=0)
-        ticks = axis_ticks(peak, 3 if self.size.height < 10 else 5)
+        ticks = axis_ticks(peak, tick_count(self.size.height))
         top = ticks[-1]
         plt.ylim(0, top)
         plt.yticks(ticks, [human(t) for t in ticks])

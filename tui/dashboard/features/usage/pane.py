@@ -3,7 +3,9 @@
 A bar chart (tokens on the left axis, credits on the right) and the same
 figures in a small table. Above them, two plain lines: this month so far with
 a straight-line projection to its end (`tui.dashboard.features.usage.projection`), and
-the total of the months shown. `k` switches between the team's total and one
+the total of the months shown; under them the team's capacity now (queue,
+credits left, last success: `tui.dashboard.features.usage.capacity_line`,
+which polls on its own with the pane). `k` switches between the team's total and one
 series per API key. Keys are only ever shown masked: the service masks them already,
 and `mask_key` is applied again in case a server sends them whole.
 """
@@ -22,6 +24,7 @@ from textual.widgets import Static
 from tui.contract.limits import TOKENS_PER_CREDIT
 from tui.contract.models.team import TokenUsagePeriod
 from tui.contract.redact import mask_key
+from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.projection import MonthSoFar, this_month_short, this_month_text
 from tui.dashboard.features.usage.series import Series, human
@@ -141,6 +144,13 @@ class UsagePane(Pane[UsageView]):
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="usage-summary pane-toolbar", markup=False)
+        yield CapacityLine(
+            self.client,
+            interval=lambda: self.interval,
+            clock=self.clock,
+            watched=lambda: self.can_be_seen and not self.paused,
+            id="usage-capacity",
+        )
         yield UsageChart(id="usage-chart")
         yield LiveTable("Month", "Key", "Tokens", "Credits", id="usage-table", squeeze=SQUEEZE)
         yield from self.compose_status()
@@ -150,6 +160,12 @@ class UsagePane(Pane[UsageView]):
         # focus for its keys); zoom (z) brings the chart back.
         self.query_one(UsageChart).display = self.content_region.height >= CHART_MIN_PANE_HEIGHT
         self._fit_summary()
+
+    def refresh_data(self) -> None:
+        # On mount, r, un-pause and back online alike: the capacity line asks at once too.
+        super().refresh_data()
+        for line in self.query(CapacityLine):
+            line.refresh_data()
 
     async def fetch(self) -> UsageView:
         # The mode is captured with the answer: a toggle while this call is in

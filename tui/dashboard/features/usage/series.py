@@ -33,6 +33,8 @@ SERIES_STYLES: tuple[SeriesStyle, ...] = (
 MONTH_LABEL_WIDTH = len("2026-07")
 BAR_GROUP_WIDTH = 0.6
 AXES_WIDTH = 16  # both y axes with their labels, roughly
+FRAME_ROWS = 3
+"""Rows of the bars that are not the plot: the frame's top and bottom, and the month labels."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,15 @@ def nice_step(raw: float) -> float:
         return 1.0
     magnitude = 10 ** math.floor(math.log10(raw))
     return next(factor * magnitude for factor in NICE_FACTORS if factor * magnitude >= raw)
+
+
+def tick_count(height: int) -> int:
+    """How many ticks an axis of bars `height` rows tall takes: at most one a row of the plot, at least 0 and the top.
+
+    Two ticks on one row would be drawn over each other, and which label
+    plotext leaves there (the right axis' "13.3k" or "26.7k") is not fixed.
+    """
+    return max(2, min(3 if height < 10 else 5, height - FRAME_ROWS))
 
 
 def axis_ticks(peak: float, most: int) -> list[float]:
