@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -43,7 +44,6 @@ from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.data_age import SaysHowOldTheDataIs
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
-    CrawlStarted,
     Intent,
     OpenBatchForm,
     OpenCrawlForm,
@@ -55,6 +55,7 @@ from tui.dashboard.shell.intents import (
 )
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import JobSighting, JobsSeen
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -155,6 +156,7 @@ class WdsApp(
         ui_state: UiState | None,
         contexts: ContextSwitch | None,
         startup_notes: Sequence[str],
+        recent_window: timedelta | None = None,
     ) -> None:
         """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
@@ -165,6 +167,7 @@ class WdsApp(
         self.service = service
         self.clock = clock
         self.intervals = intervals
+        self.recent_window = recent_window  # None: the crawls pane's own default
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
         self._zoomed: Pane | None = None
@@ -183,8 +186,20 @@ class WdsApp(
         yield self.banner
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
-                yield pane_class(self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id)
+                yield pane_class(
+                    self.client,
+                    interval=getattr(self.intervals, pane_id),
+                    clock=self.clock,
+                    id=pane_id,
+                    **self._pane_settings(pane_id),
+                )
         yield Footer()
+
+    def _pane_settings(self, pane_id: str) -> dict[str, Any]:
+        """What one pane takes besides the client, interval and clock: the operator's recent window, for the crawls."""
+        if pane_id == "crawls" and self.recent_window is not None:
+            return {"recent_window": self.recent_window}
+        return {}
 
     # --- navigation: panes and screens ask, the app pushes -------------------------
 
@@ -194,9 +209,13 @@ class WdsApp(
             return
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
-    @on(CrawlStarted)
-    def _crawl_started(self) -> None:
-        self.navigator.crawl_started(self.screen_stack[0])  # the dashboard's panes, whichever screen is on top
+    @on(JobsSeen)
+    def _jobs_seen(self, message: JobsSeen) -> None:
+        # The dashboard's panes, whichever screen is on top (a form, the inbox).
+        self.navigator.jobs_seen(self.screen_stack[0], message.sightings)
+
+    def _seen_by_webhook(self, sightings: tuple[JobSighting, ...]) -> None:
+        self.post_message(JobsSeen(sightings))
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -323,6 +342,7 @@ class WdsApp(
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
+        webhooks.watch_jobs(self._seen_by_webhook)  # crawls and batches its events name reach the crawls pane
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 

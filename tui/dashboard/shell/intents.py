@@ -46,16 +46,6 @@ class OpenCrawl(Intent):
 
 
 @dataclass(eq=False)
-class CrawlStarted(Message):
-    """A crawl was started from the dashboard: what lists crawls looks again now, not at its next tick.
-
-    Not an intent (nothing is pushed): the app hears it and tells the crawls pane.
-    """
-
-    crawl_id: str
-
-
-@dataclass(eq=False)
 class OpenConsole(Intent):
     """Open the execute console on a browser session."""
 

@@ -11,6 +11,7 @@ service, and the clock.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
@@ -37,6 +38,7 @@ def make_app(
     contexts: ContextSwitch | None = None,
     startup_notes: Sequence[str] = (),
     keymap: Mapping[str, str] | None = None,
+    recent_window: timedelta | None = None,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -46,7 +48,8 @@ def make_app(
     tests). `contexts`: the config file's contexts to switch between (None: one
     only). `startup_notes`: warnings said once the app runs. `keymap`: the
     config file's `[keys]` that passed their checks, binding id -> keys
-    (`tui.dashboard.keys.overrides`).
+    (`tui.dashboard.keys.overrides`). `recent_window`: how long finished crawls
+    and batches stay in the crawls pane (None: its default).
     """
     memory = AppMemory(webhooks)
     app = WdsApp(
@@ -59,6 +62,7 @@ def make_app(
         ui_state=ui_state,
         contexts=contexts,
         startup_notes=startup_notes,
+        recent_window=recent_window,
     )
     if keymap:
         app.set_keymap(dict(keymap))

@@ -38,6 +38,7 @@ from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.shell.intents import AskSupport, OpenFailedJobs, OpenInteract, OpenJob
+from tui.dashboard.shell.sightings import ACTIVITY, FOLLOWED_KINDS, JobSighting, JobsSeen
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
@@ -166,7 +167,18 @@ class ActivityPane(Pane[ShownPage], StatusColumn):
         changed |= self._update_page_label()
         self._refresh_keys()
         self._check_statuses(restart=True)
+        self._tell_jobs_seen(data.page.entries)
         return changed
+
+    def _tell_jobs_seen(self, entries: list[ActivityEntry]) -> None:
+        """Crawls and batches on this page reach the crawls pane, even those that ended between its polls."""
+        seen = tuple(
+            JobSighting(entry.endpoint, entry.id, ACTIVITY, url=entry.target, at=entry.created_at, started=True)
+            for entry in entries
+            if entry.endpoint in FOLLOWED_KINDS
+        )
+        if seen:
+            self.post_message(JobsSeen(seen))
 
     def show_again(self, data: ShownPage) -> bool:
         # No rows to rebuild, but "…" goes when the page asked for is back,
