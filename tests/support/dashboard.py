@@ -11,7 +11,7 @@ team `ops` with key KEY, seeded history, at NOW.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, TextArea
 import tui
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
+from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.kit.clock import Clock
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live import POLL_GROUP
@@ -103,14 +104,25 @@ def dashboard(
     *,
     clock: Clock | None = None,
     keymap: dict[str, str] | None = None,
+    webhooks: InboxService | None = None,
+    recent_window: timedelta | None = None,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
-    lives at another date passes the emulator's clock); `keymap`: [keys] overrides.
+    lives at another date passes the emulator's clock); `keymap`: [keys] overrides;
+    `webhooks`: its inbox (one made on first use if None); `recent_window`: the setting.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    return make_app(client, emulator_service(key), clock=clock or frozen_clock(NOW), refresh=SLOW, keymap=keymap)
+    return make_app(
+        client,
+        emulator_service(key),
+        clock=clock or frozen_clock(NOW),
+        refresh=SLOW,
+        keymap=keymap,
+        webhooks=webhooks,
+        recent_window=recent_window,
+    )
 
 
 class PaneHost(App[None]):
