@@ -32,7 +32,8 @@ from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
-from tui.dashboard.features.crawls.rows import RECENT_KEY
+from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count
+from tui.dashboard.features.crawls.tracker import Progress, TrackedJob
 from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.inbox.store import check_delivery
 from tui.dashboard.shell.intents import OpenBatchForm
@@ -236,7 +237,7 @@ async def test_a_batch_started_here_is_followed_and_stays_among_the_recent_once_
         assert (
             key == batch_id
             and cells[1].startswith("◌ ")
-            and cells[2:] == ["batch · bigbox-supply.com/", "12:00:00", "started here"]
+            and cells[2:] == ["bigbox-supply.com/ · batch", "12:00:00", "started here"]
         )
         assert crawls.border_subtitle == "1 running"
 
@@ -244,7 +245,7 @@ async def test_a_batch_started_here_is_followed_and_stays_among_the_recent_once_
         await refreshed(pilot, crawls)
         assert rows(crawls)[1] == (
             batch_id,
-            [batch_id[:8], "✓ completed 2/2", "batch · bigbox-supply.com/", "12:00:00", "started here"],
+            [batch_id[:8], "✓ completed 2/2", "bigbox-supply.com/ · batch", "12:00:00", "started here"],
         )
         asked = canned.asked(f"/v2/batch/scrape/{batch_id}")
         await refreshed(pilot, crawls)
@@ -288,3 +289,14 @@ async def test_a_failing_status_call_is_marked_and_asked_again_and_a_404_says_th
         await refreshed(pilot, pane)
         assert canned.asked(f"/v2/crawl/{failing.id}") == 2  # failed, then answered: no more
         assert canned.asked(f"/v2/crawl/{forgotten.id}") == 1  # a 404 is an answer
+
+
+def test_a_narrow_border_says_the_count_shorter_rather_than_cut() -> None:
+    running = TrackedJob(CRAWL, "a", ACTIVITY)
+    done = TrackedJob(CRAWL, "b", ACTIVITY, progress=Progress("completed", 3, 3))
+    hour = timedelta(hours=1)
+    assert border_count([done], hour, 60) == "No crawls running · 1 finished in the last hour"
+    assert border_count([done], hour, 34) == "none running · 1 finished in 1 h"
+    assert border_count([running, done], timedelta(minutes=90), 34) == "1 running · 1 finished in 1 h 30 min"
+    assert border_count([running], hour, 34) == "1 running"
+    assert border_count([], hour, 34) == ""

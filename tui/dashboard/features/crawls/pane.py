@@ -107,12 +107,20 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]]):
         table = self.query_one(CrawlTable)
         changed = table.sync(table_rows(data, self.clock(), self.tracker.window))
         changed = self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
-        count = border_count(data, self.tracker.window)
-        if count != self.border_subtitle:
-            self.border_subtitle = count
-            changed = True
+        changed = self._count_in_border() or changed
         self._note_keys()  # the highlighted crawl may have ended: x comes or goes
         return changed
+
+    def _count_in_border(self) -> bool:
+        # The border's corners and a blank either side take four cells.
+        count = border_count(self.data or (), self.tracker.window, self.size.width - 4)
+        if count == self.border_subtitle:
+            return False
+        self.border_subtitle = count
+        return True
+
+    def on_resize(self) -> None:
+        self._count_in_border()  # long or short, as the new width allows
 
     def take_sightings(self, sightings: Iterable[JobSighting]) -> None:
         """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about now."""

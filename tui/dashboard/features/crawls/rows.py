@@ -99,9 +99,12 @@ def progress_cell(tracked: TrackedJob) -> Text:
 
 
 def url_cell(tracked: TrackedJob) -> str:
-    """The crawl's URL, or `batch · ` and its first URL; `?` while no source has said it."""
+    """The crawl's URL, or a batch's first URL and ` · batch`; `?` while no source has said it.
+
+    The mark last: a narrow column is cut in the middle, so the host and the mark both stay.
+    """
     url = bare_url(tracked.url) if tracked.url else "?"
-    return f"batch · {url}" if tracked.kind == BATCH else url
+    return f"{url} · batch" if tracked.kind == BATCH else url
 
 
 def job_row(tracked: TrackedJob, now: datetime) -> tuple[str, Cells]:
@@ -138,11 +141,17 @@ def table_rows(jobs: Sequence[TrackedJob], now: datetime, window: timedelta) -> 
     return [*running, (RECENT_KEY, ("", heading, "", "", "")), *recent]
 
 
-def border_count(jobs: Sequence[TrackedJob], window: timedelta) -> str:
-    """The pane's bottom border: `2 running · 3 finished in the last hour`, `No crawls running · ...`; "" with none."""
+def border_count(jobs: Sequence[TrackedJob], window: timedelta, room: int) -> str:
+    """The pane's bottom border, in `room` cells: `2 running · 3 finished in the last hour`; "" with no job.
+
+    A narrow pane says it shorter (`none running · 3 finished in 1 h`) rather than cut.
+    """
     running = sum(1 for job in jobs if job.running)
     recent = len(jobs) - running
     if not jobs:
         return ""
     said = f"{running} running" if running else "No crawls running"
-    return f"{said} · {recent} finished in {window_words(window)}" if recent else said
+    long = f"{said} · {recent} finished in {window_words(window)}" if recent else said
+    if len(long) <= room or not recent:
+        return long
+    return f"{running or 'none'} running · {recent} finished in {window_words(window, short=True)}"
