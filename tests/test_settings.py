@@ -135,7 +135,7 @@ def test_refresh_interval_comes_from_flag_environment_or_file(tmp_path, monkeypa
 
 
 def test_the_recent_window_comes_from_the_environment_or_the_file_default_one_hour(tmp_path, monkeypatch) -> None:
-    from tui.dashboard.features.crawls.tracker import RECENT_WINDOW
+    from tui.dashboard.shell.sightings import RECENT_WINDOW
 
     settings, _ = load_settings()
     assert settings.recent_window == RECENT_WINDOW == timedelta(hours=1)  # the pane's own default is the same

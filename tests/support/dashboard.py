@@ -33,6 +33,7 @@ from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.intents import Intent
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import RECENT_WINDOW
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
@@ -105,7 +106,7 @@ def dashboard(
     clock: Clock | None = None,
     keymap: dict[str, str] | None = None,
     webhooks: InboxService | None = None,
-    recent_window: timedelta | None = None,
+    recent_window: timedelta = RECENT_WINDOW,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 

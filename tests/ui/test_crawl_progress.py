@@ -27,11 +27,11 @@ from tests.support.dashboard import (
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable
 from tui.dashboard.features.crawls.rows import progress_bar, progress_cell
-from tui.dashboard.features.crawls.tracker import RECENT_WINDOW, STATUS_CONCURRENCY, Progress, TrackedJob
+from tui.dashboard.features.crawls.tracker import STATUS_CONCURRENCY, Progress, TrackedJob
 from tui.dashboard.kit.confirm import ConfirmScreen
 from tui.dashboard.kit.pane import PaneStatus
 from tui.dashboard.shell.navigation import Navigator
-from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL
+from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL, RECENT_WINDOW
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 

@@ -253,7 +253,13 @@ async def test_a_batch_started_here_is_followed_and_stays_among_the_recent_once_
 
         table = crawls.query_one(CrawlTable)
         table.focus()
+        table.move_cursor(row=0)
+        await pilot.pause()
+        enter = app.screen.active_bindings.get("enter")
+        assert enter is None or not enter.enabled  # the heading opens nothing: no ⏎ in the footer
         table.move_cursor(row=table.get_row_index(batch_id))
+        await pilot.pause()
+        assert app.screen.active_bindings["enter"].binding.description == "Status"
         await pilot.press("enter")  # a batch opens the batch's own status screen
         await wait_until(pilot, lambda: isinstance(app.screen, BatchStatusScreen), "the batch's status again")
 

@@ -12,7 +12,7 @@ ends in error is notified and logged, see `tui.dashboard.shell.failures`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -55,7 +55,7 @@ from tui.dashboard.shell.intents import (
 )
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
-from tui.dashboard.shell.sightings import JobSighting, JobsSeen
+from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -156,7 +156,7 @@ class WdsApp(
         ui_state: UiState | None,
         contexts: ContextSwitch | None,
         startup_notes: Sequence[str],
-        recent_window: timedelta | None = None,
+        recent_window: timedelta = RECENT_WINDOW,
     ) -> None:
         """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
@@ -167,10 +167,11 @@ class WdsApp(
         self.service = service
         self.clock = clock
         self.intervals = intervals
-        self.recent_window = recent_window  # None: the crawls pane's own default
+        self.recent_window = recent_window
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
         self._zoomed: Pane | None = None
+        self._stop_watching_jobs: Callable[[], None] = lambda: None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         # Kept by reference: messages about it arrive while another screen is on top.
         self.header = StatusHeader(
@@ -186,20 +187,12 @@ class WdsApp(
         yield self.banner
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
+                # Besides the client, interval and clock: the operator's recent window, for the crawls.
+                extra: dict[str, Any] = {"recent_window": self.recent_window} if pane_id == "crawls" else {}
                 yield pane_class(
-                    self.client,
-                    interval=getattr(self.intervals, pane_id),
-                    clock=self.clock,
-                    id=pane_id,
-                    **self._pane_settings(pane_id),
+                    self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id, **extra
                 )
         yield Footer()
-
-    def _pane_settings(self, pane_id: str) -> dict[str, Any]:
-        """What one pane takes besides the client, interval and clock: the operator's recent window, for the crawls."""
-        if pane_id == "crawls" and self.recent_window is not None:
-            return {"recent_window": self.recent_window}
-        return {}
 
     # --- navigation: panes and screens ask, the app pushes -------------------------
 
@@ -211,11 +204,9 @@ class WdsApp(
 
     @on(JobsSeen)
     def _jobs_seen(self, message: JobsSeen) -> None:
-        # The dashboard's panes, whichever screen is on top (a form, the inbox).
-        self.navigator.jobs_seen(self.screen_stack[0], message.sightings)
-
-    def _seen_by_webhook(self, sightings: tuple[JobSighting, ...]) -> None:
-        self.post_message(JobsSeen(sightings))
+        # The dashboard's panes, whichever screen is on top (a form, the inbox); none while the app closes.
+        if self.screen_stack:
+            self.navigator.jobs_seen(self.screen_stack[0], message.sightings)
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -342,7 +333,8 @@ class WdsApp(
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
-        webhooks.watch_jobs(self._seen_by_webhook)  # crawls and batches its events name reach the crawls pane
+        # Crawls and batches its events name reach the crawls pane; the listening ends with the app.
+        self._stop_watching_jobs = webhooks.watch_jobs(lambda seen: self.post_message(JobsSeen(seen)))
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -394,5 +386,6 @@ class WdsApp(
         self.post_message(OpenBatchForm())
 
     async def on_unmount(self) -> None:
+        self._stop_watching_jobs()
         await self.memory.webhooks.close()
         await self.client.aclose()

@@ -13,7 +13,7 @@ another up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from textual.message import Message
 
@@ -21,6 +21,10 @@ CRAWL = "crawl"
 BATCH = "batch_scrape"
 FOLLOWED_KINDS = frozenset({CRAWL, BATCH})
 """The kinds of job the crawls pane follows, by their activity names (`tui.contract.requests.ACTIVITY_ENDPOINTS`)."""
+
+RECENT_WINDOW = timedelta(hours=1)
+"""How long the crawls pane keeps a finished job, unless the operator sets `recent_window`
+(`tui.dashboard.startup.settings` says the same default: it reads no Textual module)."""
 
 ACTIVE_LIST = "active list"
 ACTIVITY = "activity"

@@ -19,6 +19,7 @@ from tui.dashboard.shell.app import Intervals, WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import RECENT_WINDOW
 
 if TYPE_CHECKING:
     from tui.api.client import WdsClient
@@ -38,7 +39,7 @@ def make_app(
     contexts: ContextSwitch | None = None,
     startup_notes: Sequence[str] = (),
     keymap: Mapping[str, str] | None = None,
-    recent_window: timedelta | None = None,
+    recent_window: timedelta = RECENT_WINDOW,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -49,7 +50,7 @@ def make_app(
     only). `startup_notes`: warnings said once the app runs. `keymap`: the
     config file's `[keys]` that passed their checks, binding id -> keys
     (`tui.dashboard.keys.overrides`). `recent_window`: how long finished crawls
-    and batches stay in the crawls pane (None: its default).
+    and batches stay in the crawls pane.
     """
     memory = AppMemory(webhooks)
     app = WdsApp(

@@ -27,8 +27,8 @@ from textual.widgets import Static
 from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models.common import JobStatus
-from tui.dashboard.features.crawls.rows import border_count, counts, table_rows
-from tui.dashboard.features.crawls.tracker import RECENT_WINDOW, JobTracker, TrackedJob
+from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count, counts, table_rows
+from tui.dashboard.features.crawls.tracker import JobTracker, TrackedJob
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.formatting import bare_url, middle_clip, short_id
 from tui.dashboard.kit.mutations import mutates
@@ -36,7 +36,7 @@ from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import without_seconds
 from tui.dashboard.shell.intents import Confirm, OpenBatch, OpenCrawl
-from tui.dashboard.shell.sightings import BATCH, CRAWL, JobSighting
+from tui.dashboard.shell.sightings import BATCH, CRAWL, RECENT_WINDOW, JobSighting
 
 SQUEEZE = (
     Squeeze("options", 12),
@@ -53,11 +53,16 @@ NO_CANCEL = 'this service does not support cancelling crawls (it answered 405 "m
 
 
 class CrawlTable(LiveTable):
-    """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
+    """The crawls table; Enter opens the highlighted crawl or batch (and says so in the footer)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor")
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor" and self.selected_key() == RECENT_KEY:
+            return False  # the recent section's heading opens nothing: Enter leaves the footer
+        return super().check_action(action, parameters)
 
 
 class CrawlsPane(Pane[tuple[TrackedJob, ...]]):
@@ -157,7 +162,7 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_selected":
-            return True if self.data else None
+            return True if self.selected_job() is not None else None
         if action == "cancel_crawl":
             selected = self.selected_job()
             return selected is not None and selected.kind == CRAWL and selected.running

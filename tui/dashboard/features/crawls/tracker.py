@@ -36,10 +36,8 @@ from tui.api.errors import NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.common import FINISHED_STATES, JobStatus
 from tui.contract.models.crawl import ActiveCrawl
-from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL, FOLLOWED_KINDS, JobSighting
+from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL, FOLLOWED_KINDS, RECENT_WINDOW, JobSighting
 
-RECENT_WINDOW = timedelta(hours=1)
-"""How long a finished job stays listed, unless the operator sets `recent_window`."""
 STATUS_CONCURRENCY = 4
 """Status calls in flight at once: a team with many crawls does not get a burst per poll."""
 MAX_JOBS = 200

@@ -25,7 +25,7 @@ TOLD_KEPT = 1000
 NEWS = ("started", "completed", "failed", "cancelled")
 """Event names (after the kind) that say something of a job already told: its start or its end."""
 
-Tell = Callable[[tuple[JobSighting, ...]], None]
+Tell = Callable[[tuple[JobSighting, ...]], object]
 
 
 class JobEvents:
