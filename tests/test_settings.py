@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "WDS_CONTEXT",
         "WDS_READ_ONLY",
         "WDS_API_KEY_COMMAND",
+        "WDS_RECENT_WINDOW",
     ):
         monkeypatch.delenv(name, raising=False)
     # Point the default config location at an empty place so a developer's own file is never read.
@@ -130,6 +132,35 @@ def test_refresh_interval_comes_from_flag_environment_or_file(tmp_path, monkeypa
     assert load_settings(config_path=path, refresh=2)[0].refresh == 2
     with pytest.raises(SettingsError, match="refresh"):
         load_settings(refresh=0.1)
+
+
+def test_the_recent_window_comes_from_the_environment_or_the_file_default_one_hour(tmp_path, monkeypatch) -> None:
+    from tui.dashboard.shell.sightings import RECENT_WINDOW
+
+    settings, _ = load_settings()
+    assert settings.recent_window == RECENT_WINDOW == timedelta(hours=1)  # the pane's own default is the same
+    assert "finished crawls and batches stay 1 h in the crawls pane" in settings.describe()
+    path = write_config(tmp_path, 'recent_window = "2h30m"\n')
+    assert load_settings(config_path=path)[0].recent_window == timedelta(hours=2, minutes=30)
+    monkeypatch.setenv("WDS_RECENT_WINDOW", "45m")
+    assert load_settings(config_path=path)[0].recent_window == timedelta(minutes=45)
+    monkeypatch.setenv("WDS_RECENT_WINDOW", "5400")  # a bare number is seconds, as timeout and refresh
+    assert load_settings(config_path=path)[0].recent_window == timedelta(minutes=90)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("an hour", "recent_window: 'an hour' is not a duration: write it as 30m, 1h, 2h30m or a number of seconds"),
+        ("25h", "recent_window: 25 h is out of range: from 1 min to 24 h"),
+        ("30s", "recent_window: 30 s is out of range: from 1 min to 24 h"),
+    ],
+)
+def test_a_bad_recent_window_is_one_clear_line(tmp_path, value: str, said: str) -> None:
+    path = write_config(tmp_path, f'recent_window = "{value}"\n')
+    with pytest.raises(SettingsError) as caught:
+        load_settings(config_path=path)
+    assert str(caught.value) == f"Invalid configuration: {said}"
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ team `ops` with key KEY, seeded history, at NOW.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, TextArea
 import tui
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
+from tui.dashboard.features.inbox.service import InboxService
 from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.kit.clock import Clock
 from tui.dashboard.kit.pane import Pane
@@ -34,6 +35,7 @@ from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.intents import Intent
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import RECENT_WINDOW
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
@@ -106,16 +108,27 @@ def dashboard(
     clock: Clock | None = None,
     keymap: dict[str, str] | None = None,
     hyperlinks: bool = False,
+    webhooks: InboxService | None = None,
+    recent_window: timedelta = RECENT_WINDOW,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
-    lives at another date passes the emulator's clock); `keymap`: [keys] overrides.
+    lives at another date passes the emulator's clock); `keymap`: [keys] overrides;
+    `webhooks`: its inbox (one made on first use if None); `recent_window`: the setting.
     `hyperlinks` off unless asked: a picture must not depend on the TERM the tests run under.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
-    clock = clock or frozen_clock(NOW)
-    return make_app(client, emulator_service(key), clock=clock, refresh=SLOW, keymap=keymap, hyperlinks=hyperlinks)
+    return make_app(
+        client,
+        emulator_service(key),
+        clock=clock or frozen_clock(NOW),
+        refresh=SLOW,
+        keymap=keymap,
+        hyperlinks=hyperlinks,
+        webhooks=webhooks,
+        recent_window=recent_window,
+    )
 
 
 class PaneHost(App[None]):

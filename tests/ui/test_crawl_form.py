@@ -23,8 +23,9 @@ from tui.dashboard.features.crawls import params_fields as params
 from tui.dashboard.features.crawls.form import CrawlFormScreen
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.dashboard.shell.app_memory import AppMemory
-from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl, OpenCrawlForm
+from tui.dashboard.shell.intents import OpenCrawl, OpenCrawlForm
 from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.shell.sightings import CRAWL, STARTED_HERE, JobSighting, JobsSeen
 from tui.emulator.service import Emulator
 
 URL = "https://northwind.dev"
@@ -151,11 +152,11 @@ async def test_start_posts_the_crawl_and_opens_its_status_screen(emulator: Emula
         await settle(pilot)
         from tui.dashboard.features.crawls.pane import CrawlsPane
 
-        assert app.query_one(CrawlsPane).crawl_by_id(status.crawl_id) is not None
+        assert app.query_one(CrawlsPane).job_by_id(status.crawl_id) is not None
 
 
 async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(emulator: Emulator, monkeypatch: Any) -> None:
-    # The form tells the app (CrawlStarted), which tells the pane: the form never looks the pane up.
+    # The form tells the app (JobsSeen), which tells the pane: the form never looks the pane up.
     app = dashboard(emulator)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_form(pilot)
@@ -164,7 +165,7 @@ async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(emulator:
         pane = app.screen_stack[0].query_one(CrawlsPane)
         asked: list[bool] = []
         monkeypatch.setattr(pane, "refresh_data", lambda: asked.append(True))
-        screen.post_message(CrawlStarted("crawl-1"))
+        screen.post_message(JobsSeen((JobSighting(CRAWL, "crawl-1", STARTED_HERE, started=True),)))
         await wait_until(pilot, lambda: asked == [True], "the crawls pane told to look again")
         assert app.screen is screen
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import httpx
@@ -24,12 +25,13 @@ from tests.support.dashboard import (
     wait_until,
 )
 from tui.api.client import WdsClient
-from tui.contract.models import ActiveCrawl
-from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable, progress_bar, progress_cell
-from tui.dashboard.features.crawls.tracker import LINGER, STATUS_CONCURRENCY, Progress, TrackedCrawl
+from tui.dashboard.features.crawls.pane import NO_CANCEL, CrawlsPane, CrawlTable
+from tui.dashboard.features.crawls.rows import progress_bar, progress_cell
+from tui.dashboard.features.crawls.tracker import STATUS_CONCURRENCY, Progress, TrackedJob
 from tui.dashboard.kit.confirm import ConfirmScreen
 from tui.dashboard.kit.pane import PaneStatus
 from tui.dashboard.shell.navigation import Navigator
+from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL, RECENT_WINDOW
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 
@@ -115,10 +117,10 @@ def test_the_bar_is_text_and_never_empty_or_full_while_under_way() -> None:
     assert progress_bar(3, 0) == "▱▱▱▱▱▱"  # total unknown
 
 
-def tracked(state: str | None, completed: int = 0, total: int = 0, **kw: object) -> TrackedCrawl:
-    crawl = ActiveCrawl.model_validate({"id": "7f3e4b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "url": "https://a.test/"})
+def tracked(state: str | None, completed: int = 0, total: int = 0, **kw: object) -> TrackedJob:
     progress = Progress(state, completed, total) if state is not None else None
-    return TrackedCrawl(crawl, progress, **kw)  # type: ignore[arg-type]
+    job = TrackedJob(CRAWL, "7f3e4b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", ACTIVE_LIST, "https://a.test/", progress=progress)
+    return replace(job, **kw)  # type: ignore[arg-type]
 
 
 def test_each_state_reads_with_its_symbol() -> None:
@@ -164,7 +166,7 @@ async def test_progress_follows_the_crawl_then_it_stays_completed_for_a_while_th
         assert progress_of(pane, started.id) == "✓ completed 12/12"
         asked = len(faults.status_calls(started.id))
 
-        clock.advance(LINGER.total_seconds() - 1)
+        clock.advance(RECENT_WINDOW.total_seconds() - 1)
         await refresh(pilot, pane)
         assert progress_of(pane, started.id) == "✓ completed 12/12"
         assert len(faults.status_calls(started.id)) == asked  # a finished crawl is not asked about again

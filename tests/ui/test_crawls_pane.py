@@ -18,7 +18,8 @@ from tests.support.dashboard import (
 )
 from tui.api.client import WdsClient
 from tui.contract.models import ActiveCrawl
-from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable, options_summary
+from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
+from tui.dashboard.features.crawls.rows import options_summary
 from tui.dashboard.features.crawls.status import CrawlStatusScreen
 from tui.dashboard.kit.pane import PaneStatus
 from tui.dashboard.kit.widgets.live_table import LiveTable

@@ -12,10 +12,11 @@ ends in error is notified and logged, see `tui.dashboard.shell.failures`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -44,9 +45,7 @@ from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.data_age import SaysHowOldTheDataIs
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
-    CrawlStarted,
     Intent,
-    JobsSeen,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
@@ -58,6 +57,7 @@ from tui.dashboard.shell.intents import (
 )
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -163,6 +163,7 @@ class WdsApp(
         ui_state: UiState | None,
         contexts: ContextSwitch | None,
         startup_notes: Sequence[str],
+        recent_window: timedelta = RECENT_WINDOW,
     ) -> None:
         """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
@@ -173,10 +174,12 @@ class WdsApp(
         self.service = service
         self.clock = clock
         self.intervals = intervals
+        self.recent_window = recent_window
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
         self.hyperlinks = navigator.hyperlinks  # read by every table (`hyperlink.links_on`): decided once, there
         self._zoomed: Pane | None = None
+        self._stop_watching_jobs: Callable[[], None] = lambda: None
         self.banner = ConnectionBanner(client, service.host, clock=clock, id="connection-banner")
         self.first_wait = FirstAnswerWait(client.in_flight, clock=clock, id="first-answer-wait")
         # Kept by reference: messages about it arrive while another screen is on top.
@@ -194,7 +197,11 @@ class WdsApp(
         yield self.banner
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
-                yield pane_class(self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id)
+                # Besides the client, interval and clock: the operator's recent window, for the crawls.
+                extra: dict[str, Any] = {"recent_window": self.recent_window} if pane_id == "crawls" else {}
+                yield pane_class(
+                    self.client, interval=getattr(self.intervals, pane_id), clock=self.clock, id=pane_id, **extra
+                )
         yield Footer()
 
     # --- navigation: panes and screens ask, the app pushes -------------------------
@@ -206,12 +213,11 @@ class WdsApp(
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
 
     @on(JobsSeen)
-    def _jobs_seen(self, seen: JobsSeen) -> None:
-        self.memory.seen_jobs.learn(seen.jobs)  # what g reads (tui.dashboard.features.jump)
-
-    @on(CrawlStarted)
-    def _crawl_started(self) -> None:
-        self.navigator.crawl_started(self.screen_stack[0])  # the dashboard's panes, whichever screen is on top
+    def _jobs_seen(self, message: JobsSeen) -> None:
+        self.memory.seen_jobs.learn((seen.job_id, seen.kind) for seen in message.sightings)  # what g reads
+        # The dashboard's panes, whichever screen is on top (a form, the inbox); none while the app closes.
+        if self.screen_stack:
+            self.navigator.jobs_seen(self.screen_stack[0], message.sightings)
 
     # --- the one sink for unexpected failures ---------------------------------------
 
@@ -344,6 +350,8 @@ class WdsApp(
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
+        # Crawls and batches its events name reach the crawls pane; the listening ends with the app.
+        self._stop_watching_jobs = webhooks.watch_jobs(lambda seen: self.post_message(JobsSeen(seen)))
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -395,5 +403,6 @@ class WdsApp(
         self.post_message(OpenBatchForm())
 
     async def on_unmount(self) -> None:
+        self._stop_watching_jobs()
         await self.memory.webhooks.close()
         await self.client.aclose()

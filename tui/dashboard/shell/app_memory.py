@@ -33,7 +33,10 @@ class AppMemory:
 
     @cached_property
     def webhooks(self) -> InboxService:
-        """The webhook inbox of this run (its listener starts when the inbox is first opened, or at start-up)."""
+        """The webhook inbox of this run (its listener starts when the inbox is first opened, or at start-up).
+
+        Made when the app mounts, not on first use: the app listens to it for the crawls and batches its events name.
+        """
         from tui.dashboard.features.inbox.service import InboxService
 
         return InboxService()

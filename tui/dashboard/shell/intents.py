@@ -47,25 +47,6 @@ class OpenCrawl(Intent):
 
 
 @dataclass(eq=False)
-class CrawlStarted(Message):
-    """A crawl was started from the dashboard: what lists crawls looks again now, not at its next tick.
-
-    Not an intent (nothing is pushed): the app hears it and tells the crawls pane.
-    """
-
-    crawl_id: str
-
-
-@dataclass(eq=False)
-class JobsSeen(Message):
-    """Jobs a list has just shown, as (id, activity kind): what `g` reads to open an id without asking around.
-
-    Not an intent (nothing is pushed): the app hears it and files it in its memory's `seen_jobs`.
-    """
-
-    jobs: tuple[tuple[str, str], ...]
-
-
 @dataclass(eq=False)
 class OpenJobById(Intent):
     """Ask for a job id (or a URL with one), find its kind and open it (`g`)."""

@@ -9,7 +9,7 @@ frame needs none of them.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from tui.api.client import WdsClient
     from tui.dashboard.features.sessions.form import SessionCreated
     from tui.dashboard.kit.pane import Pane
+    from tui.dashboard.shell.sightings import JobSighting
 
 PANES: tuple[tuple[str, type[Pane]], ...] = (
     ("crawls", CrawlsPane),
@@ -232,7 +233,7 @@ class Navigator:
         return None
 
     @staticmethod
-    def crawl_started(dashboard: DOMNode) -> None:
-        """A form started a crawl: the crawls pane on `dashboard` shows it without waiting for its next refresh."""
+    def jobs_seen(dashboard: DOMNode, sightings: Sequence[JobSighting]) -> None:
+        """Crawls or batches were seen somewhere: the crawls pane on `dashboard` learns of them (and asks about new ones now)."""
         for pane in dashboard.query(CrawlsPane):
-            pane.refresh_data()
+            pane.take_sightings(sightings)

@@ -11,6 +11,7 @@ service, and the clock.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
@@ -18,6 +19,7 @@ from tui.dashboard.shell.app import Intervals, WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
+from tui.dashboard.shell.sightings import RECENT_WINDOW
 
 if TYPE_CHECKING:
     from tui.api.client import WdsClient
@@ -38,6 +40,7 @@ def make_app(
     startup_notes: Sequence[str] = (),
     keymap: Mapping[str, str] | None = None,
     hyperlinks: bool | None = None,
+    recent_window: timedelta = RECENT_WINDOW,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -49,6 +52,7 @@ def make_app(
     config file's `[keys]` that passed their checks, binding id -> keys
     (`tui.dashboard.keys.overrides`). `hyperlinks`: whether URLs are OSC 8 links
     (None: as the terminal allows, `tui.dashboard.kit.widgets.hyperlink`).
+    `recent_window`: how long finished crawls and batches stay in the crawls pane.
     """
     memory = AppMemory(webhooks)
     app = WdsApp(
@@ -61,6 +65,7 @@ def make_app(
         ui_state=ui_state,
         contexts=contexts,
         startup_notes=startup_notes,
+        recent_window=recent_window,
     )
     if keymap:
         app.set_keymap(dict(keymap))

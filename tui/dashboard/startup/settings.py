@@ -17,6 +17,7 @@ import stat
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -30,10 +31,17 @@ from tui.contract.redact import mask_key, mask_url
 from tui.contract.validation import validation_summary
 from tui.dashboard.startup.config_path import config_file_path
 from tui.dashboard.startup.contexts import LOCAL, ContextError, FileContexts, read_contexts
+from tui.dashboard.startup.durations import duration_words, parse_duration
 from tui.dashboard.startup.key_command import KeyCommandError, key_from_command
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable  # the base's file type, for the override
+
+
+RECENT_WINDOW = timedelta(hours=1)
+RECENT_WINDOW_MIN = timedelta(minutes=1)
+RECENT_WINDOW_MAX = timedelta(hours=24)
+"""The activity the dashboard reads covers 24 hours: a longer window would list jobs nothing can show it."""
 
 
 class SettingsError(Exception):
@@ -75,6 +83,10 @@ class Settings(BaseSettings):
     api_key_command: str | None = Field(None, description="A command that prints the API key (pass show ...)")
     read_only: bool = Field(False, description="Refuse every action that changes something on the service")
     context: str | None = Field(None, description="The config file's context in use (None: the unnamed one)")
+    recent_window: timedelta = Field(
+        RECENT_WINDOW,
+        description="How long finished crawls and batches stay in the crawls pane (30m, 1h, 2h30m; 1 min to 24 h)",
+    )
     _contexts: FileContexts | None = PrivateAttr(None)
     _config_path: Path | None = PrivateAttr(None)
     _keys: dict[str, str] = PrivateAttr(default_factory=dict)
@@ -103,6 +115,14 @@ class Settings(BaseSettings):
     @classmethod
     def _check_webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
         return value if value is not None and value.get_secret_value().strip() else None
+
+    @field_validator("recent_window", mode="before")
+    @classmethod
+    def _check_recent_window(cls, value: object) -> timedelta:
+        window = parse_duration(value)  # ValueError says how to write one
+        if not RECENT_WINDOW_MIN <= window <= RECENT_WINDOW_MAX:
+            raise ValueError(f"{duration_words(window)} is out of range: from 1 min to 24 h")
+        return window
 
     @field_validator("base_url")
     @classmethod
@@ -181,6 +201,7 @@ class Settings(BaseSettings):
             f"API key:  {self.masked_key}\n"
             f"timeout:  {self.timeout:g} s\n"
             f"refresh:  {f'every {self.refresh:g} s' if self.refresh else 'per pane (the dashboard defaults)'}\n"
+            f"recent:   finished crawls and batches stay {duration_words(self.recent_window)} in the crawls pane\n"
             f"webhooks: {f'listen on {self.webhook_listen}' if self.webhook_listen else 'inbox started from the app (w)'}; "
             f"secret {mask_key(self.webhook_secret.get_secret_value()) if self.webhook_secret else 'not set (events shown unchecked)'}"
         )

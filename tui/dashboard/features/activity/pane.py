@@ -44,15 +44,8 @@ from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.shell.intents import (
-    AskSupport,
-    ExportRows,
-    JobsSeen,
-    OpenFailedJobs,
-    OpenInteract,
-    OpenJob,
-    OpenTriage,
-)
+from tui.dashboard.shell.intents import AskSupport, ExportRows, OpenFailedJobs, OpenInteract, OpenJob, OpenTriage
+from tui.dashboard.shell.sightings import ACTIVITY, JobSighting, JobsSeen
 
 __all__ = ["ALL", "ActivityPane", "ActivityTable", "ShownPage", "entry_row", "keyed_entries"]
 
@@ -195,7 +188,6 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
     def show(self, data: ShownPage) -> bool:
         keyed = keyed_entries(data.page.entries)
         self._entries = dict(keyed)
-        self.post_message(JobsSeen(tuple((entry.id, entry.endpoint) for entry in self._entries.values())))
         self.forget_statuses_of_gone_rows()
         table = self.query_one(ActivityTable)
         changed = self._draw_rows()
@@ -203,7 +195,18 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
         changed |= self._update_page_label()
         self._refresh_keys()
         self._check_statuses(restart=True)
+        self._tell_jobs_seen(data.page.entries)
         return changed
+
+    def _tell_jobs_seen(self, entries: list[ActivityEntry]) -> None:
+        """The jobs on this page, told to the app: `g` then knows their kinds, and the crawls pane
+        hears of the crawls and batches, even those that ended between its polls."""
+        seen = tuple(
+            JobSighting(entry.endpoint, entry.id, ACTIVITY, url=entry.target, at=entry.created_at, started=True)
+            for entry in entries
+        )
+        if seen:
+            self.post_message(JobsSeen(seen))
 
     def show_again(self, data: ShownPage) -> bool:
         # No rows to rebuild, but "…" goes when the page asked for is back,

@@ -6,8 +6,9 @@ fields are `tui.dashboard.features.batch.fields`, and the launch form
 `tui.dashboard.kit.error_words` with what only a batch can add (`BATCH_WORDS`):
 unlike a single scrape, a batch that timed out or lost its connection may
 have started anyway, so the words say where to look before sending it again.
-A started batch closes the form and opens its status screen (`OpenBatch`),
-which lists the URLs the service refused as invalid beside the accepted ones.
+A started batch closes the form, tells the app (`JobsSeen`: the crawls pane
+lists it, and keeps it among the recent ones once it ends) and opens its
+status screen (`OpenBatch`), which lists the URLs the service refused as invalid beside the accepted ones.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tui.dashboard.features.batch.fields import BatchFields
 from tui.dashboard.kit.error_words import Say, Words, request_id_text, sentence, status_code
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.shell.intents import OpenBatch
+from tui.dashboard.shell.sightings import BATCH, STARTED_HERE, JobSighting, JobsSeen
 
 if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
@@ -109,4 +111,6 @@ class BatchFormScreen(LaunchFormScreen):
         app = self.app
         self.dismiss(None)
         app.notify(note, title=f"Batch {answer.id[:8]} started")
+        first = next((url for url in request.urls if url not in invalid), None)
+        app.post_message(JobsSeen((JobSighting(BATCH, answer.id, STARTED_HERE, url=first, started=True),)))
         app.post_message(OpenBatch(answer.id, invalid))

@@ -7,8 +7,8 @@ The launch form (`tui.dashboard.kit.launch_form`) checks every value with
 `CrawlRequest`, starts the crawl, counts the seconds, lets Esc abandon the
 request and copies it as curl; on any refusal, ours or the service's, the
 form stays as typed with each problem at its field or at the top. A started
-crawl closes the form, tells the app (`CrawlStarted`: the crawls pane looks
-again) and opens the crawl's status screen. A form closed unsent keeps what
+crawl closes the form, tells the app (`JobsSeen`: the crawls pane lists it
+now, not at its next poll) and opens the crawl's status screen. A form closed unsent keeps what
 was typed (`draft`, the app's memory) for the next time it opens.
 """
 
@@ -33,7 +33,8 @@ from tui.dashboard.kit.form_issues import refusal
 from tui.dashboard.kit.launch_form import LaunchFormScreen, launch_bindings
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import shown
-from tui.dashboard.shell.intents import CrawlStarted, OpenCrawl
+from tui.dashboard.shell.intents import OpenCrawl
+from tui.dashboard.shell.sightings import CRAWL, STARTED_HERE, JobSighting, JobsSeen
 
 if TYPE_CHECKING:
     from tui.dashboard.kit.webhook_address import WebhookAddress
@@ -169,7 +170,7 @@ class CrawlFormScreen(LaunchFormScreen):
         self.draft.clear()  # started: the next form starts afresh
         self.dismiss(None)
         app.notify(f"Crawl {answer.id} started", title="Start a crawl")
-        app.post_message(CrawlStarted(answer.id))
+        app.post_message(JobsSeen((JobSighting(CRAWL, answer.id, STARTED_HERE, url=request.url, started=True),)))
         app.post_message(OpenCrawl(answer.id, request.url))
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tui.api.client import WdsClient
 from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.crawls.live_follow import follow_crawl
-from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
+from tui.dashboard.features.crawls.tracker import JobTracker, Progress, TrackedJob
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -38,7 +38,7 @@ class LiveCrawls:
     """Which of the pane's running crawls are followed live, and their last pushed status."""
 
     def __init__(
-        self, client: WdsClient, tracker: CrawlTracker, pane: Pane[tuple[TrackedCrawl, ...]], limit: int = LIVE_LIMIT
+        self, client: WdsClient, tracker: JobTracker, pane: Pane[tuple[TrackedJob, ...]], limit: int = LIVE_LIMIT
     ) -> None:
         self.client, self.tracker, self.pane, self.limit = client, tracker, pane, limit
         self.offered = client.live_sockets  # False once the service is known to offer no socket
@@ -85,7 +85,7 @@ class LiveCrawls:
 
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
         self._latest[crawl_id] = status
-        self.tracker.record(crawl_id, Progress.of(status))
+        self.tracker.record(crawl_id, Progress.of(status), self.pane.clock())
         if not self.pane.paused:
             self.pane.take_pushed(self.tracker.rows)
 

@@ -1,43 +1,45 @@
-"""The "Active crawls" pane: the team's running crawls (`GET /v2/crawl/active`), how far they are, how they ended.
+"""The "Active crawls" pane: crawls running now, and the crawls and batches that finished lately.
 
-One row per crawl: its progress (pages done of the total, and a small bar
-drawn with characters, readable without colour), its start and its main
-options. A crawl that ended stays a few minutes marked completed, failed or
-cancelled (`tui.dashboard.features.crawls.tracker` keeps that memory across polls). Enter
-opens the crawl's live status screen; x cancels the highlighted crawl after
-a confirmation.
+Running crawls come from `GET /v2/crawl/active`; the pane also hears of every
+crawl and batch the rest of the dashboard sees (`JobsSeen`: the activity list,
+the forms, the webhook inbox), so one that started and ended between two polls
+still shows. `tui.dashboard.features.crawls.tracker` keeps that memory across
+polls and asks each job's state; `tui.dashboard.features.crawls.rows` says how
+it reads. Finished jobs stay in a "recent" section under the running ones, the
+newest first, for the operator's `recent_window` (default 1 h). Enter opens a
+crawl's (or batch's) live status screen; x cancels the highlighted running
+crawl after a confirmation.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterable
+from datetime import timedelta
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
-from tui.contract.models import ActiveCrawlOptions
-from tui.contract.models.crawl import CrawlStatus
+from tui.contract.models.common import JobStatus
 from tui.dashboard.features.crawls.live_crawls import LiveCrawls
-from tui.dashboard.features.crawls.tracker import CrawlTracker, Progress, TrackedCrawl
-from tui.dashboard.kit.formatting import bare_url, clip, clock_time, middle_clip, short_id
+from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count, counts, table_rows
+from tui.dashboard.features.crawls.tracker import JobTracker, TrackedJob
+from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.formatting import bare_url, middle_clip, short_id
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
-from tui.dashboard.kit.outside_text import visible
 from tui.dashboard.kit.pane import Pane
-from tui.dashboard.kit.status_look import UNKNOWN, look_of, state_text
-from tui.dashboard.kit.widgets.hyperlink import linked
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Shorten, Squeeze
 from tui.dashboard.kit.widgets.table_fit import without_seconds
-from tui.dashboard.shell.intents import Confirm, OpenCrawl
+from tui.dashboard.shell.intents import Confirm, OpenBatch, OpenCrawl
+from tui.dashboard.shell.sightings import BATCH, CRAWL, RECENT_WINDOW, JobSighting
 
-BAR_CELLS = 6
 SQUEEZE = (
     Squeeze("options", 12),
     Squeeze("url", 16),
@@ -49,99 +51,24 @@ SQUEEZE = (
     Squeeze("pages", 16),
 )
 """How the columns give way in a narrow pane, in order: the progress and the URL stay (zoom shows all)."""
-ERROR_CELL_WIDTH = 48
-"""A progress cell that carries an error reason is cut here; the status screen (Enter) says it all."""
-WARNING = "yellow"  # an ANSI colour, as in tui.dashboard.kit.status_look
 NO_CANCEL = 'this service does not support cancelling crawls (it answered 405 "method not allowed")'
 
 
-def _format_name(fmt: Any) -> str:
-    if isinstance(fmt, dict):
-        return str(fmt.get("type", "?"))
-    return str(fmt)
-
-
-def options_summary(options: ActiveCrawlOptions) -> str:
-    """The options that shape a crawl, compactly: `limit 50 · depth 2 · +/blog · -/tag · markdown`."""
-    parts: list[str] = []
-    if options.limit is not None:
-        parts.append(f"limit {options.limit}")
-    if options.max_depth is not None:
-        parts.append(f"depth {options.max_depth}")
-    if options.include_paths:
-        parts.append("+" + ",".join(options.include_paths))
-    if options.exclude_paths:
-        parts.append("-" + ",".join(options.exclude_paths))
-    formats = options.scrape_options.formats if options.scrape_options is not None else None
-    if formats:
-        parts.append(",".join(_format_name(fmt) for fmt in formats))
-    return " · ".join(parts) if parts else "defaults"
-
-
-def progress_bar(completed: int, total: int, cells: int = BAR_CELLS) -> str:
-    """`▰▰▱▱▱▱`: the share of pages done in `cells` characters.
-
-    A crawl under way never shows an empty or a full bar: one page done
-    fills a cell, one page missing leaves one.
-    """
-    if total <= 0:
-        return "▱" * cells
-    filled = round(cells * min(completed, total) / total)
-    if 0 < completed < total:
-        filled = min(max(filled, 1), cells - 1)
-    return "▰" * filled + "▱" * (cells - filled)
-
-
-def counts(progress: Progress) -> str:
-    """`12/50`; `12/?` while the service does not know the total."""
-    return f"{progress.completed}/{progress.total if progress.total > 0 else '?'}"
-
-
-def progress_cell(tracked: TrackedCrawl) -> Text:
-    """The pages column: `◌ 12/50 ▰▱▱▱▱▱` while running, `✓ completed 50/50` once ended.
-
-    A failed status call is marked `⚠` with its reason and the last progress
-    known; a crawl whose end could not be learned says so.
-    """
-    progress = tracked.progress
-    if progress is not None and progress.finished:
-        return state_text(progress.state) + f" {counts(progress)}"
-    if tracked.gone:
-        return Text(f"{UNKNOWN.symbol} ended · no longer on the service", style="dim")
-    if tracked.left_at is not None and (progress is None or tracked.error is not None):
-        reason = f": {visible(tracked.error)}" if tracked.error else ""
-        return Text(clip(f"⚠ ended · state unknown{reason}", ERROR_CELL_WIDTH), style=WARNING)
-    done = f"{counts(progress)} {progress_bar(progress.completed, progress.total)}" if progress else None
-    if tracked.error is not None:
-        said = f"{done} · {visible(tracked.error)}" if done else visible(tracked.error)
-        return Text(clip(f"⚠ {said}", ERROR_CELL_WIDTH), style=WARNING)
-    look = look_of(progress.state if progress else "scraping")
-    return Text(f"{look.symbol} {done or '…'}", style=look.style)  # "…": listed, not asked about yet
-
-
-def crawl_row(tracked: TrackedCrawl, now: datetime) -> tuple[str, tuple[str, Text, str | Text, str, str]]:
-    """One table row for a crawl, keyed by its full id."""
-    crawl = tracked.crawl
-    cells = (
-        short_id(crawl.id),
-        progress_cell(tracked),
-        linked(bare_url(crawl.url), crawl.url),
-        clock_time(crawl.created_at, now),
-        options_summary(crawl.options),
-    )
-    return crawl.id, cells
-
-
 class CrawlTable(LiveTable):
-    """The crawls table; Enter opens the highlighted crawl (and says so in the footer)."""
+    """The crawls table; Enter opens the highlighted crawl or batch (and says so in the footer)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Status", id="crawl_table.select_cursor")
     ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor" and self.selected_key() == RECENT_KEY:
+            return False  # the recent section's heading opens nothing: Enter leaves the footer
+        return super().check_action(action, parameters)
 
-class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
-    """Crawls running now with their progress, and those that just ended; Enter follows one live, x cancels."""
+
+class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
+    """Crawls running now with their progress, and the crawls and batches that ended lately; Enter follows one live, x cancels."""
 
     TITLE = "Active crawls"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -154,9 +81,17 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
     keys_state: reactive[tuple[bool | None, ...]] = reactive((), bindings=True, init=False)
     """What `check_action` answers now (open, cancel): a change redraws the keys."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tracker = CrawlTracker()
+    def __init__(
+        self,
+        client: WdsClient,
+        *,
+        interval: float = 5.0,
+        clock: Clock = system_clock,
+        id: str | None = None,
+        recent_window: timedelta = RECENT_WINDOW,
+    ) -> None:
+        super().__init__(client, interval=interval, clock=clock, id=id)
+        self.tracker = JobTracker(window=recent_window)
         self.live = LiveCrawls(self.client, self.tracker, self)  # the first running crawls, over the WebSocket
 
     def compose(self) -> ComposeResult:
@@ -167,50 +102,68 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
         yield empty
         yield from self.compose_status()
 
-    async def fetch(self) -> tuple[TrackedCrawl, ...]:
+    async def fetch(self) -> tuple[TrackedJob, ...]:
         active = (await self.client.crawl.active()).crawls
         rows = await self.tracker.update(active, self.clock(), self._status)
-        self.live.follow([tracked.crawl.id for tracked in rows if tracked.running])
+        self.live.follow([tracked.id for tracked in rows if tracked.kind == CRAWL and tracked.running])
         return rows
 
-    async def _status(self, crawl_id: str) -> CrawlStatus:
-        if (pushed := self.live.latest(crawl_id)) is not None:
+    async def _status(self, kind: str, job_id: str) -> JobStatus:
+        if kind == CRAWL and (pushed := self.live.latest(job_id)) is not None:
             return pushed  # followed live: the socket has the news already
         # One document, not the default hundred: the pane reads the counts only.
-        return await self.client.crawl.get(crawl_id, limit=1)
+        if kind == BATCH:
+            return await self.client.batch.get(job_id, limit=1)
+        return await self.client.crawl.get(job_id, limit=1)
 
-    def show(self, data: tuple[TrackedCrawl, ...]) -> bool:
+    def show(self, data: tuple[TrackedJob, ...]) -> bool:
         table = self.query_one(CrawlTable)
-        now = self.clock()
-        changed = table.sync([crawl_row(tracked, now) for tracked in data])
+        changed = table.sync(table_rows(data, self.clock(), self.tracker.window))
         changed = self.show_empty(table, self.query_one("#crawls-empty", Static), not data) or changed
+        changed = self._count_in_border() or changed
         self._note_keys()  # the highlighted crawl may have ended: x comes or goes
         return changed
 
-    def crawl_by_id(self, crawl_id: str) -> TrackedCrawl | None:
-        """The crawl of the last good fetch with this id (running, or ended a moment ago)."""
-        return next((tracked for tracked in self.data or () if tracked.crawl.id == crawl_id), None)
+    def _count_in_border(self) -> bool:
+        # The border's corners and a blank either side take four cells.
+        count = border_count(self.data or (), self.tracker.window, self.size.width - 4)
+        if count == self.border_subtitle:
+            return False
+        self.border_subtitle = count
+        return True
 
-    def selected_crawl(self) -> TrackedCrawl | None:
-        """The crawl under the table's cursor."""
+    def on_resize(self) -> None:
+        self._count_in_border()  # long or short, as the new width allows
+
+    def take_sightings(self, sightings: Iterable[JobSighting]) -> None:
+        """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about now."""
+        if self.tracker.saw(sightings, self.clock()):
+            self.refresh_data()
+
+    def job_by_id(self, job_id: str) -> TrackedJob | None:
+        """The crawl or batch of the last good fetch with this id (running, or finished lately)."""
+        return next((tracked for tracked in self.data or () if tracked.id == job_id), None)
+
+    def selected_job(self) -> TrackedJob | None:
+        """The job under the table's cursor (None on the recent section's heading)."""
         key = self.query_one(CrawlTable).selected_key()
-        return self.crawl_by_id(str(key)) if key is not None else None
+        return self.job_by_id(str(key)) if key is not None else None
 
     def job_to_copy(self) -> JobRef | None:
-        tracked = self.selected_crawl()
-        return JobRef("crawl", tracked.crawl.id) if tracked is not None else None
+        tracked = self.selected_job()
+        return JobRef(tracked.kind, tracked.id) if tracked is not None else None
 
-    # --- opening a crawl ------------------------------------------------------------
+    # --- opening a job ------------------------------------------------------------
 
     @on(CrawlTable.RowSelected, "#crawls-table")
     def _row_selected(self, event: CrawlTable.RowSelected) -> None:
         event.stop()
-        self.open_crawl(str(event.row_key))
+        self.open_job(str(event.row_key))
 
     def action_open_selected(self) -> None:
         key = self.query_one(CrawlTable).selected_key()
         if key is not None:
-            self.open_crawl(str(key))
+            self.open_job(str(key))
 
     @on(CrawlTable.RowHighlighted, "#crawls-table")
     def _row_highlighted(self) -> None:
@@ -221,34 +174,39 @@ class CrawlsPane(Pane[tuple[TrackedCrawl, ...]], CopiesJobs):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open_selected", "copy_job_id", "copy_job_url"):
-            return True if self.data else None
+            return True if self.selected_job() is not None else None
         if action == "cancel_crawl":
-            selected = self.selected_crawl()
-            return selected is not None and selected.running
+            selected = self.selected_job()
+            return selected is not None and selected.kind == CRAWL and selected.running
         return True
 
-    def open_crawl(self, crawl_id: str) -> None:
-        """Ask for the live status screen of one crawl."""
-        tracked = self.crawl_by_id(crawl_id)
-        self.post_message(OpenCrawl(crawl_id, tracked.crawl.url if tracked is not None else None))
+    def open_job(self, job_id: str) -> None:
+        """Ask for the live status screen of one crawl or batch (the heading row opens nothing)."""
+        tracked = self.job_by_id(job_id)
+        if tracked is None:
+            return
+        if tracked.kind == BATCH:
+            self.post_message(OpenBatch(job_id))
+        else:
+            self.post_message(OpenCrawl(job_id, tracked.url))
 
     # --- cancelling a crawl -------------------------------------------------------------
 
     @mutates("cancelling a crawl")
     def action_cancel_crawl(self) -> None:
         """Ask, then cancel the highlighted crawl."""
-        tracked = self.selected_crawl()
-        if tracked is None or not tracked.running:
+        tracked = self.selected_job()
+        if tracked is None or tracked.kind != CRAWL or not tracked.running:
             return
-        crawl = tracked.crawl
         done = f"{counts(tracked.progress)} pages done. " if tracked.progress is not None else ""
+        where = f" of {middle_clip(bare_url(tracked.url), 30)}" if tracked.url else ""
         # Short lines: the dialog does not wrap, and must read whole on an 80-column screen.
         question = (
-            f"Stop crawl {short_id(crawl.id)} of {middle_clip(bare_url(crawl.url), 30)}?\n"
+            f"Stop crawl {short_id(tracked.id)}{where}?\n"
             f"{done}The pages scraped so far stay;\n"
             "the rest are not scraped. This cannot be undone."
         )
-        self.post_message(Confirm(question, "Stop crawl", partial(self.cancel_crawl, crawl.id)))
+        self.post_message(Confirm(question, "Stop crawl", partial(self.cancel_crawl, tracked.id)))
 
     @work(group="crawl-cancel", exit_on_error=False)
     async def cancel_crawl(self, crawl_id: str) -> None:

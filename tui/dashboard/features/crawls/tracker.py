@@ -1,41 +1,56 @@
-"""What the crawls pane knows of each crawl: its progress, and how it ended once it left the active list.
+"""What the crawls pane knows of each crawl and batch: its progress, and how it ended.
 
-`GET /v2/crawl/active` says which crawls run, not how far they are nor how
-they end. The tracker asks `GET /v2/crawl/{id}` (one document per answer: only
-the counts matter here) for each running crawl at each poll, a few at a time,
-and once more for a crawl that has left the list, to learn its final state.
-A crawl that has ended stays listed `LINGER` after it left, then goes.
+Jobs come in two ways. `GET /v2/crawl/active` lists the crawls running at each
+poll. Sightings (`tui.dashboard.shell.sightings`: the activity list, the
+forms, the webhook inbox) bring the rest: batches, and crawls that started and
+ended between two polls of the active list.
 
-Failures stay with their crawl: a status call that fails marks that row (with
+The tracker asks `GET /v2/crawl/{id}` or `GET /v2/batch/scrape/{id}` (one
+document per answer: only the counts matter here) for each job whose end it
+does not know, at each poll, a few at a time: a crawl that left the active list
+is asked once more for its final state, a job seen elsewhere is asked when
+first seen. No request is ever sent for a job whose final state is known.
+
+A finished job stays `window` (the operator's `recent_window`) after its last
+sign of life: the last answer or listing that found it running, or the
+webhook event that said it ended. A sighting already older than the window is
+not taken at all: no request for a job that would not be shown.
+
+Failures stay with their job: a status call that fails marks that row (with
 the last progress known) and the next poll asks again. When the final status
 of a crawl that left the list cannot be had, the row says "ended, state
-unknown" and the next polls try again until the row goes; a 404 there is an
-answer (the service no longer knows the crawl), so the row says so and is not
-asked again. No request is ever sent for a crawl whose final state is known.
+unknown" and the next polls try again until the row goes. A 404 for a job not
+on the active list is an answer (the service no longer knows it, or never
+did), so the row says so and it is not asked again; a listed crawl answering
+404 is a glitch, asked again.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from tui.api.errors import NotFoundError, WdsError
-from tui.contract.models.common import FINISHED_STATES
-from tui.contract.models.crawl import ActiveCrawl, CrawlStatus
+from tui.contract.models import ActiveCrawlOptions
+from tui.contract.models.common import FINISHED_STATES, JobStatus
+from tui.contract.models.crawl import ActiveCrawl
+from tui.dashboard.shell.sightings import ACTIVE_LIST, CRAWL, FOLLOWED_KINDS, RECENT_WINDOW, JobSighting
 
-LINGER = timedelta(minutes=5)
-"""How long a crawl that ended stays in the pane after it left the active list."""
 STATUS_CONCURRENCY = 4
 """Status calls in flight at once: a team with many crawls does not get a burst per poll."""
+MAX_JOBS = 200
+"""Jobs kept at most: past it the oldest finished go first, and while none has finished new sightings wait.
+Sightings can come from anyone who reaches an inbox without a secret: each is a request."""
 
-GetStatus = Callable[[str], Awaitable[CrawlStatus]]
+GetStatus = Callable[[str, str], Awaitable[JobStatus]]
+"""Asks the service for one job's status: (kind, id)."""
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A crawl's state and page counts, from its last status answer."""
+    """A job's state and page counts, from its last status answer."""
 
     state: str
     completed: int
@@ -46,23 +61,33 @@ class Progress:
         return self.state in FINISHED_STATES
 
     @classmethod
-    def of(cls, status: CrawlStatus) -> Progress:
+    def of(cls, status: JobStatus) -> Progress:
         return cls(str(status.status), status.completed, status.total)
 
 
 @dataclass(frozen=True)
-class TrackedCrawl:
-    """One row of the pane.
+class TrackedJob:
+    """One row of the pane: a crawl or a batch (`kind`), and what is known of it.
 
-    `left_at` is when the crawl was first missing from the active list (None
-    while it is listed); `error` why the last status call failed (None when it
-    answered); `gone` that the service answered 404 for it.
+    `source` is where the dashboard first learned of it (`tui.dashboard.shell.sightings`);
+    `options` are known for crawls the active list showed. `listed` says the
+    last active list had it; `left_at` is when a listed crawl was first
+    missing from it; `last_seen` the job's last sign of life. `error` is why
+    the last status call failed (None when it answered); `gone` that the
+    service answered 404 for it.
     """
 
-    crawl: ActiveCrawl
+    kind: str
+    id: str
+    source: str
+    url: str | None = None
+    started_at: datetime | None = None
+    options: ActiveCrawlOptions | None = None
     progress: Progress | None = None
     error: str | None = None
+    listed: bool = False
     left_at: datetime | None = None
+    last_seen: datetime | None = None
     gone: bool = False
 
     @property
@@ -71,93 +96,159 @@ class TrackedCrawl:
         return self.gone or (self.progress is not None and self.progress.finished)
 
     @property
+    def finished(self) -> bool:
+        """Shown among the recent ones: it ended, or left the active list (its end still to learn)."""
+        return self.settled or self.left_at is not None
+
+    @property
     def running(self) -> bool:
-        """Still going as far as anyone knows (so it can be cancelled)."""
-        return self.left_at is None and not self.settled
+        """Still going as far as anyone knows (a running crawl can be cancelled)."""
+        return not self.finished
+
+    @property
+    def ended_at(self) -> datetime | None:
+        """When a finished job was last known alive or said to end: the recent section's order and window."""
+        moments = [moment for moment in (self.left_at, self.last_seen) if moment is not None]
+        return max(moments) if moments else None
 
 
-class CrawlTracker:
-    """The pane's memory of crawls across polls (see the module doc)."""
+def _later(first: datetime | None, second: datetime) -> datetime:
+    return second if first is None else max(first, second)
 
-    def __init__(self, *, linger: timedelta = LINGER, concurrency: int = STATUS_CONCURRENCY) -> None:
-        self.linger = linger
+
+class JobTracker:
+    """The pane's memory of crawls and batches across polls (see the module doc)."""
+
+    def __init__(
+        self, *, window: timedelta = RECENT_WINDOW, concurrency: int = STATUS_CONCURRENCY, capacity: int = MAX_JOBS
+    ) -> None:
+        self.window = window
         self.concurrency = concurrency
-        self._crawls: dict[str, TrackedCrawl] = {}
+        self.capacity = capacity
+        self._jobs: dict[str, TrackedJob] = {}
         self._listed: list[str] = []  # the ids of the last active list, in its order
 
     @property
-    def rows(self) -> tuple[TrackedCrawl, ...]:
-        """Running crawls in the service's order, then the ones that ended, the latest first."""
-        listed = [self._crawls[i] for i in self._listed if i in self._crawls and self._crawls[i].left_at is None]
-        ended = [c for c in self._crawls.values() if c.left_at is not None]
-        ended.sort(key=lambda c: c.left_at or datetime.min, reverse=True)
-        return (*listed, *ended)
+    def rows(self) -> tuple[TrackedJob, ...]:
+        """Running jobs (the active list's order, then the others, the latest first), then finished ones, the latest first."""
+        listed = [self._jobs[i] for i in self._listed if i in self._jobs and self._jobs[i].running]
+        others = [job for job in self._jobs.values() if job.running and not job.listed]
+        others.sort(key=lambda job: job.last_seen or datetime.min, reverse=True)
+        recent = [job for job in self._jobs.values() if job.finished]
+        recent.sort(key=lambda job: job.ended_at or datetime.min, reverse=True)
+        return (*listed, *others, *recent)
 
-    def get(self, crawl_id: str) -> TrackedCrawl | None:
-        return self._crawls.get(crawl_id)
+    def get(self, job_id: str) -> TrackedJob | None:
+        return self._jobs.get(job_id)
+
+    def saw(self, sightings: Iterable[JobSighting], now: datetime) -> bool:
+        """Take in sightings; True when one brought a job not known before (to be asked about)."""
+        new = False
+        for sighting in sightings:
+            if sighting.kind not in FOLLOWED_KINDS:
+                continue
+            at = sighting.at or now
+            started_at = at if sighting.started else None
+            known = self._jobs.get(sighting.job_id)
+            if known is not None:
+                self._jobs[known.id] = replace(
+                    known,
+                    url=known.url or sighting.url,
+                    started_at=known.started_at or started_at,
+                    last_seen=_later(known.last_seen, at),
+                )
+            elif now - at < self.window and self._make_room():
+                job = TrackedJob(
+                    sighting.kind, sighting.job_id, sighting.source, sighting.url, started_at, last_seen=at
+                )
+                self._jobs[job.id] = job
+                new = True
+        return new
+
+    def _make_room(self) -> bool:
+        if len(self._jobs) < self.capacity:
+            return True
+        finished = [job for job in self._jobs.values() if job.finished]
+        if not finished:
+            return False
+        oldest = min(finished, key=lambda job: job.ended_at or datetime.min)
+        del self._jobs[oldest.id]
+        return True
 
     async def update(
         self, active: Sequence[ActiveCrawl], now: datetime, get_status: GetStatus
-    ) -> tuple[TrackedCrawl, ...]:
-        """Take in one answer of the active list, ask for the statuses still open, return the rows."""
+    ) -> tuple[TrackedJob, ...]:
+        """Take in one answer of the active list, forget what left the window, ask for the states still open."""
         self._take_list(active, now)
-        open_ids = [crawl_id for crawl_id, tracked in self._crawls.items() if not tracked.settled]
+        self._forget_old(now)
+        open_jobs = [job for job in self._jobs.values() if not job.settled]
         gate = asyncio.Semaphore(self.concurrency)
 
-        async def check(crawl_id: str) -> None:
+        async def check(job: TrackedJob) -> None:
             async with gate:
                 try:
-                    status = await get_status(crawl_id)
+                    status = await get_status(job.kind, job.id)
                 except NotFoundError as exc:
-                    self._failed(crawl_id, exc, gone=True)
+                    self._failed(job.id, exc, gone=True)
                 except WdsError as exc:
-                    self._failed(crawl_id, exc, gone=False)
+                    self._failed(job.id, exc, gone=False)
                 else:
-                    self.record(crawl_id, Progress.of(status))
+                    self.record(job.id, Progress.of(status), now)
 
-        await asyncio.gather(*(check(crawl_id) for crawl_id in open_ids))
+        await asyncio.gather(*(check(job) for job in open_jobs))
         return self.rows
 
     def _take_list(self, active: Sequence[ActiveCrawl], now: datetime) -> None:
         self._listed = [crawl.id for crawl in active]
         listed = set(self._listed)
         for crawl in active:
-            known = self._crawls.get(crawl.id)
-            fresh = TrackedCrawl(crawl) if known is None else replace(known, crawl=crawl, left_at=None)
-            self._crawls[crawl.id] = fresh
-        for crawl_id, tracked in list(self._crawls.items()):
-            if crawl_id in listed:
-                continue
-            if tracked.left_at is None:
-                self._crawls[crawl_id] = replace(tracked, left_at=now)
-            elif now - tracked.left_at >= self.linger:
-                del self._crawls[crawl_id]
+            known = self._jobs.get(crawl.id) or TrackedJob(CRAWL, crawl.id, ACTIVE_LIST)
+            self._jobs[crawl.id] = replace(
+                known,
+                url=crawl.url,
+                started_at=crawl.created_at or known.started_at,
+                options=crawl.options,
+                listed=True,
+                left_at=None,
+                last_seen=now,
+            )
+        for job_id, job in list(self._jobs.items()):
+            if job.listed and job_id not in listed:
+                self._jobs[job_id] = replace(job, listed=False, left_at=now)
 
-    def record(self, crawl_id: str, progress: Progress) -> None:
-        """A status answer (or a cancel's): the crawl's new state; a final state is never undone.
+    def _forget_old(self, now: datetime) -> None:
+        for job_id, job in list(self._jobs.items()):
+            ended = job.ended_at
+            if job.finished and ended is not None and now - ended >= self.window:
+                del self._jobs[job_id]
+
+    def record(self, job_id: str, progress: Progress, now: datetime) -> None:
+        """A status answer (or a cancel's) at `now`: the job's new state; a final state is never undone.
 
         An answer sent before a cancel can arrive after it: "scraping" then
-        must not overwrite "cancelled".
+        must not overwrite "cancelled". An answer that finds the job running
+        is its latest sign of life.
         """
-        tracked = self._crawls.get(crawl_id)
-        if tracked is None or (tracked.settled and not progress.finished):
+        job = self._jobs.get(job_id)
+        if job is None or (job.settled and not progress.finished):
             return
-        if progress.total == 0 and tracked.progress is not None:
+        if progress.total == 0 and job.progress is not None:
             # A cancel's answer carries no counts: keep the ones last seen.
-            progress = replace(progress, completed=tracked.progress.completed, total=tracked.progress.total)
-        self._crawls[crawl_id] = replace(tracked, progress=progress, error=None)
+            progress = replace(progress, completed=job.progress.completed, total=job.progress.total)
+        last_seen = job.last_seen if progress.finished else _later(job.last_seen, now)
+        self._jobs[job_id] = replace(job, progress=progress, error=None, last_seen=last_seen)
 
     def ended(self, crawl_id: str, state: str, now: datetime) -> None:
-        """The user cancelled `crawl_id` and the service said `state`: show it as ended from `now`."""
-        self.record(crawl_id, Progress(state, 0, 0))
-        tracked = self._crawls.get(crawl_id)
-        if tracked is not None and tracked.left_at is None and tracked.settled:
-            self._crawls[crawl_id] = replace(tracked, left_at=now)
+        """The user cancelled `crawl_id` and the service said `state`: finished as of `now`."""
+        self.record(crawl_id, Progress(state, 0, 0), now)
+        job = self._jobs.get(crawl_id)
+        if job is not None and job.settled:
+            self._jobs[crawl_id] = replace(job, last_seen=_later(job.last_seen, now))
 
-    def _failed(self, crawl_id: str, error: WdsError, *, gone: bool) -> None:
-        tracked = self._crawls.get(crawl_id)
-        if tracked is None:
+    def _failed(self, job_id: str, error: WdsError, *, gone: bool) -> None:
+        job = self._jobs.get(job_id)
+        if job is None:
             return
         reason = f"{error.title}: {error.message}" if error.message else error.title
-        # A listed crawl answering 404 is a service glitch, asked again; one that left the list is gone.
-        self._crawls[crawl_id] = replace(tracked, error=reason, gone=gone and tracked.left_at is not None)
+        # A listed crawl answering 404 is a service glitch, asked again; any other job is gone.
+        self._jobs[job_id] = replace(job, error=reason, gone=gone and not job.listed)

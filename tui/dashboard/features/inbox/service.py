@@ -7,8 +7,11 @@ or on any free port when that one is taken (the screen says which).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import SecretStr
 
+from tui.dashboard.features.inbox.job_events import JobEvents, Tell
 from tui.dashboard.features.inbox.listener import DEFAULT_HOST, WebhookListener, is_loopback, parse_listen_address
 from tui.dashboard.features.inbox.store import Inbox
 
@@ -33,6 +36,10 @@ class InboxService:
     def exposed(self) -> bool:
         """Whether the listener accepts connections from other machines."""
         return self.listener is not None and not is_loopback(self.listener.host)
+
+    def watch_jobs(self, tell: Tell) -> Callable[[], None]:
+        """Tell `tell` of the crawls and batches the inbox's events name (`JobEvents`); returns how to stop."""
+        return self.inbox.subscribe(JobEvents(tell))
 
     async def start(self) -> str | None:
         """Listen (once); the address, or None with `note` saying why not."""
