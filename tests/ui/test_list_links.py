@@ -24,11 +24,10 @@ from tests.support.dashboard import (
 )
 from tui.api.client import WdsClient
 from tui.contract.models import ActivityEntry
-from tui.contract.models.crawl import ActiveCrawl
 from tui.dashboard.features.activity.rows import table_row
 from tui.dashboard.features.batch.status import url_rows
-from tui.dashboard.features.crawls.pane import crawl_row
-from tui.dashboard.features.crawls.tracker import TrackedCrawl
+from tui.dashboard.features.crawls.rows import job_row
+from tui.dashboard.features.crawls.tracker import TrackedJob
 from tui.dashboard.features.map.links import LinkList
 from tui.dashboard.features.map.links_table import LinksTable
 from tui.dashboard.kit.pane import Pane
@@ -52,8 +51,13 @@ def test_an_activity_or_failed_job_row_links_its_target_and_a_query_stays_text()
 
 
 def test_a_crawl_row_links_its_url() -> None:
-    _, cells = crawl_row(TrackedCrawl(ActiveCrawl(id="crawl-1", url=URL)), NOW)
+    _, cells = job_row(TrackedJob("crawl", "crawl-1", "active list", url=URL), NOW)
     assert link_of(cells[2]) == URL
+
+
+def test_a_batch_row_of_the_crawls_pane_links_its_first_url() -> None:
+    _, cells = job_row(TrackedJob("batch_scrape", "batch-1", "activity", url=URL), NOW)
+    assert link_of(cells[2]) == URL and str(cells[2]).endswith("· batch")
 
 
 async def test_a_batch_row_links_its_url(client: WdsClient, clock: ManualClock) -> None:

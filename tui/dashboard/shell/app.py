@@ -58,10 +58,9 @@ from tui.dashboard.shell.intents import (
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
+from tui.dashboard.shell.theme_memory import RemembersTheTheme
 
 if TYPE_CHECKING:
-    from textual.theme import Theme
-
     from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.startup.ui_state import UiState
 
@@ -101,6 +100,7 @@ class WdsApp(
     QuitsLikeATerminal["SwitchTo | None"],
     KeepsItsKeymap["SwitchTo | None"],
     KeysInTurn["SwitchTo | None"],
+    RemembersTheTheme["SwitchTo | None"],
 ):
     """The dashboard."""
 
@@ -346,7 +346,7 @@ class WdsApp(
             self.screen.minimize()
 
     async def on_mount(self) -> None:
-        self._remember_theme()
+        self.remember_theme()
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
@@ -354,23 +354,6 @@ class WdsApp(
         self._stop_watching_jobs = webhooks.watch_jobs(lambda seen: self.post_message(JobsSeen(seen)))
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
-
-    def _remember_theme(self) -> None:
-        """Use the theme chosen last time, and save each new choice (palette: "Change theme")."""
-        if self.ui_state is None:
-            return
-        saved = self.ui_state.theme()
-        if saved is not None and saved in self.available_themes:
-            self.theme = saved
-        self.theme_changed_signal.subscribe(self, self._save_theme)
-
-    def _save_theme(self, theme: Theme) -> None:
-        if self.ui_state is None:
-            return
-        try:
-            self.ui_state.save_theme(theme.name)
-        except OSError as exc:
-            self.notify(f"The theme could not be saved for next time: {exc.strerror or exc}", severity="warning")
 
     async def _listen_for_webhooks(self) -> None:
         webhooks = self.memory.webhooks
