@@ -50,14 +50,16 @@ def processes_in_group(pgid: int) -> list[int]:
 
 
 @contextmanager
-def served_emulator(key: str, seed: int) -> Iterator[str]:
+def served_emulator(key: str, seed: int, *options: str) -> Iterator[str]:
     """`wds-tui emulator` in its own process accepting `key`, seeded, without live traffic; yields its base URL.
+
+    `options` go on its command line too (e.g. `--clock-speed 4`).
 
     The key goes in by environment and is not printed back, so only the URL is read
     from the banner; the rest of its output is drained so the pipe never fills.
     """
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", str(seed), "--no-traffic"],
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--seed", str(seed), "--no-traffic", *options],
         env={**os.environ, "WDS_EMULATOR_API_KEYS": key},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
