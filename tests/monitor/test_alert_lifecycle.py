@@ -184,3 +184,15 @@ def test_resolved_alerts_are_listed_newest_first_and_the_list_is_bounded() -> No
     assert len(resolved) == 100
     assert resolved[0].subject == "c149" and resolved[0].resolved_at == clock()
     assert resolved[0].resolved_at - resolved[0].fired_at == timedelta(minutes=1)
+
+
+def test_two_rules_of_one_name_are_refused() -> None:
+    with pytest.raises(ValueError, match="share a name"):
+        AlertEngine([JobFailedRule(), JobFailedRule(count=9)], Clock())
+
+
+def test_one_failure_is_said_in_the_singular() -> None:
+    clock = Clock()
+    engine = AlertEngine([JobFailedRule(count=1)], clock)
+    (event,) = engine.observe(failed(clock, "j1"))
+    assert event.alert.sentence == "1 job failed (host a.example) in the last 10 min; last: timeout"

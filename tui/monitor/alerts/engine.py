@@ -103,7 +103,10 @@ class AlertEngine:
         self, rules: Iterable[Rule], clock: Callable[[], datetime], max_subjects: int = DEFAULT_MAX_SUBJECTS
     ) -> None:
         self._clock = clock
-        self._rules = {rule.name: rule for rule in rules if rule.enabled}
+        enabled = [rule for rule in rules if rule.enabled]
+        self._rules = {rule.name: rule for rule in enabled}
+        if len(self._rules) < len(enabled):
+            raise ValueError("two rules share a name: an alert is known by its rule's name")
         self._watchers = {name: WATCHERS[type(rule)](rule, max_subjects) for name, rule in self._rules.items()}
         self._max_alerts = max_subjects * max(1, len(self._rules))
         self._active: dict[Key, Alert] = {}

@@ -23,7 +23,7 @@ from tui.monitor.alerts.rules import (
     SessionExpiringRule,
     WebhookUnverifiedRule,
 )
-from tui.monitor.alerts.watching import DEFAULT_MAX_SUBJECTS, Finding, SubjectMemory, Target, clock_time, span
+from tui.monitor.alerts.watching import DEFAULT_MAX_SUBJECTS, Finding, SubjectMemory, Target, clock_time, count_of, span
 
 KEPT_PER_WINDOW = 100
 """Events a window keeps at most beyond its rule's count: enough to say "12 failed", never a day's worth."""
@@ -69,7 +69,7 @@ class JobFailedWatcher:
             elif len(window) >= self.rule.count:
                 last = window[-1]
                 cause = f"; last: {last.error}" if last.error else ""
-                sentence = f"{len(window)} jobs failed ({self.rule.by} {subject}) in the last {span((now - since).total_seconds())}{cause}"
+                sentence = f"{count_of(len(window), 'job', 'jobs')} failed ({self.rule.by} {subject}) in the last {span((now - since).total_seconds())}{cause}"
                 found.append(Finding(subject, sentence, Target("job", last.job_id)))
         return found
 
@@ -235,5 +235,5 @@ class WebhookUnverifiedWatcher:
             return []
         last = self._arrivals[-1]
         what = f" (last: {last.type} at {clock_time(last.at)})" if last.type else f" (last at {clock_time(last.at)})"
-        sentence = f"{len(self._arrivals)} unverified webhook deliveries in the last {span((now - since).total_seconds())}{what}"
+        sentence = f"{count_of(len(self._arrivals), 'unverified webhook delivery', 'unverified webhook deliveries')} in the last {span((now - since).total_seconds())}{what}"
         return [Finding(self.SUBJECT, sentence)]

@@ -100,3 +100,8 @@ def span(seconds: float) -> str:
     if minutes < 120:
         return f"{minutes} min"
     return f"{minutes // 60} h {minutes % 60} min" if minutes % 60 else f"{minutes // 60} h"
+
+
+def count_of(number: int, one: str, many: str) -> str:
+    """`1 job`, `3 jobs` in a sentence."""
+    return f"{number} {one if number == 1 else many}"
