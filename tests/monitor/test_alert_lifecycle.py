@@ -9,8 +9,22 @@ import pytest
 from tests.monitor.clock import Clock
 from tui.monitor.alerts.engine import AlertEngine
 from tui.monitor.alerts.job_watchers import KEPT_PER_WINDOW
-from tui.monitor.alerts.observations import CrawlProgress, CreditReading, JobObserved, ServiceHealth, WebhookDelivery
-from tui.monitor.alerts.rules import CrawlEndedRule, CreditsRule, JobFailedRule, ServiceDownRule, WebhookUnverifiedRule
+from tui.monitor.alerts.observations import (
+    BatchFinished,
+    CrawlProgress,
+    CreditReading,
+    JobObserved,
+    ServiceHealth,
+    WebhookDelivery,
+)
+from tui.monitor.alerts.rules import (
+    BatchFailedRule,
+    CrawlEndedRule,
+    CreditsRule,
+    JobFailedRule,
+    ServiceDownRule,
+    WebhookUnverifiedRule,
+)
 
 
 def failed(
@@ -196,3 +210,36 @@ def test_one_failure_is_said_in_the_singular() -> None:
     engine = AlertEngine([JobFailedRule(count=1)], clock)
     (event,) = engine.observe(failed(clock, "j1"))
     assert event.alert.sentence == "1 job failed (host a.example) in the last 10 min; last: timeout"
+
+
+def test_a_failed_job_still_listed_after_its_window_does_not_count_again() -> None:
+    clock = Clock()
+    engine = AlertEngine([JobFailedRule(count=2, window_minutes=10)], clock)
+    engine.observe(failed(clock, "j1"))
+    clock.advance(minutes=30)
+    assert engine.observe(failed(clock, "j1")) == []  # the same job, seen by a later poll
+    assert whats(engine.observe(failed(clock, "j2"))) == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "seen"),
+    [
+        (CrawlEndedRule(window_minutes=60), lambda at: CrawlProgress(id="c", status="failed", at=at)),
+        (BatchFailedRule(window_minutes=60), lambda at: BatchFinished(id="b", total=2, failed=2, at=at)),
+    ],
+)
+def test_an_ended_crawl_or_batch_fires_once_however_long_polls_list_it(rule, seen) -> None:
+    clock = Clock()
+    engine = AlertEngine([rule], clock)
+    assert [event.what for event in engine.observe(seen(clock()))] == ["fired"]
+    clock.advance(minutes=60)
+    assert [event.what for event in engine.observe(seen(clock()))] == ["resolved"]
+    for _ in range(5):
+        clock.advance(minutes=60)
+        assert engine.observe(seen(clock())) == []
+
+
+def test_a_silence_lasts_some_minutes() -> None:
+    engine = AlertEngine([CreditsRule()], Clock())
+    with pytest.raises(ValueError, match="some minutes"):
+        engine.silence("credits", minutes=0)

@@ -152,6 +152,8 @@ class AlertEngine:
         """Say nothing new of `rule` (or of one subject of it) for `minutes`; when the silence ends."""
         if rule not in self._rules:
             raise KeyError(f"no enabled rule is named {rule!r}")
+        if minutes <= 0:
+            raise ValueError(f"a silence lasts some minutes, not {minutes:g}")
         until = self._clock() + timedelta(minutes=minutes)
         self._silences[(rule, subject or "")] = until
         return until

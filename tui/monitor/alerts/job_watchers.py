@@ -28,6 +28,10 @@ from tui.monitor.alerts.watching import DEFAULT_MAX_SUBJECTS, Finding, SubjectMe
 KEPT_PER_WINDOW = 100
 """Events a window keeps at most beyond its rule's count: enough to say "12 failed", never a day's worth."""
 
+COUNTED_IDS_KEPT = 5_000
+"""Failed job ids remembered as counted. Polls show a failed job for as long as the service lists
+it (a day of activity): it must not count again once its first sighting has left the window."""
+
 
 @dataclass(frozen=True)
 class _Failure:
@@ -45,15 +49,16 @@ class JobFailedWatcher:
     def __init__(self, rule: JobFailedRule, max_subjects: int = DEFAULT_MAX_SUBJECTS) -> None:
         self.rule = rule
         self._windows: SubjectMemory[deque[_Failure]] = SubjectMemory(max_subjects)
+        self._counted: SubjectMemory[None] = SubjectMemory(COUNTED_IDS_KEPT)
 
     def observe(self, observation: Observation) -> None:
         if not isinstance(observation, JobObserved) or not observation.failed or not self._wanted(observation):
             return
+        if observation.id in self._counted:  # a poll sees a failed job again and again: it counts once
+            return
+        self._counted.put(observation.id, None)
         subject = self._subject(observation)
         window = self._windows.get(subject) or deque(maxlen=self.rule.count + KEPT_PER_WINDOW)
-        # A poll sees a failed job again and again: it counts once.
-        if any(failure.job_id == observation.id for failure in window):
-            return
         error = observation.error or (f"HTTP {observation.http_status}" if observation.http_status else None)
         window.append(_Failure(observation.at, observation.id, observation.kind, error))
         self._windows.put(subject, window)
@@ -90,7 +95,11 @@ class JobFailedWatcher:
 
 
 class CrawlEndedWatcher:
-    """Crawls seen ending in one of the rule's states, kept for its window."""
+    """Crawls seen ending in one of the rule's states; each holds for the rule's window after its first sighting.
+
+    A crawl stays remembered after its window (up to the subject limit): the recent list
+    shows it for an hour or more, and a crawl that ended once must not fire again.
+    """
 
     accepts: tuple[type[Observed], ...] = (CrawlProgress,)
 
@@ -111,7 +120,6 @@ class CrawlEndedWatcher:
         found = []
         for crawl_id, crawl in self._ended.items():
             if now - crawl.at >= timedelta(minutes=self.rule.window_minutes):
-                self._ended.forget(crawl_id)
                 continue
             pages = f" after {crawl.completed} of {crawl.total} pages" if crawl.total else ""
             sentence = f"crawl {crawl_id} {crawl.status} at {clock_time(crawl.at)}{pages}"
@@ -157,7 +165,7 @@ class CrawlStalledWatcher:
 
 
 class BatchFailedWatcher:
-    """Finished batches over the rule's failed share, kept for its window."""
+    """Finished batches over the rule's failed share; each holds for the rule's window, and fires only once."""
 
     accepts: tuple[type[Observed], ...] = (BatchFinished,)
 
@@ -174,7 +182,6 @@ class BatchFailedWatcher:
         found = []
         for batch_id, batch in self._bad.items():
             if now - batch.at >= timedelta(minutes=self.rule.window_minutes):
-                self._bad.forget(batch_id)
                 continue
             sentence = (
                 f"batch {batch_id} finished at {clock_time(batch.at)} with {batch.failed} of {batch.total} pages "

@@ -1,6 +1,6 @@
 """The alert rules: one pydantic model per kind, its limits validated, its meaning in one line.
 
-A rule only says *when* an alert holds; `watchers.py` and `service_watchers.py`
+A rule only says *when* an alert holds; `job_watchers.py` and `service_watchers.py`
 keep what each needs to know, and `engine.py` turns holding into fired,
 repeated and resolved. Every rule has a `name` (the alert's first half; the
 second is its subject: a host, a crawl id, ...), can be turned off, and repeats
