@@ -195,3 +195,26 @@ def test_by_default_a_rule_remembers_200_subjects() -> None:
         engine.observe(JobObserved(kind="scrape", id=f"j{number}", host=f"h{number}", state="failed", at=clock()))
     assert len(engine.firing()) == 200
     assert engine.firing()[0].subject == "h50"
+
+
+def test_an_unreachable_service_is_explained_by_its_latest_failure() -> None:
+    clock = Clock()
+    engine = AlertEngine([ServiceDownRule(minutes=3)], clock)
+    engine.observe(ServiceHealth(state="unreachable", detail="connection refused", at=clock()))
+    clock.advance(minutes=3)
+    (event,) = engine.observe(ServiceHealth(state="unreachable", detail="timed out after 30 s", at=clock()))
+    assert event.alert.sentence == "the service has been unreachable for 3 min: timed out after 30 s"
+
+
+def test_a_stalled_crawl_no_poll_shows_for_an_hour_is_forgotten() -> None:
+    clock = Clock()
+    engine = AlertEngine([CrawlStalledRule(minutes=10, repeat_minutes=600)], clock)
+    engine.observe(CrawlProgress(id="c", status="scraping", completed=3, total=9, at=clock()))
+    clock.advance(minutes=10)
+    assert whats(engine.observe(CrawlProgress(id="c", status="scraping", completed=3, total=9, at=clock()))) == [
+        ("fired", "c")
+    ]
+    clock.advance(minutes=59)
+    assert engine.tick() == []
+    clock.advance(minutes=1)
+    assert whats(engine.tick()) == [("resolved", "c")]

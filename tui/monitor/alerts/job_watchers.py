@@ -127,11 +127,17 @@ class CrawlEndedWatcher:
         return found
 
 
+UNSEEN_FORGOTTEN = timedelta(hours=1)
+"""A running crawl no poll has shown for this long left the active list without a final state
+(or is no longer watched): it is forgotten, and its stall resolves."""
+
+
 @dataclass(frozen=True)
 class _Progress:
     completed: int
     total: int
     since: datetime  # when `completed` last changed
+    seen: datetime  # when a poll last showed it
 
 
 class CrawlStalledWatcher:
@@ -150,12 +156,15 @@ class CrawlStalledWatcher:
             self._running.forget(observation.id)
             return
         known = self._running.get(observation.id)
-        if known is None or observation.completed != known.completed:
-            self._running.put(observation.id, _Progress(observation.completed, observation.total, observation.at))
+        since = observation.at if known is None or observation.completed != known.completed else known.since
+        self._running.put(observation.id, _Progress(observation.completed, observation.total, since, observation.at))
 
     def findings(self, now: datetime) -> list[Finding]:
         found = []
         for crawl_id, progress in self._running.items():
+            if now - progress.seen >= UNSEEN_FORGOTTEN:
+                self._running.forget(crawl_id)
+                continue
             quiet = now - progress.since
             if quiet >= timedelta(minutes=self.rule.minutes):
                 pages = f" ({progress.completed} of {progress.total} pages)" if progress.total else ""

@@ -157,24 +157,27 @@ class ServiceDownWatcher:
 
     def __init__(self, rule: ServiceDownRule, max_subjects: int = DEFAULT_MAX_SUBJECTS) -> None:
         self.rule = rule
-        self._bad: ServiceHealth | None = None  # the first of the current run of bad answers
+        self._first: ServiceHealth | None = None  # the first of the current run of bad answers
+        self._latest: ServiceHealth | None = None  # its last, whose detail is the freshest
 
     def observe(self, observation: Observation) -> None:
         if not isinstance(observation, ServiceHealth):
             return
         if observation.state == "ok":
-            self._bad = None
-        elif self._bad is None or self._bad.state != observation.state:
-            self._bad = observation
+            self._first = self._latest = None
+            return
+        if self._first is None or self._first.state != observation.state:
+            self._first = observation
+        self._latest = observation
 
     def findings(self, now: datetime) -> list[Finding]:
-        bad = self._bad
-        if bad is None or now - bad.at < timedelta(minutes=self.rule.minutes):
+        first, latest = self._first, self._latest
+        if first is None or latest is None or now - first.at < timedelta(minutes=self.rule.minutes):
             return []
-        how_long = span((now - bad.at).total_seconds())
-        if bad.state == "refused":
+        how_long = span((now - first.at).total_seconds())
+        if first.state == "refused":
             sentence = f"the service has refused the API key for {how_long}"
         else:
             sentence = f"the service has been unreachable for {how_long}"
-        detail = f": {bad.detail}" if bad.detail else ""
-        return [Finding(self.SUBJECTS[bad.state], sentence + detail)]
+        detail = f": {latest.detail}" if latest.detail else ""
+        return [Finding(self.SUBJECTS[first.state], sentence + detail)]
