@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.monitor.clock import Clock
 from tui.monitor.alerts.config import DEFAULT_RULES, describe_rules, parse_alert_rules
+from tui.monitor.alerts.engine import AlertEngine
 from tui.monitor.alerts.rules import RULE_KINDS, CrawlStalledRule, CreditsRule, JobFailedRule
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -145,3 +147,15 @@ def test_a_described_rule_shows_its_own_name_kind_filters_and_state() -> None:
         "scrapes (job_failed): off 5 in 10 min, by host; only kinds scrape; only statuses 404, 410; "
         "repeats every 30 min. Jobs failed: a count of failures within a window, by host, kind or status."
     ]
+
+
+def test_a_rule_may_not_take_the_name_of_another_kind() -> None:
+    rules, warnings = parse_alert_rules({"job_failed": [{}, {"name": "credits", "count": 1}]})
+    assert warnings == ["[alerts.job_failed] name 'credits' is a rule kind's; skipped"]
+    assert sorted(rule.name for rule in rules) == sorted(RULE_KINDS)
+
+
+def test_the_readme_example_runs_in_an_engine_without_its_disabled_rule() -> None:
+    rules, _ = parse_alert_rules(readme_alerts_example())
+    engine = AlertEngine(rules, Clock())
+    assert [rule.kind for rule in engine.rules] == [kind for kind in RULE_KINDS if kind != "webhook_unverified"]

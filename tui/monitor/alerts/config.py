@@ -86,6 +86,9 @@ def _read_kind(kind: str, model: type[Rule], entries: object, warnings: list[str
 
 
 def _unique(rule: Rule, names: set[str], warnings: list[str]) -> bool:
+    if rule.name != rule.kind and rule.name in RULE_KINDS:  # the name another kind's default rule goes by
+        warnings.append(f"[alerts.{rule.kind}] name {rule.name!r} is a rule kind's; skipped")
+        return False
     if rule.name in names:
         warnings.append(f"[alerts.{rule.kind}] name {rule.name!r} is taken by another rule; skipped")
         return False
