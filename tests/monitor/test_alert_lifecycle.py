@@ -243,3 +243,12 @@ def test_a_silence_lasts_some_minutes() -> None:
     engine = AlertEngine([CreditsRule()], Clock())
     with pytest.raises(ValueError, match="some minutes"):
         engine.silence("credits", minutes=0)
+
+
+def test_a_polls_observations_fed_at_once_make_one_judgement() -> None:
+    clock = Clock()
+    engine = AlertEngine([JobFailedRule(count=3)], clock)
+    events = engine.observe_all([failed(clock, "j1"), failed(clock, "j2"), failed(clock, "j3")])
+    assert [(event.what, event.alert.sentence) for event in events] == [
+        ("fired", "3 jobs failed (host a.example) in the last 10 min; last: timeout")
+    ]

@@ -120,9 +120,14 @@ class AlertEngine:
 
     def observe(self, observation: Observation) -> list[AlertEvent]:
         """Feed one observation to the rules that read its kind; the events it causes, at the clock's now."""
-        for watcher in self._watchers.values():
-            if isinstance(observation, watcher.accepts):
-                watcher.observe(observation)
+        return self.observe_all((observation,))
+
+    def observe_all(self, observations: Iterable[Observation]) -> list[AlertEvent]:
+        """Feed a poll's observations, then judge once: a page of 100 jobs costs one evaluation, not 100."""
+        for observation in observations:
+            for watcher in self._watchers.values():
+                if isinstance(observation, watcher.accepts):
+                    watcher.observe(observation)
         return self.tick()
 
     def tick(self) -> list[AlertEvent]:
@@ -130,10 +135,14 @@ class AlertEngine:
         now = self._clock()
         self._drop_ended_silences(now)
         events: list[AlertEvent] = []
+        firing_by_rule: dict[str, list[Key]] = {}
+        for key in self._active:
+            firing_by_rule.setdefault(key[0], []).append(key)
         for name, watcher in self._watchers.items():
             holding = {finding.subject: finding for finding in watcher.findings(now)}
-            for key in [key for key in self._active if key[0] == name and key[1] not in holding]:
-                events.append(self._resolve(key, now))
+            for key in firing_by_rule.get(name, ()):
+                if key[1] not in holding:
+                    events.append(self._resolve(key, now))
             for finding in holding.values():
                 event = self._hold(self._rules[name], finding, now)
                 if event is not None:
@@ -168,20 +177,23 @@ class AlertEngine:
 
     def silenced(self, rule: str, subject: str) -> bool:
         """Whether the rule, or this subject of it, is silenced now."""
-        now = self._clock()
+        return self._silenced_at(rule, subject, self._clock())
+
+    def _silenced_at(self, rule: str, subject: str, now: datetime) -> bool:
         return any(self._silences.get((rule, who), now) > now for who in ("", subject))
 
     def _hold(self, rule: Rule, finding: Finding, now: datetime) -> AlertEvent | None:
         key = (rule.name, finding.subject)
         alert = self._active.get(key)
-        quiet = self.silenced(*key)
+        quiet = bool(self._silences) and self._silenced_at(rule.name, finding.subject, now)
         if alert is None:
             if quiet or len(self._active) >= self._max_alerts:
                 return None
             alert = Alert(rule.name, rule.kind, finding.subject, finding.sentence, finding.opens, now, now)
             self._active[key] = alert
             return AlertEvent("fired", alert, now)
-        alert = replace(alert, sentence=finding.sentence, opens=finding.opens or alert.opens)
+        if finding.sentence != alert.sentence or (finding.opens and finding.opens != alert.opens):
+            alert = replace(alert, sentence=finding.sentence, opens=finding.opens or alert.opens)
         due = now - alert.said_at >= timedelta(minutes=rule.repeat_minutes)
         if due and not alert.acknowledged and not quiet:
             alert = replace(alert, said_at=now, repeats=alert.repeats + 1)
