@@ -1,0 +1,86 @@
+"""Keeping the journal small: rows past the retention dropped, then the oldest until under the size cap.
+
+Runs on the writer's thread between batches, in short transactions so that another
+dashboard or a `watch` sharing the file never waits long. The freed pages are given
+back to the file system (`incremental_vacuum`, the file being created with
+`auto_vacuum=INCREMENTAL`) and the WAL is truncated, so the file on disk shrinks too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from tui.monitor.journal.schema import AGE_COLUMNS
+
+DEFAULT_RETENTION_DAYS = 90
+DEFAULT_SIZE_CAP_BYTES = 200 * 1024 * 1024
+
+_SHARE_PER_STEP = 10
+"""Over the cap, each step drops the oldest 1/10 of every table's rows, then measures again."""
+
+
+@dataclass(frozen=True)
+class RetentionPolicy:
+    """How long rows are kept (days) and how large the file may grow (bytes)."""
+
+    days: float = DEFAULT_RETENTION_DAYS
+    size_cap_bytes: int = DEFAULT_SIZE_CAP_BYTES
+
+
+def used_bytes(connection: sqlite3.Connection) -> int:
+    """The bytes the database's pages hold, free pages not counted (what the file shrinks to)."""
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    free = connection.execute("PRAGMA freelist_count").fetchone()[0]
+    size = connection.execute("PRAGMA page_size").fetchone()[0]
+    return int((pages - free) * size)
+
+
+def _in_transaction(connection: sqlite3.Connection, sql: str, parameters: tuple[object, ...] = ()) -> int:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        dropped = connection.execute(sql, parameters).rowcount
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return dropped
+
+
+def _drop_older_than(connection: sqlite3.Connection, cutoff: float) -> int:
+    return sum(
+        _in_transaction(connection, f"DELETE FROM {table} WHERE {column} < ?", (cutoff,))
+        for table, column in AGE_COLUMNS.items()
+    )
+
+
+def _drop_oldest_share(connection: sqlite3.Connection) -> int:
+    dropped = 0
+    for table, column in AGE_COLUMNS.items():
+        count = connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        if count:
+            dropped += _in_transaction(
+                connection,
+                f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY {column} LIMIT ?)",
+                (max(1, count // _SHARE_PER_STEP),),
+            )
+    return dropped
+
+
+def shrink_file(connection: sqlite3.Connection) -> None:
+    """Give free pages back to the file system and truncate the WAL (as far as readers allow)."""
+    connection.execute("PRAGMA incremental_vacuum").fetchall()
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+
+def prune(connection: sqlite3.Connection, policy: RetentionPolicy, now: float) -> int:
+    """Drop rows older than the policy's days, then the oldest until under its cap; the rows dropped."""
+    dropped = _drop_older_than(connection, now - policy.days * 86400)
+    while used_bytes(connection) > policy.size_cap_bytes:
+        step = _drop_oldest_share(connection)
+        if not step:
+            break  # nothing left to drop: the empty schema alone is over a tiny cap
+        dropped += step
+    if dropped:
+        shrink_file(connection)
+    return dropped
