@@ -69,7 +69,9 @@ def _drop_oldest_share(connection: sqlite3.Connection) -> int:
 
 def shrink_file(connection: sqlite3.Connection) -> None:
     """Give free pages back to the file system and truncate the WAL (as far as readers allow)."""
-    connection.execute("PRAGMA incremental_vacuum").fetchall()
+    # Run as a script: through `execute` the pragma frees a single page (one step of its
+    # statement) however many are free; sqlite3_exec steps it to the end.
+    connection.executescript("PRAGMA incremental_vacuum;")
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
 
