@@ -189,3 +189,18 @@ def statement(record: Record, now: float) -> tuple[str, tuple[Any, ...]]:
             detail = json.dumps(record.detail, default=str, sort_keys=True)
             values = (record.id, record.rule, record.state, record.fired_at, record.resolved_at, detail, now)
     return _STATEMENTS[type(record)], values
+
+
+def statements(records: list[Record], now: float) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """The SQL for `records` with the parameters of each run of one kind, in their order (for `executemany`).
+
+    Order is kept, not merely grouped by kind: a later record of an entry must win over an earlier one.
+    """
+    runs: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for record in records:
+        sql, values = statement(record, now)
+        if runs and runs[-1][0] == sql:
+            runs[-1][1].append(values)
+        else:
+            runs.append((sql, [values]))
+    return runs

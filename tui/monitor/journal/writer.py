@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from tui.monitor.journal.opening import Disabled, Opened, connect, open_journal_file
 from tui.monitor.journal.queries import HistoryQueries
-from tui.monitor.journal.records import Record, statement
+from tui.monitor.journal.records import Record, statements
 from tui.monitor.journal.retention import RetentionPolicy, prune
 from tui.monitor.journal.schema import prepare
 
@@ -184,8 +184,8 @@ class Journal:
         try:
             connection.execute("BEGIN IMMEDIATE")
             try:
-                for record in pending:
-                    connection.execute(*statement(record, now))
+                for sql, rows in statements(pending, now):
+                    connection.executemany(sql, rows)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
