@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -121,3 +122,21 @@ def test_each_context_has_its_own_file_whatever_its_name(tmp_path: Path) -> None
 def test_the_journal_lives_in_the_users_state_dir(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert journal_path("prod") == tmp_path / "wds-tui" / "journal" / "prod.sqlite3"
+
+
+async def test_a_file_another_process_holds_locked_for_a_moment_is_written_once_it_is_free(tmp_path: Path) -> None:
+    path = tmp_path / "team.sqlite3"
+    journal = await Journal.open(path, clock=lambda: NOW)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # a second dashboard in the middle of its own batch
+    other.execute("INSERT INTO queue_readings VALUES (?, 1, 1, NULL)", (NOW,))
+    release = threading.Timer(1.0, lambda: other.execute("COMMIT"))
+    release.start()
+    journal.add(ActivityRecord("a1", "scrape", NOW))
+    await journal.flush()
+    assert rows(path, "SELECT id FROM activity") == [("a1",)]  # committed when flush returned, not later
+    release.join()
+    other.close()
+    await journal.aclose()
+    assert journal.problem is None
+    assert rows(path, "SELECT count(*) FROM queue_readings") == [(1,)]

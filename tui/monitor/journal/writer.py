@@ -35,6 +35,9 @@ Clock = Callable[[], float]
 MAX_PENDING = 100_000
 """Records held while the file is busy elsewhere; past this the oldest are dropped, not memory grown."""
 
+BUSY_ATTEMPTS = 3
+"""Tries of a commit someone waits for (`flush`, `close`), each up to the 5 s busy timeout."""
+
 
 @dataclass
 class _Flush:
@@ -83,6 +86,18 @@ class Journal:
                 target=self._run, args=(opened.connection,), name=f"journal {path.name}", daemon=True
             )
             self._thread.start()
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path,
+        *,
+        policy: RetentionPolicy | None = None,
+        clock: Clock = time.time,
+        commit_interval: float = 0.5,
+    ) -> Journal:
+        """`Journal(path, ...)` built in a worker thread: opening checks the file (`quick_check`), off the event loop."""
+        return await asyncio.to_thread(lambda: cls(path, policy=policy, clock=clock, commit_interval=commit_interval))
 
     # The caller's side: never blocks on the file.
 
@@ -151,10 +166,10 @@ class Journal:
                 except queue.Empty:
                     item = None
                 if isinstance(item, _Stop):
-                    self._commit(connection, pending)
+                    self._commit_now(connection, pending)
                     return
                 if isinstance(item, _Flush | _Prune):
-                    self._commit(connection, pending)
+                    self._commit_now(connection, pending)
                     if isinstance(item, _Prune):
                         item.done.set_result(self._prune(connection))
                     else:
@@ -198,6 +213,13 @@ class Journal:
             self.problem = f"records not kept: {error}"
         pending.clear()
         return True
+
+    def _commit_now(self, connection: sqlite3.Connection, pending: list[Record]) -> None:
+        """Commit `pending` for a caller who waits: a file busy elsewhere is tried again, a few times."""
+        for _ in range(BUSY_ATTEMPTS):
+            if self._commit(connection, pending):
+                return
+        self.problem = f"the journal stayed busy (another process kept it locked); {len(pending)} records wait"
 
     def _prune(self, connection: sqlite3.Connection) -> int:
         try:
