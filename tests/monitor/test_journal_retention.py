@@ -14,6 +14,7 @@ from tui.monitor.journal import (
     QueueReading,
     RetentionPolicy,
     SessionRecord,
+    retention,
 )
 from tui.monitor.journal.retention import DEFAULT_RETENTION_DAYS, DEFAULT_SIZE_CAP_BYTES
 
@@ -45,7 +46,8 @@ def test_by_default_ninety_days_are_kept_within_two_hundred_megabytes() -> None:
     assert (DEFAULT_RETENTION_DAYS, DEFAULT_SIZE_CAP_BYTES) == (90, 200 * 1024 * 1024)
 
 
-async def test_rows_older_than_the_retention_are_dropped_and_recent_ones_kept(tmp_path: Path) -> None:
+async def test_rows_older_than_the_retention_are_dropped_and_recent_ones_kept(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(retention, "CHUNK_ROWS", 4)  # 19 old rows a table: several short transactions each
     clock = Clock(START)
     path = tmp_path / "prod.sqlite3"
     journal = Journal(path, policy=RetentionPolicy(days=10), clock=clock)

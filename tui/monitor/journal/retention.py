@@ -16,6 +16,9 @@ from tui.monitor.journal.schema import AGE_COLUMNS
 DEFAULT_RETENTION_DAYS = 90
 DEFAULT_SIZE_CAP_BYTES = 200 * 1024 * 1024
 
+CHUNK_ROWS = 5000
+"""Rows deleted per transaction: another process sharing the file waits for one chunk, not the whole drop."""
+
 _SHARE_PER_STEP = 10
 """Over the cap, each step drops the oldest 1/10 of every table's rows, then measures again."""
 
@@ -36,20 +39,30 @@ def used_bytes(connection: sqlite3.Connection) -> int:
     return int((pages - free) * size)
 
 
-def _in_transaction(connection: sqlite3.Connection, sql: str, parameters: tuple[object, ...] = ()) -> int:
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        dropped = connection.execute(sql, parameters).rowcount
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
+def _drop_in_chunks(connection: sqlite3.Connection, table: str, where: str, order: str, rows: int | None) -> int:
+    """Delete up to `rows` (None: all) rows of `table` matching `where`, in `order`, CHUNK_ROWS per transaction."""
+    dropped = 0
+    while rows is None or dropped < rows:
+        chunk = CHUNK_ROWS if rows is None else min(CHUNK_ROWS, rows - dropped)
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            step = connection.execute(
+                f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {where} ORDER BY {order} LIMIT ?)",
+                (chunk,),
+            ).rowcount
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        dropped += step
+        if step < chunk:
+            break
     return dropped
 
 
 def _drop_older_than(connection: sqlite3.Connection, cutoff: float) -> int:
     return sum(
-        _in_transaction(connection, f"DELETE FROM {table} WHERE {column} < ?", (cutoff,))
+        _drop_in_chunks(connection, table, f"{column} < {float(cutoff)!r}", column, None)
         for table, column in AGE_COLUMNS.items()
     )
 
@@ -59,11 +72,7 @@ def _drop_oldest_share(connection: sqlite3.Connection) -> int:
     for table, column in AGE_COLUMNS.items():
         count = connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         if count:
-            dropped += _in_transaction(
-                connection,
-                f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY {column} LIMIT ?)",
-                (max(1, count // _SHARE_PER_STEP),),
-            )
+            dropped += _drop_in_chunks(connection, table, "1", column, max(1, count // _SHARE_PER_STEP))
     return dropped
 
 
