@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from tui.monitor.journal import ActivityRecord, Journal
 from tui.monitor.journal.schema import SCHEMA_VERSION
@@ -101,3 +108,38 @@ async def test_a_journal_from_a_newer_version_is_left_alone(tmp_path: Path) -> N
     journal = Journal(path, clock=lambda: NOW)
     assert journal.disabled is not None and "newer wds-tui" in journal.disabled.reason
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prod.sqlite3"]
+
+
+def as_a_user_who_cannot_write(script: str) -> subprocess.CompletedProcess[str]:
+    """Run `script` in Python as an unprivileged user: root writes anywhere, so as root the test drops to nobody."""
+    command = [sys.executable, "-c", script]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv to drop to an unprivileged user")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+async def test_a_read_only_folder_gives_a_disabled_journal_and_leaves_the_file_alone(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="wds-journal-"))  # not under tmp_path: another user must reach it
+    try:
+        path = folder / "prod.sqlite3"
+        await write_one(Journal(path, clock=lambda: NOW), "kept")
+        before = path.read_bytes()
+        folder.chmod(0o555)
+        path.chmod(0o444)
+        script = (
+            "import asyncio, pathlib\n"
+            "from tui.monitor.journal import ActivityRecord, Journal\n"
+            f"journal = Journal(pathlib.Path({str(path)!r}))\n"
+            "journal.add(ActivityRecord('lost', 'scrape', 0.0))\n"
+            "asyncio.run(journal.flush())\n"
+            "print(journal.disabled.reason if journal.disabled else 'enabled')\n"
+        )
+        run = as_a_user_who_cannot_write(script)
+        assert run.returncode == 0, run.stderr
+        assert "cannot be written" in run.stdout and str(path) in run.stdout
+        assert sorted(p.name for p in folder.iterdir()) == ["prod.sqlite3"] and path.read_bytes() == before
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
