@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import threading
@@ -96,6 +97,21 @@ async def test_close_commits_what_was_added_without_a_flush(tmp_path: Path) -> N
         journal.add(QueueReading(NOW + n, n, 0))
     journal.close()
     assert rows(path, "SELECT count(*) FROM queue_readings") == [(250,)]
+    journal.add(QueueReading(NOW, 0, 0))  # after close: dropped, and nothing waits for a stopped writer
+    await asyncio.wait_for(journal.flush(), 5)
+    assert await asyncio.wait_for(journal.prune(), 5) == 0
+    assert rows(path, "SELECT count(*) FROM queue_readings") == [(250,)]
+
+
+async def test_a_record_sqlite_cannot_take_loses_its_batch_not_the_writer(tmp_path: Path) -> None:
+    path = tmp_path / "team.sqlite3"
+    journal = Journal(path, clock=lambda: NOW)
+    journal.add(QueueReading(NOW, 2**70, 0))  # too large for an SQLite integer
+    await journal.flush()
+    assert journal.problem is not None and "not kept" in journal.problem
+    journal.add(QueueReading(NOW, 1, 0))
+    await journal.aclose()
+    assert rows(path, "SELECT active FROM queue_readings") == [(1,)]
 
 
 async def test_a_journal_reads_what_another_wrote_before(tmp_path: Path) -> None:

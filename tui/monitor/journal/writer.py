@@ -81,6 +81,7 @@ class Journal:
         self.disabled: Disabled | None = opened if isinstance(opened, Disabled) else None
         self.notice: str | None = opened.reason if isinstance(opened, Disabled) else opened.notice
         self._thread: threading.Thread | None = None
+        self._requests = threading.Lock()
         if isinstance(opened, Opened):
             self._thread = threading.Thread(
                 target=self._run, args=(opened.connection,), name=f"journal {path.name}", daemon=True
@@ -106,20 +107,24 @@ class Journal:
         if self._thread is not None:
             self._queue.put(record)
 
+    def _request(self, request: _Flush | _Prune) -> bool:
+        """Hand `request` to a running writer; False once closed (the lock keeps it from racing `close`)."""
+        with self._requests:
+            if self._thread is None:
+                return False
+            self._queue.put(request)
+            return True
+
     async def flush(self) -> None:
         """Wait until every record added so far is committed."""
-        if self._thread is not None:
-            request = _Flush()
-            self._queue.put(request)
+        request = _Flush()
+        if self._request(request):
             await asyncio.wrap_future(request.done)
 
     async def prune(self) -> int:
         """Apply retention and the size cap now (the writer also does every `prune_interval`); rows dropped."""
-        if self._thread is None:
-            return 0
         request = _Prune()
-        self._queue.put(request)
-        return await asyncio.wrap_future(request.done)
+        return await asyncio.wrap_future(request.done) if self._request(request) else 0
 
     async def read(self, query: Callable[[HistoryQueries], T]) -> T:
         """Run `query` on a connection of its own in a worker thread (a disabled journal reads as empty)."""
@@ -140,9 +145,11 @@ class Journal:
 
     def close(self) -> None:
         """Commit what is queued and stop the writer (blocks until done: call it at exit)."""
-        thread, self._thread = self._thread, None
+        with self._requests:
+            thread, self._thread = self._thread, None
+            if thread is not None:
+                self._queue.put(_Stop())
         if thread is not None:
-            self._queue.put(_Stop())
             thread.join()
 
     async def aclose(self) -> None:
@@ -209,7 +216,8 @@ class Journal:
             if "locked" in str(error) or "busy" in str(error):
                 return False
             self.problem = f"records not kept: {error}"
-        except sqlite3.Error as error:
+        except (sqlite3.Error, ValueError, TypeError, OverflowError) as error:
+            # A batch SQLite refuses (or a value it cannot bind) is lost, never the writer with it.
             self.problem = f"records not kept: {error}"
         pending.clear()
         return True
