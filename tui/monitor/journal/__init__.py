@@ -1,0 +1,40 @@
+"""The journal: what the dashboard and `watch` saw, kept in one SQLite file per context.
+
+`Journal(journal_path(context))` opens (or creates, or repairs) the file and starts
+its writer thread; `add` a record from `records`, `await flush()`, `await read(...)`
+with a `HistoryQueries` method, `close()` at exit.
+"""
+
+from tui.monitor.journal.location import journal_dir, journal_path
+from tui.monitor.journal.queries import DayFailures, HistoryQueries
+from tui.monitor.journal.records import (
+    ActivityRecord,
+    AlertRecord,
+    CrawlOrBatchRecord,
+    CreditReading,
+    QueueReading,
+    Record,
+    SessionRecord,
+    UsageSnapshot,
+    WebhookEventRecord,
+)
+from tui.monitor.journal.retention import RetentionPolicy
+from tui.monitor.journal.writer import Journal
+
+__all__ = [
+    "ActivityRecord",
+    "AlertRecord",
+    "CrawlOrBatchRecord",
+    "CreditReading",
+    "DayFailures",
+    "HistoryQueries",
+    "Journal",
+    "QueueReading",
+    "Record",
+    "RetentionPolicy",
+    "SessionRecord",
+    "UsageSnapshot",
+    "WebhookEventRecord",
+    "journal_dir",
+    "journal_path",
+]

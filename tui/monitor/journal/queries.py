@@ -1,0 +1,123 @@
+"""What the history screen asks of the journal, answered from one connection.
+
+Days are UTC calendar days (`YYYY-MM-DD`), the last `days` of them up to `now`.
+Credits per day and per key come from the deltas between usage snapshots (the
+service gives only a running total per billing period): a snapshot of a new
+period counts from zero.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from tui.contract.models.job_summary import FAILED
+
+_FAILED_ROW = f"(status = '{FAILED}' OR http_status >= 400)"
+
+
+@dataclass(frozen=True)
+class DayFailures:
+    """One day's calls and how many failed."""
+
+    day: str
+    failed: int
+    total: int
+
+    @property
+    def percent(self) -> float:
+        """Failed calls as a share of the day's, 0 to 100."""
+        return 100.0 * self.failed / self.total if self.total else 0.0
+
+
+class HistoryQueries:
+    """The journal's read side over `connection`, with `now` (epoch seconds) as the end of every span."""
+
+    def __init__(self, connection: sqlite3.Connection, now: float) -> None:
+        self._connection = connection
+        self.now = now
+
+    def _since(self, days: int) -> float:
+        """The start of the UTC day `days - 1` days before today's."""
+        today = self.now - self.now % 86400
+        return today - (days - 1) * 86400
+
+    def calls_per_day(self, days: int = 30) -> dict[tuple[str, str], int]:
+        """Calls by (day, kind)."""
+        rows = self._connection.execute(
+            "SELECT date(created_at, 'unixepoch'), kind, count(*) FROM activity"
+            " WHERE created_at >= ? GROUP BY 1, 2 ORDER BY 1, 2",
+            (self._since(days),),
+        )
+        return {(day, kind): count for day, kind, count in rows}
+
+    def failures_per_day(self, days: int = 30) -> list[DayFailures]:
+        """Each day with calls: how many, how many failed."""
+        rows = self._connection.execute(
+            f"SELECT date(created_at, 'unixepoch'), sum({_FAILED_ROW}), count(*) FROM activity"
+            " WHERE created_at >= ? GROUP BY 1 ORDER BY 1",
+            (self._since(days),),
+        )
+        return [DayFailures(day, int(failed or 0), total) for day, failed, total in rows]
+
+    def top_failing_hosts(self, days: int = 30, limit: int = 10) -> list[tuple[str, int]]:
+        """The hosts of failed calls' targets, most failures first (a target that is not a URL counts as itself)."""
+        rows = self._connection.execute(
+            f"SELECT target FROM activity WHERE created_at >= ? AND {_FAILED_ROW} AND target IS NOT NULL",
+            (self._since(days),),
+        )
+        hosts = Counter(urlsplit(target).hostname or target for (target,) in rows)
+        return sorted(hosts.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+    def top_failure_causes(self, days: int = 30, limit: int = 10) -> list[tuple[str, int]]:
+        """Failed calls by cause (their error, else `HTTP <status>`), most first."""
+        rows = self._connection.execute(
+            "SELECT coalesce(error, 'HTTP ' || http_status, 'unknown'), count(*) FROM activity"
+            f" WHERE created_at >= ? AND {_FAILED_ROW} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?",
+            (self._since(days), limit),
+        )
+        return [(cause, count) for cause, count in rows]
+
+    def _credit_deltas(self, days: int) -> list[tuple[str, str, float]]:
+        """(day, api key, credits used since that key's previous snapshot) for each snapshot in the span."""
+        rows = self._connection.execute(
+            "SELECT at, api_key, period_start, credits FROM usage_snapshots ORDER BY api_key, at"
+        )
+        since = self._since(days)
+        last: dict[str, tuple[float, float]] = {}
+        deltas = []
+        for at, key, period_start, credits in rows:
+            previous = last.get(key)
+            last[key] = (period_start, credits)
+            if previous is None:
+                continue  # the first snapshot seen is the base, not usage of its own day
+            delta = credits - previous[1] if previous[0] == period_start and credits >= previous[1] else credits
+            if at >= since:
+                day = self._connection.execute("SELECT date(?, 'unixepoch')", (at,)).fetchone()[0]
+                deltas.append((day, key, delta))
+        return deltas
+
+    def credits_per_day(self, days: int = 30) -> dict[str, float]:
+        """Credits used each day, all keys together."""
+        totals: dict[str, float] = defaultdict(float)
+        for day, _key, delta in self._credit_deltas(days):
+            totals[day] += delta
+        return dict(sorted(totals.items()))
+
+    def credits_per_key(self, days: int = 30) -> dict[str, float]:
+        """Credits used in the span by each API key."""
+        totals: dict[str, float] = defaultdict(float)
+        for _day, key, delta in self._credit_deltas(days):
+            totals[key] += delta
+        return dict(sorted(totals.items()))
+
+    def finished_per_day(self, days: int = 30) -> dict[tuple[str, str, str], int]:
+        """Crawls and batches that ended, by (day, kind, final status)."""
+        rows = self._connection.execute(
+            "SELECT date(finished_at, 'unixepoch'), kind, coalesce(status, 'unknown'), count(*)"
+            " FROM crawls_batches WHERE finished_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            (self._since(days),),
+        )
+        return {(day, kind, status): count for day, kind, status, count in rows}
