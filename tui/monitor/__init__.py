@@ -1,0 +1,1 @@
+"""Watching while nobody watches: alert rules, their delivery and the journal, with no Textual in sight."""
