@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import httpx
@@ -102,3 +103,14 @@ async def test_nothing_configured_is_nothing_sent() -> None:
     async with httpx.AsyncClient() as client:
         deliverer = Deliverer(DeliveryConfig(), client)
         assert deliverer.outlets == [] and deliverer.deliver(notice()).queued == ()
+
+
+def test_the_readmes_delivery_table_is_read_as_written() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("**Delivering alerts.**", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    table = tomllib.loads(block)["contexts"]["prod"]["alerts"]["delivery"]
+    settings = DeliveryConfig.model_validate(table)
+    assert settings.notification == "auto" and settings.bell and settings.command_timeout == 10
+    assert [hook.form for hook in settings.webhooks] == ["slack", "ntfy", "json"]
+    assert shown_hooks(settings)[1] == "https://ntfy.sh/…opic (ntfy)"
+    assert DeliveryConfig().model_dump() == settings.model_dump() | {"command": [], "webhooks": []}

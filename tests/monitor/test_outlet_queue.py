@@ -92,3 +92,13 @@ async def test_close_stops_the_worker_and_forgets_what_waits() -> None:
     await asyncio.sleep(0)
     await asyncio.wait_for(queue.close(), 5)
     assert queue.waiting == 0 and outlet.sent == []
+
+
+async def test_by_default_a_hundred_wait_before_the_oldest_is_dropped() -> None:
+    outlet = SlowOutlet()
+    queue = OutletQueue("slow", outlet.send)
+    queue.put(notice(title="taken"))
+    await asyncio.sleep(0)
+    assert all(queue.put(notice(title=str(index))) for index in range(100))
+    assert queue.put(notice(title="one more")) is False and queue.dropped == 1
+    await queue.close()

@@ -71,10 +71,15 @@ async def test_a_500_is_retried_with_backoff_until_it_arrives() -> None:
 async def test_attempts_are_bounded() -> None:
     sleeps = Sleeps()
     async with Receiver(statuses=[503]) as receiver, httpx.AsyncClient() as client:
-        outcome = await sender(client, receiver.url, WebhookForm.JSON, sleeps, attempts=3).send(notice())
-    assert not outcome.ok and outcome.attempts == 3 and outcome.status == 503
-    assert sleeps == [1.0, 2.0] and len(receiver.received) == 3
+        outcome = await sender(client, receiver.url, WebhookForm.JSON, sleeps).send(notice())
+    assert not outcome.ok and outcome.attempts == 4 and outcome.status == 503
+    assert sleeps == [1.0, 2.0, 4.0] and len(receiver.received) == 4
     assert outcome.problem == "answered 503"
+
+
+def test_the_default_waits_double_from_one_second_less_a_little_jitter() -> None:
+    waits = [WebhookSender.backoff.delay(n) for n in range(3)]
+    assert 0.75 <= waits[0] <= 1.0 and 1.5 <= waits[1] <= 2.0 and 3.0 <= waits[2] <= 4.0
 
 
 async def test_a_404_is_final() -> None:
