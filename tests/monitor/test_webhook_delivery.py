@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import UTC, datetime, timedelta
+from email.header import decode_header
 from email.utils import format_datetime
 
 import httpx
@@ -148,3 +149,14 @@ async def test_the_url_is_masked_in_every_message_and_log_line(caplog: pytest.Lo
 )
 def test_masked_url_shows_scheme_and_host_and_the_last_four_characters(url: str, shown: str) -> None:
     assert masked_url(url) == shown
+
+
+async def test_an_ntfy_title_beyond_ascii_arrives_whole_and_without_controls() -> None:
+    async with Receiver() as receiver, httpx.AsyncClient() as client:
+        hostile = notice(title="Müller — crawl failed\r\nX-Injected: 1")
+        outcome = await sender(client, receiver.url, WebhookForm.NTFY, Sleeps()).send(hostile)
+    assert outcome.ok
+    (got,) = receiver.received
+    assert "x-injected" not in got.headers
+    (text, charset), *_ = decode_header(got.headers["title"])
+    assert (text.decode(charset), charset) == ("Müller — crawl failed X-Injected: 1", "utf-8")

@@ -11,6 +11,7 @@ as `masked_url` gives it, in every message and log line.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,7 @@ import httpx
 from tui.api.backoff import Backoff
 from tui.contract.redact import mask_key
 from tui.monitor.delivery.notice import AlertNotice
+from tui.monitor.delivery.terminal import clean
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,8 @@ RETRIED_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 """Answers worth another try; any other status is final."""
 RETRY_AFTER_LIMIT = 300.0
 """Seconds of a Retry-After honoured at most: a receiver asking for an hour gets this."""
+HEADER_LIMIT = 200
+"""Characters of a title sent in a header at most."""
 NTFY_PRIORITY = {"info": "default", "warning": "high", "critical": "urgent"}
 NTFY_TAGS = {"fired": "warning", "repeated": "warning", "resolved": "white_check_mark"}
 
@@ -54,9 +58,15 @@ def masked_url(url: str) -> str:
     return f"{scheme}://{host}" + ("/" + mask_key(secret) if secret.strip("/") else "")
 
 
-def _ascii_header(text: str) -> str:
-    """A header value httpx can send: non-ASCII letters become "?" (ntfy reads UTF-8 only as RFC 2047)."""
-    return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text)[:200]
+def _header_text(text: str) -> str:
+    """`text` as a header value: one line without controls; non-ASCII as an RFC 2047 word, which ntfy decodes.
+
+    httpx sends header values as Latin-1, so "Müller — crawl failed" would not go at all.
+    """
+    text = clean(text, HEADER_LIMIT)
+    if text.isascii():
+        return text
+    return "=?UTF-8?B?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
 
 
 def request_parts(notice: AlertNotice, form: WebhookForm) -> tuple[bytes, dict[str, str]]:
@@ -68,9 +78,9 @@ def request_parts(notice: AlertNotice, form: WebhookForm) -> tuple[bytes, dict[s
     if form is WebhookForm.NTFY:
         headers = {
             "content-type": "text/plain; charset=utf-8",
-            "title": _ascii_header(notice.title),
+            "title": _header_text(notice.title),
             "priority": NTFY_PRIORITY.get(notice.severity, "default"),
-            "tags": f"{NTFY_TAGS[notice.state]},{_ascii_header(notice.rule)}",
+            "tags": f"{NTFY_TAGS[notice.state]},{_header_text(notice.rule)}",
         }
         return notice.body.encode("utf-8"), headers
     return notice.to_json().encode("utf-8"), {"content-type": "application/json"}
