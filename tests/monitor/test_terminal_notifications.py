@@ -8,7 +8,7 @@ from tests.monitor.notices import notice
 from tui.monitor.delivery.terminal import (
     BODY_LIMIT,
     TITLE_LIMIT,
-    Protocol,
+    EscapeCode,
     choose,
     notice_bytes,
     notice_ident,
@@ -73,9 +73,9 @@ def test_inside_tmux_the_code_is_wrapped_for_passthrough_with_every_esc_doubled(
 
 def test_the_config_value_overrides_what_the_environment_says() -> None:
     iterm = {"TERM_PROGRAM": "iTerm.app"}
-    assert choose("osc777", iterm) is Protocol.OSC777
-    assert choose("OSC99", iterm) is Protocol.OSC99
-    assert choose("off", iterm) is Protocol.OFF
+    assert choose("osc777", iterm) is EscapeCode.OSC777
+    assert choose("OSC99", iterm) is EscapeCode.OSC99
+    assert choose("off", iterm) is EscapeCode.OFF
     assert notice_bytes(notice(), "off", iterm) == b""
     assert notice_bytes(notice(), "osc9", {}) == b"\x1b]9;3 scrapes failed: example.com: 503 within 10 min\x07"
     with pytest.raises(ValueError):

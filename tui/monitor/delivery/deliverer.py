@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from tui.monitor.delivery.command import DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, CommandOutcome, run_command
 from tui.monitor.delivery.notice import AlertNotice
 from tui.monitor.delivery.outlet_queue import DEFAULT_QUEUE_SIZE, Outcome, OutcomeSink, OutletQueue
-from tui.monitor.delivery.terminal import Protocol
+from tui.monitor.delivery.terminal import EscapeCode
 from tui.monitor.delivery.webhook import WebhookForm, WebhookSender, masked_url
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ class DeliveryConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    notification: Protocol = Field(Protocol.AUTO, description="The terminal's desktop notification")
+    notification: EscapeCode = Field(EscapeCode.AUTO, description="The terminal's desktop notification")
     bell: bool = Field(True, description="Ring the terminal's bell when an alert fires")
     command: list[str] = Field(default_factory=list, description="A command run per alert, the alert as JSON on stdin")
     command_timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=300, description="Seconds the command may run")

@@ -52,7 +52,7 @@ URGENCY = {"info": 0, "warning": 1, "critical": 2}
 """OSC 99's `u` for each severity."""
 
 
-class Protocol(StrEnum):
+class EscapeCode(StrEnum):
     """Which escape code the terminal reads; also the config values (`auto` chooses from the environment)."""
 
     OSC9 = "osc9"
@@ -76,7 +76,7 @@ def clean(text: str, limit: int, *, separator: str | None = None) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def choose(setting: str, env: Mapping[str, str]) -> Protocol:
+def choose(setting: str, env: Mapping[str, str]) -> EscapeCode:
     """The escape code to send: `setting` unless it is `auto`, else the one the terminal named in `env` reads.
 
     Inside tmux `TERM_PROGRAM` and `TERM` name tmux, so the variables a terminal sets
@@ -84,20 +84,20 @@ def choose(setting: str, env: Mapping[str, str]) -> Protocol:
     terminal not known to show notifications gets none (`off`): an unknown OSC is
     harmless in most terminals, but not in all.
     """
-    chosen = Protocol(setting.strip().lower())
-    if chosen is not Protocol.AUTO:
+    chosen = EscapeCode(setting.strip().lower())
+    if chosen is not EscapeCode.AUTO:
         return chosen
     program = env.get("TERM_PROGRAM", "").lower()
     term = env.get("TERM", "").lower()
     if env.get("KITTY_WINDOW_ID") or term == "xterm-kitty":
-        return Protocol.OSC99
+        return EscapeCode.OSC99
     if program == "iterm.app" or env.get("ITERM_SESSION_ID") or env.get("LC_TERMINAL", "").lower() == "iterm2":
-        return Protocol.OSC9
+        return EscapeCode.OSC9
     if program in ("wezterm", "ghostty") or env.get("WEZTERM_PANE") or env.get("GHOSTTY_RESOURCES_DIR"):
-        return Protocol.OSC777
+        return EscapeCode.OSC777
     if term.startswith(("foot", "xterm-ghostty", "rxvt-unicode")) or env.get("VTE_VERSION"):
-        return Protocol.OSC777
-    return Protocol.OFF
+        return EscapeCode.OSC777
+    return EscapeCode.OFF
 
 
 def osc9(title: str, body: str) -> str:
@@ -126,13 +126,13 @@ def tmux_passthrough(sequence: str) -> str:
     return f"{ESC}Ptmux;{sequence.replace(ESC, ESC + ESC)}{ST}"
 
 
-def notification(protocol: Protocol, title: str, body: str, *, ident: str = "0", urgency: int = 1) -> str:
-    """The escape code of `protocol` for one notification ("" for `off`), before any wrapping."""
-    if protocol is Protocol.OSC9:
+def notification(code: EscapeCode, title: str, body: str, *, ident: str = "0", urgency: int = 1) -> str:
+    """The escape code `code` for one notification ("" for `off`), before any wrapping."""
+    if code is EscapeCode.OSC9:
         return osc9(title, body)
-    if protocol is Protocol.OSC777:
+    if code is EscapeCode.OSC777:
         return osc777(title, body)
-    if protocol is Protocol.OSC99:
+    if code is EscapeCode.OSC99:
         return osc99(title, body, ident=ident, urgency=urgency)
     return ""
 
@@ -145,9 +145,9 @@ def notice_ident(notice: AlertNotice) -> str:
 
 def notice_bytes(notice: AlertNotice, setting: str, env: Mapping[str, str], *, bell: bool = False) -> bytes:
     """What to write to the terminal for `notice`: its notification (wrapped inside tmux), then the bell if asked."""
-    protocol = choose(setting, env)
+    code = choose(setting, env)
     sequence = notification(
-        protocol, notice.title, notice.body, ident=notice_ident(notice), urgency=URGENCY.get(notice.severity, 1)
+        code, notice.title, notice.body, ident=notice_ident(notice), urgency=URGENCY.get(notice.severity, 1)
     )
     if sequence and env.get("TMUX"):
         sequence = tmux_passthrough(sequence)
