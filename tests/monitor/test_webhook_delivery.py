@@ -160,3 +160,12 @@ async def test_an_ntfy_title_beyond_ascii_arrives_whole_and_without_controls() -
     assert "x-injected" not in got.headers
     (text, charset), *_ = decode_header(got.headers["title"])
     assert (text.decode(charset), charset) == ("Müller — crawl failed X-Injected: 1", "utf-8")
+
+
+async def test_outside_text_cannot_ping_a_slack_channel_or_make_a_link() -> None:
+    async with Receiver() as receiver, httpx.AsyncClient() as client:
+        sent = notice(title="<!channel> down", body="see <https://evil.example|the docs> & more")
+        await sender(client, receiver.url, WebhookForm.SLACK, Sleeps()).send(sent)
+    assert receiver.received[0].json == {
+        "text": "[ALERT] &lt;!channel&gt; down\nsee &lt;https://evil.example|the docs&gt; &amp; more"
+    }

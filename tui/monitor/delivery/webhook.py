@@ -69,11 +69,16 @@ def _header_text(text: str) -> str:
     return "=?UTF-8?B?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
 
 
+def _slack_escaped(text: str) -> str:
+    """Outside text as Slack shows it: &, < and > escaped, so a "<!channel>" in an error pings nobody."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def request_parts(notice: AlertNotice, form: WebhookForm) -> tuple[bytes, dict[str, str]]:
     """The body and headers of the POST for `notice` in `form`."""
     if form is WebhookForm.SLACK:
         mark = {"fired": "ALERT", "repeated": "STILL", "resolved": "RESOLVED"}[notice.state]
-        text = f"[{mark}] {notice.title}\n{notice.body}"
+        text = f"[{mark}] {_slack_escaped(notice.title)}\n{_slack_escaped(notice.body)}"
         return json.dumps({"text": text}, ensure_ascii=False).encode("utf-8"), {"content-type": "application/json"}
     if form is WebhookForm.NTFY:
         headers = {
