@@ -52,13 +52,15 @@ async def test_slack_ntfy_and_generic_receivers_each_get_their_form() -> None:
     assert slack.path == ntfy.path == generic.path == "/hooks/crawl" + SECRET_PATH
 
 
-async def test_a_resolved_alert_says_so_in_each_form() -> None:
+async def test_a_repeated_or_resolved_alert_says_so() -> None:
     async with Receiver() as receiver, httpx.AsyncClient() as client:
         for form in (WebhookForm.SLACK, WebhookForm.NTFY):
             await sender(client, receiver.url, form, Sleeps()).send(notice(state="resolved"))
-    slack, ntfy = receiver.received
-    assert slack.json["text"].startswith("[RESOLVED] ")
+        await sender(client, receiver.url, WebhookForm.SLACK, Sleeps()).send(notice(state="repeated"))
+    slack, ntfy, repeated = receiver.received
+    assert slack.json["text"].startswith("[RESOLVED] 3 scrapes failed\n")
     assert ntfy.headers["tags"] == "white_check_mark,job_failed"
+    assert repeated.json["text"].startswith("[STILL] 3 scrapes failed\n")
 
 
 async def test_a_500_is_retried_with_backoff_until_it_arrives() -> None:
