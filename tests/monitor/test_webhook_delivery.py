@@ -144,6 +144,8 @@ async def test_the_url_is_masked_in_every_message_and_log_line(caplog: pytest.Lo
         ("https://hooks.slack.com/services/T01/B02/abcdefXYZ9", "https://hooks.slack.com/…XYZ9"),
         ("https://ntfy.sh/wds-alerts-8f3k", "https://ntfy.sh/…8f3k"),
         ("https://user:pass@ntfy.example:8443/topic-abcd?auth=zz12", "https://ntfy.example:8443/…zz12"),
+        ("https://ntfy.example?topic=alerts-9f2Q", "https://ntfy.example/…9f2Q"),
+        ("https://ntfy.example#frag-7Hq1", "https://ntfy.example/…7Hq1"),
         ("https://example.com", "https://example.com"),
         ("https://example.com/", "https://example.com"),
         ("not a url at all", "… all"),

@@ -1,6 +1,6 @@
 """A webhook POST of one alert, retried with backoff: Slack-compatible, ntfy, or the notice as JSON.
 
-- `slack`: an incoming webhook's `{"text": "..."}` (Slack, Mattermost, Rocket.Chat, Discord's /slack);
+- `slack`: an incoming webhook's `{"text": "..."}` (Slack's, and those that copy it);
 - `ntfy`: the body as plain text, with `Title`, `Priority` and `Tags` headers (ntfy.sh's publish API);
 - `json`: the notice itself (`AlertNotice.to_json`).
 
@@ -52,9 +52,10 @@ def masked_url(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if not sep:
         return mask_key(url)
-    authority, slash, path = rest.partition("/")
-    host = authority.rpartition("@")[2]  # a user:password@ is never shown
-    secret = slash + path
+    # the authority ends at the first /, ? or # (a topic may come as ?topic=... with no path)
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    host = rest[:end].rpartition("@")[2]  # a user:password@ is never shown
+    secret = rest[end:]
     return f"{scheme}://{host}" + ("/" + mask_key(secret) if secret.strip("/") else "")
 
 
