@@ -33,6 +33,20 @@ def test_json_lines_keep_every_value_as_it_was() -> None:
     assert "\x1b" not in jsonl_text(table(*HOSTILE))  # escaped as \u001b, never raw
 
 
+def test_a_formula_behind_spaces_tabs_or_controls_is_prefixed_too() -> None:
+    hidden = (" =cmd", "  +1", "\t=cmd", "\r@SUM(A1)", "\x1b-2", "\u00a0=cmd", "\tplain", "\rplain", " plain")
+    values = [row[0] for row in list(csv.reader(io.StringIO(csv_text(table(*hidden)))))[1:]]
+    assert values == ["' =cmd", "'  +1", "' =cmd", "' @SUM(A1)", "' -2", "'\u00a0=cmd", "' plain", "' plain", " plain"]
+
+
+@pytest.mark.parametrize("char", ["\x7f", "\x9b", "\x85", "\u2028", "\u2029"])
+def test_json_lines_escape_del_c1_controls_and_line_separators(char: str) -> None:
+    text = jsonl_text(table(f"a{char}[31mb"))
+    assert char not in text
+    assert text.isascii() and f"\\u{ord(char):04x}" in text
+    assert json.loads(text.splitlines()[0])["value"] == f"a{char}[31mb"
+
+
 def test_the_suffix_follows_the_format() -> None:
     assert with_suffix("out/activity.csv", "jsonl") == "out/activity.jsonl"
     assert with_suffix("out/activity.jsonl", "csv") == "out/activity.csv"

@@ -6,10 +6,14 @@ shows, which are cut to fit. The text is made here, once for every list.
 
 What a list holds comes from outside (URLs, error messages written by the
 service or by the pages it scraped), so a CSV cell is made safe for the
-spreadsheet that will open it: a cell starting with `=`, `+`, `-` or `@` is
-read as a formula there, so it gets a leading `'` (OWASP's advice), and
-control characters (a tab, a carriage return, an escape sequence) become
-spaces. JSON lines need nothing: `json.dumps` escapes every control character.
+spreadsheet that will open it: a cell whose first character other than a
+space is `=`, `+`, `-` or `@`, or that starts with a tab or a carriage return,
+may be read as a formula there (some spreadsheets trim first), so it gets a
+leading `'` (OWASP's advice on CSV injection); then control characters (a
+tab, a carriage return, an escape sequence, DEL, the C1 controls) become
+spaces. JSON lines are printable ASCII: every character outside space to `~`
+is written as a `\\uXXXX` escape, so every control character, DEL, the C1
+controls (`\\x9b`, an 8-bit CSI) and the line separators U+2028 and U+2029.
 """
 
 from __future__ import annotations
@@ -64,7 +68,9 @@ def csv_cell(value: Cell) -> str | int | float:
     if isinstance(value, int | float):
         return value  # a number is not a formula, even a negative one
     text = _CONTROLS.sub(" ", value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    # Some spreadsheets trim a cell before they look for a formula: " =cmd" (or "\x1b=cmd", now a space) is one.
+    risky = value.startswith(("\t", "\r")) or text.lstrip().startswith(FORMULA_STARTS)
+    return f"'{text}" if risky else text
 
 
 def csv_text(table: ExportTable) -> str:
@@ -79,7 +85,8 @@ def csv_text(table: ExportTable) -> str:
 
 def jsonl_text(table: ExportTable) -> str:
     """The table as JSON lines: one object per record, its keys in the columns' order."""
-    lines = (json.dumps({c: record.get(c) for c in table.columns}, ensure_ascii=False) for record in table.records)
+    # ensure_ascii: no raw DEL, C1 control or line separator reaches a terminal that `cat`s the file.
+    lines = (json.dumps({c: record.get(c) for c in table.columns}, ensure_ascii=True) for record in table.records)
     return "".join(f"{line}\n" for line in lines)
 
 
