@@ -24,7 +24,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 Cell = str | int | float | bool | None
@@ -49,14 +48,6 @@ class ExportTable:
     def count(self) -> int:
         """How many rows the list has."""
         return len(self.records)
-
-
-class ExportError(Exception):
-    """A file could not be written; `message` says why in words a person can act on."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def csv_cell(value: Cell) -> str | int | float:
@@ -101,24 +92,6 @@ def with_suffix(path: str, fmt: Format) -> str:
         if other != fmt and path.endswith(f".{other}"):
             return path[: -len(other)] + fmt
     return path
-
-
-def write_export(path: str, text: str) -> Path:
-    """Write `text` to `path` (`~` is the home folder); raise `ExportError` saying why it could not be written."""
-    if not path.strip():
-        raise ExportError("Give a file name to write to.")
-    target = Path(path.strip()).expanduser()
-    try:
-        target.write_text(text, encoding="utf-8")
-    except FileNotFoundError:
-        raise ExportError(f"The folder {target.parent} does not exist; nothing was written.") from None
-    except IsADirectoryError:
-        raise ExportError(f"{target} is a folder; give a file name in it.") from None
-    except PermissionError:
-        raise ExportError(f"No permission to write {target}; nothing was written.") from None
-    except OSError as exc:
-        raise ExportError(f"Could not write {target}: {exc.strerror or exc}.") from None
-    return target
 
 
 def records_of(columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> tuple[dict[str, Cell], ...]:
