@@ -8,7 +8,8 @@ pushed goes into the tracker and the pane is redrawn at once (at most every
 is answered from the socket instead of the service. The rest are polled as
 before. A crawl whose socket gave up is polled from then on; a service that
 offers no socket at all is not asked again while the pane lives. A paused
-pane takes the news into its memory and redraws only when resumed.
+pane (or one held while the service cannot be reached) takes the news into
+its memory and redraws only at its next fetch; a push never counts as one.
 """
 
 from __future__ import annotations
@@ -86,8 +87,7 @@ class LiveCrawls:
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
         self._latest[crawl_id] = status
         self.tracker.record(crawl_id, Progress.of(status), self.pane.clock())
-        if not self.pane.paused:
-            self.pane.take_pushed(self.tracker.rows)
+        self.pane.show_pushed(self.tracker.rows)  # not drawn while the pane holds still: its next fetch shows it
 
     def __repr__(self) -> str:
         return f"<LiveCrawls following {len(self._followers)} of at most {self.limit}>"

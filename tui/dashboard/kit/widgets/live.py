@@ -189,9 +189,34 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
 
     # --- answers and failures -----------------------------------------------------
 
+    @property
+    def holds_still(self) -> bool:
+        """Whether news pushed now waits for the next fetch instead of being drawn (while paused)."""
+        return self.paused
+
     def take_pushed(self, data: T) -> None:
-        """An answer the service pushed (over a socket) rather than one fetched: shown and dated as one."""
+        """The whole view's answer, pushed (over a socket) rather than fetched: shown and dated as one.
+
+        For a view the socket alone keeps (a crawl's status screen); a push
+        that tells of one part of a view goes to `show_pushed`.
+        """
         self._deliver(data, data == self.data)
+
+    def show_pushed(self, data: T) -> bool:
+        """News the service pushed of one part of the view: drawn at once, but not a poll; True if anything changed.
+
+        It says nothing of the rest of the view, nor that the service answers
+        calls: the view's age, its stale mark and "as of ... · refreshing" stay
+        as the last fetch left them, and nothing is said upward (a pane's
+        Refreshed would bring every pane back online under the connection
+        banner). While the view holds still nothing is drawn: the host keeps
+        the news, and the next fetch shows it.
+        """
+        if self.holds_still:
+            return False
+        same = data == self.data
+        self.data = data  # before show(): views read it while drawing
+        return self.show_again(data) if same else self.show(data)
 
     def _deliver(self, data: T, same: bool) -> None:
         recovering = self.last_success is None or self.stale_since is not None
