@@ -86,7 +86,7 @@ class LiveCrawls:
 
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
         self._latest[crawl_id] = status
-        self.tracker.record(crawl_id, Progress.of(status), self.pane.clock())
+        self.tracker.pushed(crawl_id, Progress.of(status), self.pane.clock())
         self.pane.show_pushed(self.tracker.rows)  # not drawn while the pane holds still: its next fetch shows it
 
     def __repr__(self) -> str:
