@@ -136,9 +136,14 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
         self._count_in_border()  # long or short, as the new width allows
 
     def take_sightings(self, sightings: Iterable[JobSighting]) -> None:
-        """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about now."""
+        """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about soon.
+
+        After the fetch in flight, which is not cancelled (a stream of webhook
+        events would otherwise starve the pane); not while paused (the news is
+        kept, and asked about on resuming).
+        """
         if self.tracker.saw(sightings, self.clock()):
-            self.refresh_data()
+            self.fetch_soon()
 
     def job_by_id(self, job_id: str) -> TrackedJob | None:
         """The crawl or batch of the last good fetch with this id (running, or finished lately)."""

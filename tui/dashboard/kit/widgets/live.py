@@ -107,8 +107,8 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
 
     @property
     def fetching(self) -> bool:
-        """Whether a fetch asked for by `refresh_data` has not been shown yet."""
-        return self._fetch_due
+        """Whether a fetch asked for by `refresh_data` or `fetch_soon` has not been shown yet."""
+        return self._fetch_due or (self._poll_loop is not None and self._poll_loop.asked_again)
 
     @property
     def poll_loop(self) -> PollLoop[T]:
@@ -127,6 +127,20 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         """Fetch now (even when paused or not laid out yet), then go on polling every `interval` seconds."""
         self._fetch_due = True
         self.start_polling(at_once=True)
+
+    def fetch_soon(self) -> None:
+        """Fetch once more after the fetch in flight (at once if none), never cancelling it; not while paused.
+
+        For news learnt elsewhere (a job seen by another pane): a stream of
+        them must not cancel fetch after fetch, as `refresh_data` would.
+        """
+        if self.paused:
+            return
+        loop = self._poll_loop
+        if loop is None or loop.stopped:
+            self.refresh_data()
+        else:
+            loop.again()
 
     def start_polling(self, *, at_once: bool) -> Worker[None]:
         """(Re)start the loop in this view's one polling worker, cancelling a fetch in flight."""
