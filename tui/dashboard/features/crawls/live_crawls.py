@@ -6,10 +6,12 @@ those, the first `LIVE_LIMIT` (in the pane's order) are followed live
 pushed goes into the tracker and the pane is redrawn at once (at most every
 `PANE_PACE` seconds per crawl), and the pane's status call for that crawl
 is answered from the socket instead of the service. The rest are polled as
-before. A crawl whose socket gave up is polled from then on; a service that
-offers no socket at all is not asked again while the pane lives. A paused
-pane (or one held while the service cannot be reached) takes the news into
-its memory and redraws only at its next fetch; a push never counts as one.
+before. A crawl whose socket gave up (lost too often, not opened in time, a
+busy service) is polled from then on, and the others are still followed; a
+service that answers that it offers no socket at all is not asked again
+while the pane lives. A paused pane (or one held while the service cannot be
+reached) takes the news into its memory and redraws only at its next fetch;
+a push never counts as one.
 """
 
 from __future__ import annotations
