@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 
 import httpx
@@ -29,9 +30,11 @@ from tests.support.dashboard import (
     wait_until,
 )
 from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
+from tui.dashboard.features.crawls.live_crawls import LiveCrawls
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
 from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count
 from tui.dashboard.features.crawls.tracker import Progress, TrackedJob
@@ -364,3 +367,33 @@ async def test_a_paused_pane_asks_nothing_for_a_sighting_until_resumed(
         pane.toggle_pause()
         await settle(pilot)
         assert job_id in {key for key, _ in rows(pane)} and canned.asked(f"/v2/crawl/{job_id}") == 1
+
+
+class LaggingSocket(LiveCrawls):
+    """Live crawls whose last push for one crawl still says it runs, and that follow nothing more."""
+
+    def __init__(self, pane: CrawlsPane, crawl_id: str) -> None:
+        super().__init__(pane.client, pane.tracker, pane)
+        self.crawl_id = crawl_id
+
+    def latest(self, crawl_id: str) -> CrawlStatus | None:
+        return CrawlStatus(status="scraping", completed=1, total=3) if crawl_id == self.crawl_id else None
+
+    def follow(self, running: Sequence[str]) -> None:
+        pass
+
+
+async def test_a_crawl_that_left_the_list_is_asked_not_answered_by_its_last_push(
+    emulator: Emulator, clock: ManualClock, canned: Canned
+) -> None:
+    app = pane_alone(canned, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(CrawlsPane)
+        client = client_on(canned)
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=3)).id
+        await refreshed(pilot, pane)
+        pane.live = LaggingSocket(pane, crawl_id)
+        await client.crawl.cancel(crawl_id)  # off the active list; its socket has not told yet
+        await refreshed(pilot, pane)
+        assert dict(rows(pane))[crawl_id][1].startswith("⊘ cancelled")
+        assert canned.asked(f"/v2/crawl/{crawl_id}") == 2  # at the first poll, and once it left

@@ -109,7 +109,10 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
         return rows
 
     async def _status(self, kind: str, job_id: str) -> JobStatus:
-        if kind == CRAWL and (pushed := self.live.latest(job_id)) is not None:
+        tracked = self.tracker.get(job_id)
+        # Only for a crawl still listed: a status pushed before it left the list says it runs.
+        pushed = self.live.latest(job_id) if kind == CRAWL and tracked is not None and tracked.listed else None
+        if pushed is not None:
             return pushed  # followed live: the socket has the news already
         # One document, not the default hundred: the pane reads the counts only.
         if kind == BATCH:
