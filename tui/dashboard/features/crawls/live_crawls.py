@@ -20,9 +20,11 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.worker import get_current_worker
+
 from tui.api.client import WdsClient
 from tui.contract.models.crawl import CrawlStatus
-from tui.dashboard.features.crawls.live_follow import follow_crawl
+from tui.dashboard.features.crawls.live_follow import Following, follow_crawl
 from tui.dashboard.features.crawls.tracker import JobTracker, Progress, TrackedJob
 
 if TYPE_CHECKING:
@@ -79,11 +81,17 @@ class LiveCrawls:
 
     async def _follow(self, crawl_id: str) -> None:
         deliver = partial(self._pushed, crawl_id)
-        outcome = await follow_crawl(self.client, crawl_id, deliver=deliver, keep_documents=0, pace=PANE_PACE)
-        self._followers.pop(crawl_id, None)
+        outcome: Following | None = None  # None: an unexpected error (the pane's worker-failure sink tells)
+        try:
+            outcome = await follow_crawl(self.client, crawl_id, deliver=deliver, keep_documents=0, pace=PANE_PACE)
+        finally:
+            # Unless let go by `follow` meanwhile (which forgot it, and may follow it anew already).
+            if self._followers.get(crawl_id) is get_current_worker():
+                del self._followers[crawl_id]
+                if outcome is None or outcome.mode == "polling":
+                    self._polled.add(crawl_id)
+                    self._latest.pop(crawl_id, None)
         if outcome.mode == "polling":
-            self._polled.add(crawl_id)
-            self._latest.pop(crawl_id, None)
             self.offered = self.offered and outcome.offered
 
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
