@@ -82,6 +82,16 @@ async def test_a_job_whose_calls_keep_failing_is_forgotten_after_the_window_and_
     assert tracker.saw([seen(later)], NOW + WINDOW)
 
 
+async def test_a_job_that_last_answered_running_is_asked_again_after_a_long_pause_not_forgotten() -> None:
+    service, tracker = Service(), JobTracker(window=WINDOW)
+    batch_id = new_id()
+    service.answers[batch_id] = CrawlStatus(status="scraping", completed=1, total=50)
+    tracker.saw([seen(batch_id)], NOW)
+    await tracker.update([], NOW, service.status)
+    await tracker.update([], NOW + 2 * WINDOW, service.status)  # the pane was paused, or out of sight
+    assert service.asked == [batch_id, batch_id] and [row.id for row in tracker.rows] == [batch_id]
+
+
 async def test_a_sighting_dated_in_the_future_counts_as_seen_now_and_goes_with_the_window() -> None:
     service, tracker = Service(), JobTracker(window=WINDOW)
     job_id = new_id()

@@ -247,8 +247,17 @@ class JobTracker:
             ended = job.ended_at
             if job.finished and ended is not None and now - ended >= self.window:
                 del self._jobs[job_id]
-            elif not job.listed and job.last_seen is not None and now - job.last_seen >= self.window:
-                del self._jobs[job_id]  # asked in vain for a whole window (an id the service keeps failing on)
+            elif self._asked_in_vain(job, now):
+                del self._jobs[job_id]
+
+    def _asked_in_vain(self, job: TrackedJob, now: datetime) -> bool:
+        # Running as far as known, never listed, its last call failed, and no sign of life for a whole
+        # window: an id the service keeps failing on. (One that last answered is asked again first:
+        # a pane paused for an hour must not drop a batch still running.)
+        seen = job.last_seen
+        return (
+            job.running and not job.listed and job.error is not None and seen is not None and now - seen >= self.window
+        )
 
     def record(self, job_id: str, progress: Progress, now: datetime) -> None:
         """A status answer (or a cancel's) at `now`: the job's new state; a final state is never undone.
