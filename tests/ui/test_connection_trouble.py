@@ -243,5 +243,6 @@ async def test_a_first_call_that_hangs_is_named_with_its_wait_on_the_app_clock(h
             return any(path.startswith(f"/stall{oldest.path}") for path in hostile.requests)
 
         await wait_until(pilot, held_by_the_server, "the call named among those the server holds")
+        await wait_until(pilot, lambda: wait.region.height == 1, "the line laid out")
         assert wait.region.y == 1 and wait.region.height == 1  # under the header, where the banner goes later
         assert app.header.connection == "connecting"
