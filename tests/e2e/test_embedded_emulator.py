@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_tmux import Terminal
-from tests.support.processes import processes_mentioning
+from tests.support.processes import children_of, processes_mentioning
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -30,7 +30,9 @@ def _start(tmp_path: Path) -> tuple[Terminal, set[int]]:
         ["sh", "-c", f"{sys.executable} -m tui; echo $? > {tmp_path / 'status'}"], env, tmp_path / "status"
     )
     terminal.wait_for("connected")
-    children = set(processes_mentioning(CHILD)) - before
+    # This terminal's own: other tests run dashboards with embedded emulators side by side.
+    pane = int(terminal.tmux(["display-message", "-p", "-t", terminal.name, "#{pane_pid}"]).stdout.strip())
+    children = (set(processes_mentioning(CHILD)) - before) & children_of(pane)
     assert len(children) == 1, "one embedded emulator per dashboard"
     return terminal, children
 

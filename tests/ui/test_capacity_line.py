@@ -26,7 +26,7 @@ from tests.support.dashboard import (
 )
 from tui.api.client import WdsClient
 from tui.dashboard.features.usage.capacity import ago
-from tui.dashboard.features.usage.capacity_line import ASK_AGAIN_SECONDS, CapacityLine
+from tui.dashboard.features.usage.capacity_line import ASK_AGAIN_SECONDS, QUEUE_SECONDS, CapacityLine
 from tui.dashboard.features.usage.pane import UsagePane
 from tui.dashboard.features.usage.series import human
 from tui.emulator.core.clock import ManualClock
@@ -250,7 +250,7 @@ async def test_r_on_the_usage_pane_asks_the_line_at_once(emulator: Emulator, tra
         pane = await open_pane(pilot, UsagePane)
         line = pane.query_one(CapacityLine)
         await answered(pilot, line)
-        assert line.interval == pane.interval, "the line polls at its pane's interval"
+        assert line.interval == QUEUE_SECONDS < pane.interval, "an hourly pane's line polls every 15 s"
         asked = transport.paths.count(QUEUE), transport.paths.count(CREDITS)
         await pilot.press("r")
         await wait_until(pilot, lambda: transport.paths.count(CREDITS) > asked[1], "the line's questions")

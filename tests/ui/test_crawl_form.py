@@ -164,8 +164,9 @@ async def test_a_started_crawl_reaches_the_crawls_pane_through_the_app(emulator:
 
         pane = app.screen_stack[0].query_one(CrawlsPane)
         asked: list[bool] = []
-        monkeypatch.setattr(pane, "refresh_data", lambda: asked.append(True))
-        screen.post_message(JobsSeen((JobSighting(CRAWL, "crawl-1", STARTED_HERE, started=True),)))
+        monkeypatch.setattr(pane, "fetch_soon", lambda: asked.append(True))
+        crawl_id = "5c0ffee0-0000-4000-8000-000000000001"  # an id as the service makes them (others are not taken)
+        screen.post_message(JobsSeen((JobSighting(CRAWL, crawl_id, STARTED_HERE, started=True),)))
         await wait_until(pilot, lambda: asked == [True], "the crawls pane told to look again")
         assert app.screen is screen
 

@@ -126,6 +126,7 @@ async def test_r_on_a_live_screen_opens_a_fresh_socket_rather_than_polling(
         assert recorded.count(f"GET /v2/crawl/{started.id}") == 0
 
 
+@pytest.mark.serial  # the socket's 5 s upgrade deadline is on the wall clock: a loaded run missed it
 async def test_a_socket_lost_again_and_again_is_reopened_three_times_then_the_screen_polls(
     emulator: Emulator, clock: ManualClock
 ) -> None:

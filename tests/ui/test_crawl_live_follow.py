@@ -100,6 +100,30 @@ async def test_a_service_without_the_socket_is_polled_and_said_so() -> None:
     assert said == "polling every 2 s · no live updates: the WebSocket upgrade was answered with HTTP 404"
 
 
+@pytest.mark.parametrize("status", [429, 500, 503])
+async def test_a_busy_or_failing_upgrade_falls_back_for_this_crawl_only(status: int) -> None:
+    async with socket_server(_never_served, http_answer(status)) as server, WdsClient(server.base_url, KEY) as client:
+        outcome = await follow_crawl(client, CRAWL_ID, deliver=lambda status: None)
+    assert (outcome.mode, outcome.offered) == ("polling", True)  # may pass: other crawls still try
+    assert outcome.reason == f"the WebSocket upgrade was answered with HTTP {status}"
+
+
+async def test_a_socket_nobody_answers_falls_back_for_this_crawl_only() -> None:
+    async with socket_server(_never_served) as server:
+        base_url = server.base_url
+    async with WdsClient(base_url, KEY) as client:  # the server is gone: the connection is refused
+        outcome = await follow_crawl(client, CRAWL_ID, deliver=lambda status: None)
+    assert (outcome.mode, outcome.offered) == ("polling", True)
+    assert outcome.reason is not None and outcome.reason.startswith("no WebSocket could be opened")
+
+
+@pytest.mark.parametrize("status", [405, 426])
+async def test_an_upgrade_the_service_does_not_take_says_no_socket_here(status: int) -> None:
+    async with socket_server(_never_served, http_answer(status)) as server, WdsClient(server.base_url, KEY) as client:
+        outcome = await follow_crawl(client, CRAWL_ID, deliver=lambda status: None)
+    assert (outcome.mode, outcome.offered) == ("polling", False)
+
+
 async def test_a_message_that_cannot_be_read_is_not_tried_again() -> None:
     connections = 0
 

@@ -14,6 +14,7 @@ from tests.support.dashboard import KEY, NOW, PaneHost, frozen_clock, seeded_emu
 from tui.api.client import WdsClient
 from tui.dashboard.features.crawls.live_crawls import LIVE_LIMIT
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
+from tui.dashboard.features.crawls.tracker import TrackedJob
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.server import running
 from tui.emulator.service import Emulator
@@ -117,3 +118,27 @@ async def test_a_paused_pane_keeps_pushed_news_and_shows_it_when_resumed(
             assert pages_cell(pane, crawl_id).startswith("◌ 0/8")  # paused: not redrawn
             pane.toggle_pause()
             await wait_until(pilot, lambda: pages_cell(pane, crawl_id).startswith("◌ 2/8"), "shown on resume", WAIT)
+
+
+class PushBreaks(CrawlsPane):
+    """A pane whose drawing of a push fails: a bug of ours on the live path."""
+
+    def show_pushed(self, data: tuple[TrackedJob, ...]) -> bool:
+        raise RuntimeError("drawing a push failed")
+
+
+async def test_a_follower_that_fails_unexpectedly_lets_its_crawl_go_to_polling(emulator: Emulator) -> None:
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=50)).id
+        app = PaneHost(lambda: PushBreaks(client, interval=3600, clock=frozen_clock(NOW), id="crawls"))
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            # Followed from the first fetch on (it fails at once: too soon to be sure to see it).
+            gone = lambda: pane.data is not None and pane.live.following == frozenset()  # noqa: E731
+            await wait_until(pilot, gone, "the follower gone", WAIT)
+            assert pane.live.latest(crawl_id) is None
+            pane.refresh_data()
+            await wait_until(pilot, lambda: recorded.count("GET /v2/crawl/active") == 2, "a second poll", WAIT)
+            await wait_until(pilot, lambda: not pane.fetching, "its answer", WAIT)
+            assert pane.live.following == frozenset()  # polled from now on, as after any give-up
+            assert recorded.count(f"GET /v2/crawl/{crawl_id}") == 2

@@ -9,7 +9,9 @@ transport.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 
 import httpx
@@ -28,9 +30,11 @@ from tests.support.dashboard import (
     wait_until,
 )
 from tui.api.webhooks import SIGNATURE_HEADER, sign
+from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.activity.pane import ActivityPane
 from tui.dashboard.features.batch.form import BatchFormScreen
 from tui.dashboard.features.batch.status import BatchStatusScreen
+from tui.dashboard.features.crawls.live_crawls import LiveCrawls
 from tui.dashboard.features.crawls.pane import CrawlsPane, CrawlTable
 from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count
 from tui.dashboard.features.crawls.tracker import Progress, TrackedJob
@@ -306,3 +310,90 @@ def test_a_narrow_border_says_the_count_shorter_rather_than_cut() -> None:
     assert border_count([running, done], timedelta(minutes=90), 34) == "1 running · 1 finished in 1 h 30 min"
     assert border_count([running], hour, 34) == "1 running"
     assert border_count([], hour, 34) == ""
+
+
+class HeldList(httpx.AsyncBaseTransport):
+    """The emulator, with `GET /v2/crawl/active` held while `hold` is clear; its requests counted."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.hold = asyncio.Event()
+        self.hold.set()
+        self.lists = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v2/crawl/active":
+            self.lists += 1
+            await self.hold.wait()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_sightings_during_a_slow_fetch_do_not_cancel_it_but_bring_one_more(
+    emulator: Emulator, clock: ManualClock, transport: SwitchableTransport
+) -> None:
+    held = HeldList(transport)
+    app = pane_alone(held, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(CrawlsPane)
+        await settle(pilot)
+        client = client_on(transport)
+        ids = [(await client.crawl.start(f"https://site-{n}.test/", limit=3)).id for n in range(3)]
+        held.hold.clear()
+        pane.refresh_data()
+        await wait_until(pilot, lambda: held.lists == 2, "a slow fetch on its way")
+        for job_id in ids:  # a stream of webhook events, one by one
+            pane.take_sightings([JobSighting(CRAWL, job_id, ACTIVITY)])
+            await pilot.pause()
+        assert held.lists == 2  # the fetch in flight is not cancelled and asked again
+        held.hold.set()
+        await settle(pilot)
+        assert held.lists == 3  # one more fetch for all three
+        assert set(ids) <= {key for key, _ in rows(pane)}
+
+
+async def test_a_paused_pane_asks_nothing_for_a_sighting_until_resumed(
+    emulator: Emulator, clock: ManualClock, canned: Canned
+) -> None:
+    app = pane_alone(canned, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(CrawlsPane)
+        await settle(pilot)
+        job_id = (await client_on(canned).crawl.start("https://acme-outdoor.com/", limit=3)).id
+        pane.toggle_pause()
+        sent = len(canned.requests)
+        pane.take_sightings([JobSighting(CRAWL, job_id, ACTIVITY)])
+        await pilot.pause(0.2)
+        assert len(canned.requests) == sent  # paused: no request at all
+        pane.toggle_pause()
+        await settle(pilot)
+        assert job_id in {key for key, _ in rows(pane)} and canned.asked(f"/v2/crawl/{job_id}") == 1
+
+
+class LaggingSocket(LiveCrawls):
+    """Live crawls whose last push for one crawl still says it runs, and that follow nothing more."""
+
+    def __init__(self, pane: CrawlsPane, crawl_id: str) -> None:
+        super().__init__(pane.client, pane.tracker, pane)
+        self.crawl_id = crawl_id
+
+    def latest(self, crawl_id: str) -> CrawlStatus | None:
+        return CrawlStatus(status="scraping", completed=1, total=3) if crawl_id == self.crawl_id else None
+
+    def follow(self, running: Sequence[str]) -> None:
+        pass
+
+
+async def test_a_crawl_that_left_the_list_is_asked_not_answered_by_its_last_push(
+    emulator: Emulator, clock: ManualClock, canned: Canned
+) -> None:
+    app = pane_alone(canned, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(CrawlsPane)
+        client = client_on(canned)
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=3)).id
+        await refreshed(pilot, pane)
+        pane.live = LaggingSocket(pane, crawl_id)
+        await client.crawl.cancel(crawl_id)  # off the active list; its socket has not told yet
+        await refreshed(pilot, pane)
+        assert dict(rows(pane))[crawl_id][1].startswith("⊘ cancelled")
+        assert canned.asked(f"/v2/crawl/{crawl_id}") == 2  # at the first poll, and once it left

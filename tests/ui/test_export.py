@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import stat
 from datetime import timedelta
 from pathlib import Path
 
@@ -38,6 +40,11 @@ async def export_to(pilot: Pilot, dialog: ExportScreen, path: Path) -> None:
 
 def message(dialog: ExportScreen) -> str:
     return str(dialog.query_one("#export-message", Static).render())
+
+
+async def said(pilot: Pilot, dialog: ExportScreen) -> None:
+    """Until the dialog says something (the file is written in a thread)."""
+    await wait_until(pilot, lambda: message(dialog) != "", "the dialog's message")
 
 
 async def test_the_activity_window_exports_as_csv_and_jsonl_files(
@@ -110,25 +117,48 @@ async def test_a_path_that_cannot_be_written_is_said_and_nothing_typed_is_lost(
         dialog.query_one("#export-format", Select).value = "jsonl"
         missing = tmp_path / "no-such-folder" / "out.jsonl"
         await export_to(pilot, dialog, missing)
-        await pilot.pause()
+        await said(pilot, dialog)
         assert app.screen is dialog
         assert message(dialog) == f"The folder {missing.parent} does not exist; nothing was written."
         assert dialog.query_one("#export-path", Input).value == str(missing)
         assert dialog.query_one("#export-format", Select).value == "jsonl"
 
         await export_to(pilot, dialog, tmp_path)  # a folder, not a file
-        await pilot.pause()
+        await said(pilot, dialog)
         assert app.screen is dialog and message(dialog) == f"{tmp_path} is a folder; give a file name in it."
 
         existing = tmp_path / "kept.jsonl"
         existing.write_text("keep me\n")
         await export_to(pilot, dialog, existing)
-        await pilot.pause()
+        await said(pilot, dialog)
         assert app.screen is dialog and "exists: Export again to replace it" in message(dialog)
         assert existing.read_text() == "keep me\n"
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.screen is not dialog, "the dialog to close")
         assert len(existing.read_text().splitlines()) == 11
+
+
+async def test_a_named_pipe_is_refused_at_once_and_the_dashboard_goes_on(
+    client: WdsClient, clock: ManualClock, tmp_path: Path
+) -> None:
+    await produce_failures(client, clock)
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    app = window_host(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await pane_ready(pilot)
+        await press_window(pilot, pane, "1 h")
+        dialog = await open_export(pilot)
+        await export_to(pilot, dialog, pipe)  # opened for writing, it would wait for a reader for ever
+        await said(pilot, dialog)
+        assert message(dialog) == f"{pipe} is not a regular file (a pipe, a device or a socket); nothing was written."
+        assert app.screen is dialog and dialog.query_one("#export-path", Input).value == str(pipe)
+        await pilot.press("ctrl+s")  # a second press does not make it a file to replace
+        await pilot.pause()
+        await said(pilot, dialog)
+        assert "not a regular file" in message(dialog) and stat.S_ISFIFO(pipe.lstat().st_mode)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not dialog, "the dialog to close")
 
 
 async def test_a_batchs_rows_export_as_csv(client: WdsClient, clock: ManualClock, tmp_path: Path) -> None:

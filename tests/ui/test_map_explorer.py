@@ -9,6 +9,7 @@ every refusal, each said in its own words.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -262,7 +263,7 @@ async def test_escape_abandons_a_slow_map_and_gives_the_form_back(emulator: Emul
         screen.query_one("#url", Input).value = SITE
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: "Esc cancels" in text_of(screen, "#map-progress"), "the waiting line")
-        assert "0 s" in text_of(screen, "#map-progress")
+        assert re.search(r"… \d+ s \(no timeout set\)", text_of(screen, "#map-progress"))  # the wait, counted
         await pilot.press("escape")
         await pilot.pause()
         assert not screen.sending and "Cancelled" in text_of(screen, "#map-progress")
@@ -288,5 +289,9 @@ async def test_a_closed_map_leaves_nothing_frozen_and_its_widgets_are_collected(
         await wait_until(pilot, lambda: not isinstance(app.screen, MapExplorerScreen), "the dashboard again")
         await pilot.pause()
         assert gc.get_freeze_count() == 0
-        gc.collect()
-        assert results() is None, "the closed map's links view was collected"
+
+        def collected() -> bool:
+            gc.collect()  # a message or timer still on its way may hold the screen a moment longer
+            return results() is None
+
+        await wait_until(pilot, collected, "the closed map's links view collected")

@@ -20,6 +20,7 @@ from tui.dashboard.kit.pane import PaneStatus
 pytestmark = pytest.mark.socket
 
 
+@pytest.mark.serial  # a timeout on the wall clock
 async def test_a_trickling_service_shows_as_a_timeout_in_the_pane() -> None:
     with HostileServer.start(trickle_interval=0.5) as server:
         async with WdsClient(server.base_url("ok"), KEY, timeout=1, max_retries=0) as client:

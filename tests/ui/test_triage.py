@@ -102,6 +102,24 @@ async def test_enter_lists_a_groups_jobs_and_enter_on_a_job_opens_it(client: Wds
         await wait_until(pilot, lambda: app.screen is screen, "back on the groups")
 
 
+async def test_y_and_Y_copy_a_group_jobs_id_and_status_url(client: WdsClient, clock: ManualClock) -> None:
+    made = await produce_failures(client, clock)
+    app = window_host(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await pane_ready(pilot)
+        await press_window(pilot, pane, "1 h")
+        await open_triage(pilot)
+        await pilot.press("down", "enter")  # the second group: /old-pricing
+        await wait_until(pilot, lambda: isinstance(app.screen, FailureGroupScreen), "the group's jobs")
+        await pilot.pause()
+        wanted = expected_groups(made, END - timedelta(hours=1))[("acme-outdoor.com", "/old-pricing")]
+        await pilot.press("down")  # the second job of the group
+        await pilot.press("y")
+        assert app.clipboard == wanted[1].job_id
+        await pilot.press("Y")
+        assert app.clipboard == f"{client.base_url.rstrip('/')}/v2/scrape/{wanted[1].job_id}"
+
+
 async def test_the_15_minute_window_groups_only_its_failures_and_t_widens_it(
     client: WdsClient, clock: ManualClock
 ) -> None:

@@ -13,6 +13,9 @@ restarts by cancelling that task and running it again, which also cancels a
 fetch in flight: an answer to an older question can then never overwrite a
 newer one. `wake()` cuts the sleep short: a view that comes back into sight with
 old data asks for it at once rather than at the end of the interval.
+`again()` asks for one more fetch without cancelling the one in flight (news
+learnt after it set out): many news during a slow fetch are one more fetch,
+and the view is never starved of answers.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ class PollLoop(Generic[T]):
         self._stopped = False
         self._woken = asyncio.Event()
         self._polling = False
+        self._again = False  # asked for one more fetch after the one in flight
+        self._answering_again = False
 
     @property
     def interval(self) -> float:
@@ -82,14 +87,34 @@ class PollLoop(Generic[T]):
         if not self._polling:
             self._woken.set()
 
+    def again(self) -> None:
+        """One more fetch as soon as the one in flight has ended (at once if none), even if not `due()`.
+
+        The fetch in flight is not cancelled: it answers, then the next one
+        starts. However often this is called meanwhile, that is one fetch.
+        """
+        self._again = True
+        if not self._polling:
+            self._woken.set()
+
+    @property
+    def asked_again(self) -> bool:
+        """Whether a fetch asked for by `again()` has not ended yet."""
+        return self._again or self._answering_again
+
     async def run(self, *, at_once: bool = True) -> None:
         """Fetch (at once, unless `at_once` is False), then poll on the interval until stopped."""
         if at_once and not self._stopped:
             await self.poll()
         while not self._stopped:
             await self._sleep()
-            if not self._stopped and self.due():  # e.g. no request while nobody watches
-                await self.poll()
+            asked = self._again
+            if not self._stopped and (asked or self.due()):  # e.g. no request while nobody watches
+                self._answering_again = asked
+                try:
+                    await self.poll()
+                finally:
+                    self._answering_again = False
 
     async def _sleep(self) -> None:
         """The interval, or less if `wake()` is called meanwhile."""
@@ -104,6 +129,7 @@ class PollLoop(Generic[T]):
         """One fetch, its answer delivered or its failure handed to `fail`."""
         self._polling = True
         self._woken.clear()
+        self._again = False  # this fetch sets out after whatever asked for it
         try:
             answer = await self.fetch()
             self.deliver(answer, self._answered and answer == self.last)
@@ -112,5 +138,7 @@ class PollLoop(Generic[T]):
             return
         finally:
             self._polling = False
+            if self._again:  # asked for while this one was on its way: the next starts at once
+                self._woken.set()
         # Only once delivered: an answer whose showing failed is shown again next time.
         self.last, self._answered = answer, True

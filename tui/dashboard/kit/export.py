@@ -6,10 +6,14 @@ shows, which are cut to fit. The text is made here, once for every list.
 
 What a list holds comes from outside (URLs, error messages written by the
 service or by the pages it scraped), so a CSV cell is made safe for the
-spreadsheet that will open it: a cell starting with `=`, `+`, `-` or `@` is
-read as a formula there, so it gets a leading `'` (OWASP's advice), and
-control characters (a tab, a carriage return, an escape sequence) become
-spaces. JSON lines need nothing: `json.dumps` escapes every control character.
+spreadsheet that will open it: a cell whose first character other than a
+space is `=`, `+`, `-` or `@`, or that starts with a tab or a carriage return,
+may be read as a formula there (some spreadsheets trim first), so it gets a
+leading `'` (OWASP's advice on CSV injection); then control characters (a
+tab, a carriage return, an escape sequence, DEL, the C1 controls) become
+spaces. JSON lines are printable ASCII: every character outside space to `~`
+is written as a `\\uXXXX` escape, so every control character, DEL, the C1
+controls (`\\x9b`, an 8-bit CSI) and the line separators U+2028 and U+2029.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 Cell = str | int | float | bool | None
@@ -47,14 +50,6 @@ class ExportTable:
         return len(self.records)
 
 
-class ExportError(Exception):
-    """A file could not be written; `message` says why in words a person can act on."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 def csv_cell(value: Cell) -> str | int | float:
     """One CSV cell, safe to open in a spreadsheet: no formula, no control character."""
     if value is None:
@@ -64,7 +59,9 @@ def csv_cell(value: Cell) -> str | int | float:
     if isinstance(value, int | float):
         return value  # a number is not a formula, even a negative one
     text = _CONTROLS.sub(" ", value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    # Some spreadsheets trim a cell before they look for a formula: " =cmd" (or "\x1b=cmd", now a space) is one.
+    risky = value.startswith(("\t", "\r")) or text.lstrip().startswith(FORMULA_STARTS)
+    return f"'{text}" if risky else text
 
 
 def csv_text(table: ExportTable) -> str:
@@ -79,7 +76,8 @@ def csv_text(table: ExportTable) -> str:
 
 def jsonl_text(table: ExportTable) -> str:
     """The table as JSON lines: one object per record, its keys in the columns' order."""
-    lines = (json.dumps({c: record.get(c) for c in table.columns}, ensure_ascii=False) for record in table.records)
+    # ensure_ascii: no raw DEL, C1 control or line separator reaches a terminal that `cat`s the file.
+    lines = (json.dumps({c: record.get(c) for c in table.columns}, ensure_ascii=True) for record in table.records)
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -94,24 +92,6 @@ def with_suffix(path: str, fmt: Format) -> str:
         if other != fmt and path.endswith(f".{other}"):
             return path[: -len(other)] + fmt
     return path
-
-
-def write_export(path: str, text: str) -> Path:
-    """Write `text` to `path` (`~` is the home folder); raise `ExportError` saying why it could not be written."""
-    if not path.strip():
-        raise ExportError("Give a file name to write to.")
-    target = Path(path.strip()).expanduser()
-    try:
-        target.write_text(text, encoding="utf-8")
-    except FileNotFoundError:
-        raise ExportError(f"The folder {target.parent} does not exist; nothing was written.") from None
-    except IsADirectoryError:
-        raise ExportError(f"{target} is a folder; give a file name in it.") from None
-    except PermissionError:
-        raise ExportError(f"No permission to write {target}; nothing was written.") from None
-    except OSError as exc:
-        raise ExportError(f"Could not write {target}: {exc.strerror or exc}.") from None
-    return target
 
 
 def records_of(columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> tuple[dict[str, Cell], ...]:

@@ -1,15 +1,18 @@
 """The export dialog: a list as CSV or JSON lines, to a file or to the clipboard.
 
 Opened by any list's export key with an `ExportTable` (`tui.dashboard.kit.export`).
-A file that cannot be written (no such folder, no permission) is said in the
-dialog, which stays open with everything typed, so the path can be mended. A
-file that exists is replaced only when Export is pressed a second time for
-the same path. The clipboard is the terminal's (Textual's `copy_to_clipboard`,
+A file that cannot be written (no such folder, no permission, a pipe or a
+device) is said in the dialog, which stays open with everything typed, so the
+path can be mended. A file that exists is replaced only when Export is
+pressed a second time for the same path. The file is written in a thread
+(`tui.dashboard.kit.export_file`: whole or not at all), so a slow disk never
+holds up the dashboard. The clipboard is the terminal's (Textual's `copy_to_clipboard`,
 OSC 52): the toast says so, since some terminals do not let programs set it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,7 +23,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tui.dashboard.kit.export import FORMATS, ExportError, ExportTable, Format, export_text, with_suffix, write_export
+from tui.dashboard.kit.export import FORMATS, ExportTable, Format, export_text, with_suffix
+from tui.dashboard.kit.export_file import ExportError, ExportExists, write_export
 from tui.dashboard.kit.outside_text import shown
 
 FILE = "file"
@@ -139,13 +143,16 @@ class ExportScreen(ModalScreen[None]):
             self.dismiss(None)
             return
         path = self.query_one("#export-path", Input).value
-        target = Path(path.strip()).expanduser() if path.strip() else None
-        if target is not None and target.is_file() and self._replace_confirmed != path:
-            self._replace_confirmed = path
-            self._say(f"{target} exists: Export again to replace it.", error=True)
-            return
+        self.run_worker(self._write(path, text, rows), group="export-write", exclusive=True, exit_on_error=False)
+
+    async def _write(self, path: str, text: str, rows: str) -> None:
+        """Write the file in a thread; a second press for the same path replaces a file that exists."""
         try:
-            written = write_export(path, text)
+            written = await asyncio.to_thread(write_export, path, text, replace=self._replace_confirmed == path)
+        except ExportExists as exc:
+            self._replace_confirmed = path
+            self._say(exc.message, error=True)
+            return
         except ExportError as exc:
             self._say(exc.message, error=True)
             return

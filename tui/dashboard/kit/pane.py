@@ -82,6 +82,10 @@ class Pane(Vertical, LiveData[T], Generic[T], can_focus=False):
     def can_be_seen(self) -> bool:
         return not self.held and super().can_be_seen
 
+    @property
+    def holds_still(self) -> bool:
+        return self.held or super().holds_still
+
     def fetched(self, changed: bool, recovering: bool) -> None:
         self.post_message(self.Refreshed(self, changed))
 

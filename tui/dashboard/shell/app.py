@@ -22,7 +22,7 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from tui.api.client import WdsClient
@@ -303,6 +303,11 @@ class WdsApp(
             return screen is self.screen_stack[0] or not has_text_field(screen)
         if action == "minimize":
             return self._zoomed is not None or screen.maximized is not None
+        if action == "open_by_id" and (isinstance(screen, ModalScreen) or screen is self._problem_screen):
+            # The dashboard and its job and list screens only: not stacked on a dialog (a confirm
+            # waiting for its answer, the export, the help), nor on the problem screen, where no
+            # job is shown and, before a first answer, none can be found.
+            return False
         if action in OPENS:
             # Never instead of typing, nor a second copy of the screen already on top.
             return not takes_text(screen.focused) and self.navigator.answers(screen) is not OPENS[action]

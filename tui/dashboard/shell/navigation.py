@@ -169,7 +169,7 @@ class Navigator:
         if isinstance(intent, OpenFailureGroup):
             from tui.dashboard.features.activity.triage_jobs import FailureGroupScreen
 
-            return FailureGroupScreen(intent.group, intent.window, clock=self.clock)
+            return FailureGroupScreen(self.client, intent.group, intent.window, clock=self.clock)
         if isinstance(intent, ExportRows):
             from tui.dashboard.kit.export_dialog import ExportScreen
 

@@ -3,7 +3,8 @@
 Opened with Enter on a group of the triage view. The rows are the activity
 table's (time, kind, status, id, target); the highlighted job's error is
 shown whole under them. Enter opens a job (the job screen, as from the
-activity pane); s exports the group's jobs; Esc goes back to the groups.
+activity pane); y and Y copy its id and status URL; s exports the group's
+jobs; Esc goes back to the groups.
 """
 
 from __future__ import annotations
@@ -17,22 +18,25 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Label, Static
 
+from tui.api.client import WdsClient
 from tui.dashboard.features.activity.failed_search import Found
 from tui.dashboard.features.activity.rows import ActivityTable, export_table, table_row
 from tui.dashboard.features.activity.triage_groups import FailureGroup
 from tui.dashboard.features.activity.window import window_text
 from tui.dashboard.kit.clock import Clock, system_clock
+from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.shell.intents import ExportRows, OpenJob
 
 
-class FailureGroupScreen(Screen[None]):
+class FailureGroupScreen(CopiesJobs, Screen[None]):
     """The failed jobs of one group, newest first."""
 
     TITLE = "Failure group"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="failure_group.close"),
+        *job_copy_bindings("failure_group"),
         Binding("s", "export", "Export", id="failure_group.export"),
     ]
 
@@ -43,8 +47,11 @@ class FailureGroupScreen(Screen[None]):
     FailureGroupScreen #group-detail { height: auto; max-height: 5; padding: 0 1; border-top: solid $panel; }
     """
 
-    def __init__(self, group: FailureGroup, window: timedelta, *, clock: Clock = system_clock) -> None:
+    def __init__(
+        self, client: WdsClient, group: FailureGroup, window: timedelta, *, clock: Clock = system_clock
+    ) -> None:
         super().__init__()
+        self.client = client  # for the status URL that Y copies
         self.group = group
         self.window = window
         self.clock = clock
@@ -67,6 +74,16 @@ class FailureGroupScreen(Screen[None]):
         table = self.query_one(ActivityTable)
         table.sync([(key, table_row(found.entry, now, found.status)) for key, found in self.jobs.items()])
         table.focus()
+
+    def job_to_copy(self) -> JobRef | None:
+        key = self.query_one(ActivityTable).selected_key()
+        found = self.jobs.get(key) if key is not None else None
+        return JobRef(found.entry.endpoint, found.entry.id) if found is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("copy_job_id", "copy_job_url"):
+            return True if self.jobs else None
+        return True
 
     @on(ActivityTable.RowSelected, "#group-table")
     def _open(self, event: ActivityTable.RowSelected) -> None:

@@ -6,9 +6,12 @@ those, the first `LIVE_LIMIT` (in the pane's order) are followed live
 pushed goes into the tracker and the pane is redrawn at once (at most every
 `PANE_PACE` seconds per crawl), and the pane's status call for that crawl
 is answered from the socket instead of the service. The rest are polled as
-before. A crawl whose socket gave up is polled from then on; a service that
-offers no socket at all is not asked again while the pane lives. A paused
-pane takes the news into its memory and redraws only when resumed.
+before. A crawl whose socket gave up (lost too often, not opened in time, a
+busy service) is polled from then on, and the others are still followed; a
+service that answers that it offers no socket at all is not asked again
+while the pane lives. A paused pane (or one held while the service cannot be
+reached) takes the news into its memory and redraws only at its next fetch;
+a push never counts as one.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.worker import get_current_worker
+
 from tui.api.client import WdsClient
 from tui.contract.models.crawl import CrawlStatus
-from tui.dashboard.features.crawls.live_follow import follow_crawl
+from tui.dashboard.features.crawls.live_follow import Following, follow_crawl
 from tui.dashboard.features.crawls.tracker import JobTracker, Progress, TrackedJob
 
 if TYPE_CHECKING:
@@ -76,18 +81,23 @@ class LiveCrawls:
 
     async def _follow(self, crawl_id: str) -> None:
         deliver = partial(self._pushed, crawl_id)
-        outcome = await follow_crawl(self.client, crawl_id, deliver=deliver, keep_documents=0, pace=PANE_PACE)
-        self._followers.pop(crawl_id, None)
+        outcome: Following | None = None  # None: an unexpected error (the pane's worker-failure sink tells)
+        try:
+            outcome = await follow_crawl(self.client, crawl_id, deliver=deliver, keep_documents=0, pace=PANE_PACE)
+        finally:
+            # Unless let go by `follow` meanwhile (which forgot it, and may follow it anew already).
+            if self._followers.get(crawl_id) is get_current_worker():
+                del self._followers[crawl_id]
+                if outcome is None or outcome.mode == "polling":
+                    self._polled.add(crawl_id)
+                    self._latest.pop(crawl_id, None)
         if outcome.mode == "polling":
-            self._polled.add(crawl_id)
-            self._latest.pop(crawl_id, None)
             self.offered = self.offered and outcome.offered
 
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
         self._latest[crawl_id] = status
-        self.tracker.record(crawl_id, Progress.of(status), self.pane.clock())
-        if not self.pane.paused:
-            self.pane.take_pushed(self.tracker.rows)
+        self.tracker.pushed(crawl_id, Progress.of(status), self.pane.clock())
+        self.pane.show_pushed(self.tracker.rows)  # not drawn while the pane holds still: its next fetch shows it
 
     def __repr__(self) -> str:
         return f"<LiveCrawls following {len(self._followers)} of at most {self.limit}>"

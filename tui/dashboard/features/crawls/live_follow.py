@@ -6,7 +6,10 @@ lost on the way (`SocketDroppedError`) is opened again after a backoff, up to
 offers no socket, refuses it, or sends what cannot be read, it returns
 `Following("polling", why)`: the caller polls as it does without a socket
 (and a refusal is then said the way polling says it). Each step is told to
-`note` so the view can say how it is kept up to date.
+`note` so the view can say how it is kept up to date. Only an upgrade
+answered with a status that means "no socket here" (`NOT_OFFERED_STATUSES`)
+says so of the whole service (`Following.offered`); a timeout, a refused
+connection, a 429 or a 5xx, or no catch-up in time, is this crawl's bad luck.
 
 Statuses are handed on at most every `pace` seconds (the latest wins, a
 final one at once): a crawl of 100 pages a second would otherwise redraw its
@@ -29,6 +32,11 @@ from tui.contract.models.crawl import CrawlStatus
 
 PACE_SECONDS = 0.25
 """The shortest time between two statuses handed on."""
+
+NOT_OFFERED_STATUSES = frozenset({400, 403, 404, 405, 426})
+"""Upgrade answers that mean the service has no socket there: no route (404; Starlette answers 403 to a
+WebSocket on a path without one, as the emulator without it does), no such method (405), no upgrade
+taken (400, 426). Any other failure to open one may pass."""
 
 Mode = Literal["connecting", "live", "reconnecting", "polling", "ended"]
 
@@ -140,6 +148,11 @@ async def follow_crawl(
                 await asyncio.sleep(wait)
             except WdsError as exc:  # not offered, refused, unreadable; or the final status call failed
                 paced.flush()
-                return Following("polling", exc.message, offered=not isinstance(exc, SocketNotOfferedError))
+                return Following("polling", exc.message, offered=not _no_socket_here(exc))
     finally:
         paced.cancel()  # a status still held is dropped: whoever cancelled no longer shows it
+
+
+def _no_socket_here(error: WdsError) -> bool:
+    """Whether `error` says the service offers no socket at all (not only that this one failed)."""
+    return isinstance(error, SocketNotOfferedError) and error.status in NOT_OFFERED_STATUSES

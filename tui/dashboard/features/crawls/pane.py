@@ -109,7 +109,10 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
         return rows
 
     async def _status(self, kind: str, job_id: str) -> JobStatus:
-        if kind == CRAWL and (pushed := self.live.latest(job_id)) is not None:
+        tracked = self.tracker.get(job_id)
+        # Only for a crawl still listed: a status pushed before it left the list says it runs.
+        pushed = self.live.latest(job_id) if kind == CRAWL and tracked is not None and tracked.listed else None
+        if pushed is not None:
             return pushed  # followed live: the socket has the news already
         # One document, not the default hundred: the pane reads the counts only.
         if kind == BATCH:
@@ -136,9 +139,14 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
         self._count_in_border()  # long or short, as the new width allows
 
     def take_sightings(self, sightings: Iterable[JobSighting]) -> None:
-        """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about now."""
+        """Jobs the rest of the dashboard saw (`tui.dashboard.shell.sightings`): a new one is asked about soon.
+
+        After the fetch in flight, which is not cancelled (a stream of webhook
+        events would otherwise starve the pane); not while paused (the news is
+        kept, and asked about on resuming).
+        """
         if self.tracker.saw(sightings, self.clock()):
-            self.refresh_data()
+            self.fetch_soon()
 
     def job_by_id(self, job_id: str) -> TrackedJob | None:
         """The crawl or batch of the last good fetch with this id (running, or finished lately)."""

@@ -88,6 +88,11 @@ def progress_cell(tracked: TrackedJob) -> Text:
         return state_text(progress.state) + f" {counts(progress)}"
     if tracked.gone:
         return Text(f"{UNKNOWN.symbol} ended · no longer on the service", style="dim")
+    if tracked.refused:
+        reason = f": {visible(tracked.error)}" if tracked.error else ""
+        return Text(
+            clip(f"{UNKNOWN.symbol} not followed · the service refused its id{reason}", ERROR_CELL_WIDTH), style="dim"
+        )
     if tracked.left_at is not None and (progress is None or tracked.error is not None):
         reason = f": {visible(tracked.error)}" if tracked.error else ""
         return Text(clip(f"⚠ ended · state unknown{reason}", ERROR_CELL_WIDTH), style=WARNING)

@@ -13,8 +13,11 @@ first seen. No request is ever sent for a job whose final state is known.
 
 A finished job stays `window` (the operator's `recent_window`) after its last
 sign of life: the last answer or listing that found it running, or the
-webhook event that said it ended. A sighting already older than the window is
-not taken at all: no request for a job that would not be shown.
+webhook event or push that said it ended. A sighting already older than the
+window is not taken at all: no request for a job that would not be shown; one
+dated later than now (another clock) counts as seen now. A sighting whose id
+is not a UUID (the service's ids all are) is not taken either: asking about
+it could only be refused.
 
 Failures stay with their job: a status call that fails marks that row (with
 the last progress known) and the next poll asks again. When the final status
@@ -22,17 +25,22 @@ of a crawl that left the list cannot be had, the row says "ended, state
 unknown" and the next polls try again until the row goes. A 404 for a job not
 on the active list is an answer (the service no longer knows it, or never
 did), so the row says so and it is not asked again; a listed crawl answering
-404 is a glitch, asked again.
+404 is a glitch, asked again. So is a 400, 403 or 422 for a job never listed:
+the service refused its id (malformed, another team's), and asking again
+would only be refused again. A job not listed whose calls keep failing
+otherwise is forgotten once its last sign of life is older than the window,
+as a finished one is: a broken id is not asked about at every poll for ever.
 """
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from tui.api.errors import NotFoundError, WdsError
+from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models import ActiveCrawlOptions
 from tui.contract.models.common import FINISHED_STATES, JobStatus
 from tui.contract.models.crawl import ActiveCrawl
@@ -43,6 +51,9 @@ STATUS_CONCURRENCY = 4
 MAX_JOBS = 200
 """Jobs kept at most: past it the oldest finished go first, and while none has finished new sightings wait.
 Sightings can come from anyone who reaches an inbox without a secret: each is a request."""
+
+REFUSED_ID_STATUSES = frozenset({400, 403, 422})
+"""Answers to a job's status call that say its id will never be answered (a malformed id, another team's)."""
 
 GetStatus = Callable[[str, str], Awaitable[JobStatus]]
 """Asks the service for one job's status: (kind, id)."""
@@ -74,7 +85,7 @@ class TrackedJob:
     last active list had it; `left_at` is when a listed crawl was first
     missing from it; `last_seen` the job's last sign of life. `error` is why
     the last status call failed (None when it answered); `gone` that the
-    service answered 404 for it.
+    service answered 404 for it, `refused` that it refused the id (400, 403, 422).
     """
 
     kind: str
@@ -89,11 +100,12 @@ class TrackedJob:
     left_at: datetime | None = None
     last_seen: datetime | None = None
     gone: bool = False
+    refused: bool = False
 
     @property
     def settled(self) -> bool:
-        """Nothing more to ask: its final state is known, or the service forgot it."""
-        return self.gone or (self.progress is not None and self.progress.finished)
+        """Nothing more to ask: its final state is known, or the service forgot it or refused its id."""
+        return self.gone or self.refused or (self.progress is not None and self.progress.finished)
 
     @property
     def finished(self) -> bool:
@@ -110,6 +122,15 @@ class TrackedJob:
         """When a finished job was last known alive or said to end: the recent section's order and window."""
         moments = [moment for moment in (self.left_at, self.last_seen) if moment is not None]
         return max(moments) if moments else None
+
+
+def is_job_id(text: str) -> bool:
+    """Whether `text` can be a job's id: the service's are UUIDs."""
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _later(first: datetime | None, second: datetime) -> datetime:
@@ -145,9 +166,9 @@ class JobTracker:
         """Take in sightings; True when one brought a job not known before (to be asked about)."""
         new = False
         for sighting in sightings:
-            if sighting.kind not in FOLLOWED_KINDS:
+            if sighting.kind not in FOLLOWED_KINDS or not is_job_id(sighting.job_id):
                 continue
-            at = sighting.at or now
+            at = min(sighting.at or now, now)  # a sender's clock ahead of ours must not keep it for ever
             started_at = at if sighting.started else None
             known = self._jobs.get(sighting.job_id)
             if known is not None:
@@ -190,6 +211,8 @@ class JobTracker:
                     status = await get_status(job.kind, job.id)
                 except NotFoundError as exc:
                     self._failed(job.id, exc, gone=True)
+                except APIStatusError as exc:
+                    self._failed(job.id, exc, gone=False, refused=exc.status in REFUSED_ID_STATUSES)
                 except WdsError as exc:
                     self._failed(job.id, exc, gone=False)
                 else:
@@ -203,6 +226,9 @@ class JobTracker:
         listed = set(self._listed)
         for crawl in active:
             known = self._jobs.get(crawl.id) or TrackedJob(CRAWL, crawl.id, ACTIVE_LIST)
+            if known.settled:  # a list a moment behind: not a sign of life, it keeps its place among the recent
+                self._jobs[crawl.id] = replace(known, listed=True)
+                continue
             self._jobs[crawl.id] = replace(
                 known,
                 url=crawl.url,
@@ -214,13 +240,24 @@ class JobTracker:
             )
         for job_id, job in list(self._jobs.items()):
             if job.listed and job_id not in listed:
-                self._jobs[job_id] = replace(job, listed=False, left_at=now)
+                self._jobs[job_id] = replace(job, listed=False, left_at=job.left_at if job.settled else now)
 
     def _forget_old(self, now: datetime) -> None:
         for job_id, job in list(self._jobs.items()):
             ended = job.ended_at
             if job.finished and ended is not None and now - ended >= self.window:
                 del self._jobs[job_id]
+            elif self._asked_in_vain(job, now):
+                del self._jobs[job_id]
+
+    def _asked_in_vain(self, job: TrackedJob, now: datetime) -> bool:
+        # Running as far as known, never listed, its last call failed, and no sign of life for a whole
+        # window: an id the service keeps failing on. (One that last answered is asked again first:
+        # a pane paused for an hour must not drop a batch still running.)
+        seen = job.last_seen
+        return (
+            job.running and not job.listed and job.error is not None and seen is not None and now - seen >= self.window
+        )
 
     def record(self, job_id: str, progress: Progress, now: datetime) -> None:
         """A status answer (or a cancel's) at `now`: the job's new state; a final state is never undone.
@@ -238,17 +275,23 @@ class JobTracker:
         last_seen = job.last_seen if progress.finished else _later(job.last_seen, now)
         self._jobs[job_id] = replace(job, progress=progress, error=None, last_seen=last_seen)
 
-    def ended(self, crawl_id: str, state: str, now: datetime) -> None:
-        """The user cancelled `crawl_id` and the service said `state`: finished as of `now`."""
-        self.record(crawl_id, Progress(state, 0, 0), now)
+    def pushed(self, crawl_id: str, progress: Progress, now: datetime) -> None:
+        """A status the service pushed at `now` (it tells as it happens): a final one ended the crawl then."""
+        self.record(crawl_id, progress, now)
         job = self._jobs.get(crawl_id)
-        if job is not None and job.settled:
+        if job is not None and job.settled and progress.finished:
             self._jobs[crawl_id] = replace(job, last_seen=_later(job.last_seen, now))
 
-    def _failed(self, job_id: str, error: WdsError, *, gone: bool) -> None:
+    def ended(self, crawl_id: str, state: str, now: datetime) -> None:
+        """The user cancelled `crawl_id` and the service said `state`: finished as of `now`."""
+        self.pushed(crawl_id, Progress(state, 0, 0), now)
+
+    def _failed(self, job_id: str, error: WdsError, *, gone: bool, refused: bool = False) -> None:
         job = self._jobs.get(job_id)
         if job is None:
             return
         reason = f"{error.title}: {error.message}" if error.message else error.title
-        # A listed crawl answering 404 is a service glitch, asked again; any other job is gone.
-        self._jobs[job_id] = replace(job, error=reason, gone=gone and not job.listed)
+        # A listed crawl answering 404 (or refusing its id) is a service glitch, asked again: the
+        # service itself listed it. Any other job is gone, or never to be answered.
+        unlisted = job.left_at is None and not job.listed and job.source != ACTIVE_LIST
+        self._jobs[job_id] = replace(job, error=reason, gone=gone and not job.listed, refused=refused and unlisted)

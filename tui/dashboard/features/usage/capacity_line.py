@@ -1,6 +1,7 @@
 """The capacity line of the usage pane: the team's queue, credits left and last success, polled with the pane.
 
-It polls on its own loop (`LiveData`) at the pane's interval, and only while
+It polls on its own loop (`LiveData`) at the pane's interval, but at least every
+`QUEUE_SECONDS` (a queue moves in seconds; the month's usage does not), and only while
 the pane is seen and not paused, so a failure of these calls marks this line
 stale and leaves the pane's usage as it is. The calls are the real service's,
 not the contract's: a service that answers one of them 404, 405 or 501 does
@@ -26,6 +27,8 @@ from tui.dashboard.kit.widgets.live import LiveData
 
 ModelT = TypeVar("ModelT")
 
+QUEUE_SECONDS = 15.0
+"""The line's longest wait between polls: the usage pane's minute is too long for a queue."""
 NOT_OFFERED = frozenset({404, 405, 501})
 """Statuses that say the service has no such call (rather than trouble with it)."""
 ASK_AGAIN_SECONDS = 600.0
@@ -78,8 +81,8 @@ class CapacityLine(Static, LiveData[Capacity]):
         self.display = False  # nothing to say until an answer says what the service offers
 
     @property
-    def interval(self) -> float:  # type: ignore[override]  # LiveData's plain attribute: here the pane's, live
-        return self._interval()
+    def interval(self) -> float:  # type: ignore[override]  # LiveData's plain attribute: here from the pane's, live
+        return min(self._interval(), QUEUE_SECONDS)
 
     @property
     def can_be_seen(self) -> bool:

@@ -107,8 +107,8 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
 
     @property
     def fetching(self) -> bool:
-        """Whether a fetch asked for by `refresh_data` has not been shown yet."""
-        return self._fetch_due
+        """Whether a fetch asked for by `refresh_data` or `fetch_soon` has not been shown yet."""
+        return self._fetch_due or (self._poll_loop is not None and self._poll_loop.asked_again)
 
     @property
     def poll_loop(self) -> PollLoop[T]:
@@ -127,6 +127,20 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
         """Fetch now (even when paused or not laid out yet), then go on polling every `interval` seconds."""
         self._fetch_due = True
         self.start_polling(at_once=True)
+
+    def fetch_soon(self) -> None:
+        """Fetch once more after the fetch in flight (at once if none), never cancelling it; not while paused.
+
+        For news learnt elsewhere (a job seen by another pane): a stream of
+        them must not cancel fetch after fetch, as `refresh_data` would.
+        """
+        if self.paused:
+            return
+        loop = self._poll_loop
+        if loop is None or loop.stopped:
+            self.refresh_data()
+        else:
+            loop.again()
 
     def start_polling(self, *, at_once: bool) -> Worker[None]:
         """(Re)start the loop in this view's one polling worker, cancelling a fetch in flight."""
@@ -189,9 +203,34 @@ class LiveData(ForwardsWorkerFailures, Generic[T]):
 
     # --- answers and failures -----------------------------------------------------
 
+    @property
+    def holds_still(self) -> bool:
+        """Whether news pushed now waits for the next fetch instead of being drawn (while paused)."""
+        return self.paused
+
     def take_pushed(self, data: T) -> None:
-        """An answer the service pushed (over a socket) rather than one fetched: shown and dated as one."""
+        """The whole view's answer, pushed (over a socket) rather than fetched: shown and dated as one.
+
+        For a view the socket alone keeps (a crawl's status screen); a push
+        that tells of one part of a view goes to `show_pushed`.
+        """
         self._deliver(data, data == self.data)
+
+    def show_pushed(self, data: T) -> bool:
+        """News the service pushed of one part of the view: drawn at once, but not a poll; True if anything changed.
+
+        It says nothing of the rest of the view, nor that the service answers
+        calls: the view's age, its stale mark and "as of ... · refreshing" stay
+        as the last fetch left them, and nothing is said upward (a pane's
+        Refreshed would bring every pane back online under the connection
+        banner). While the view holds still nothing is drawn: the host keeps
+        the news, and the next fetch shows it.
+        """
+        if self.holds_still:
+            return False
+        same = data == self.data
+        self.data = data  # before show(): views read it while drawing
+        return self.show_again(data) if same else self.show(data)
 
     def _deliver(self, data: T, same: bool) -> None:
         recovering = self.last_success is None or self.stale_since is not None
