@@ -27,6 +27,7 @@ from tui.contract.limits import ACTIVITY_LIMIT_MAX
 from tui.contract.models import ActivityEntry
 from tui.dashboard.features.activity.job_states import DEFAULT_PAUSE, MAX_IN_FLIGHT, RowStatus, StatusChecker
 from tui.dashboard.kit.formatting import clock_time
+from tui.dashboard.kit.outside_text import visible
 
 WINDOW = timedelta(hours=24)
 BATCH = 2 * MAX_IN_FLIGHT
@@ -39,6 +40,12 @@ class Found:
 
     entry: ActivityEntry
     status: RowStatus
+
+    def detail(self) -> str:
+        """What the lists of failed jobs say under the table: the job, then its cause (outside text, made visible)."""
+        entry = self.entry
+        cause = self.status.error or "no error message given"
+        return f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}"
 
 
 @dataclass

@@ -32,7 +32,7 @@ from tui.dashboard.features.activity.window import WHOLE_LOG, next_window, windo
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.mutations import mutates
-from tui.dashboard.kit.outside_text import shown, visible
+from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import AskSupport, ExportRows, OpenJob, OpenTriage
@@ -208,14 +208,7 @@ class FailedJobsScreen(ForwardsWorkerFailures, CopiesJobs, Screen[None]):
         # The cause, under the table: the row has room for the state only.
         found = self._found.get(str(event.row_key))
         detail = self.query_one("#failed-detail", Static)
-        if found is None:
-            detail.update("")
-            return
-        entry = found.entry
-        cause = found.status.error or "no error message given"
-        detail.update(
-            shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}", lines=True)
-        )
+        detail.update(shown(found.detail(), lines=True) if found is not None else "")
 
     @on(ActivityTable.ViewportMoved)
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:

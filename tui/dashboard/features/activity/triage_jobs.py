@@ -96,14 +96,7 @@ class FailureGroupScreen(CopiesJobs, Screen[None]):
     def _highlighted(self, event: ActivityTable.RowHighlighted) -> None:
         found = self.jobs.get(str(event.row_key))
         detail = self.query_one("#group-detail", Static)
-        if found is None:
-            detail.update("")
-            return
-        entry = found.entry
-        cause = found.status.error or "no error message given"
-        detail.update(
-            shown(f"{visible(entry.endpoint)} {visible(entry.id)} · {visible(entry.target or '')}\n{cause}", lines=True)
-        )
+        detail.update(shown(found.detail(), lines=True) if found is not None else "")
 
     @on(ActivityTable.ViewportMoved)
     def _viewport_moved(self, event: ActivityTable.ViewportMoved) -> None:
