@@ -20,6 +20,7 @@ from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.models.common import JobStatus
 from tui.contract.models.job_summary import JobSummary
 from tui.contract.models.team import ActivityEntry, TokenUsageHistory
+from tui.monitor.alert_notices import alert_id, notice_of
 from tui.monitor.alerts.engine import AlertEngine, AlertEvent
 from tui.monitor.alerts.observations import (
     BatchFinished,
@@ -34,7 +35,7 @@ from tui.monitor.alerts.observations import (
 )
 from tui.monitor.alerts.observations import CreditReading as CreditObserved
 from tui.monitor.delivery.deliverer import Deliverer
-from tui.monitor.delivery.notice import AlertNotice, Severity
+from tui.monitor.delivery.notice import AlertNotice
 from tui.monitor.journal import (
     ActivityRecord,
     AlertRecord,
@@ -51,14 +52,6 @@ from tui.monitor.stats import BoundedIds, MonitorStats
 AlertListener = Callable[[AlertEvent, AlertNotice], object]
 Health = Literal["ok", "unreachable", "refused"]
 
-SEVERITY: dict[str, Severity] = {
-    "service_down": "critical",
-    "credits": "critical",
-    "usage_spike": "warning",
-    "session_expiring": "info",
-}
-"""How urgent a fired alert of each rule kind is (the rest: warning); a resolved one is always info."""
-
 TEAM = "team"
 """The usage snapshot's key when the service does not split usage by API key."""
 RUNNING_KEPT = 2000
@@ -72,37 +65,6 @@ def _host(target: str | None) -> str | None:
         return urlsplit(target).hostname
     except ValueError:
         return None
-
-
-def notice_of(event: AlertEvent, context: str | None) -> AlertNotice:
-    """What is delivered of an alert event: a title naming rule and context, the sentence as the body."""
-    alert = event.alert
-    where = f" [{context}]" if context else ""
-    state = "resolved" if event.what == "resolved" else "alert"
-    details: dict[str, object] = {
-        "kind": alert.kind,
-        "fired_at": alert.fired_at.isoformat(),
-        "repeats": alert.repeats,
-        "acknowledged": alert.acknowledged,
-    }
-    if alert.opens is not None:
-        details["opens"] = {"kind": alert.opens.kind, "id": alert.opens.id}
-    return AlertNotice(
-        rule=alert.rule,
-        subject=alert.subject,
-        state=event.what,
-        title=f"wds-tui{where} {state}: {alert.rule}",
-        body=alert.sentence,
-        severity="info" if event.what == "resolved" else SEVERITY.get(alert.kind, "warning"),
-        at=event.at,
-        context=context,
-        details=details,
-    )
-
-
-def alert_id(rule: str, subject: str, fired_at: datetime) -> str:
-    """The journal's id of one alert's life: its later states update the same row."""
-    return f"{rule}|{subject}|{fired_at.timestamp():.3f}"
 
 
 class Monitor:
