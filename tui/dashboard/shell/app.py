@@ -36,7 +36,6 @@ from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
 from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
 from tui.dashboard.keys.typeahead import KeysInTurn
 from tui.dashboard.kit.clock import Clock
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import PlainNotifications
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
@@ -55,7 +54,9 @@ from tui.dashboard.shell.intents import (
     OpenScrapeForm,
     OpenWebhookInbox,
 )
+from tui.dashboard.shell.monitoring import HasAMonitor
 from tui.dashboard.shell.navigation import PANES, Navigator
+from tui.dashboard.shell.openers import OpensForms
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
 from tui.dashboard.shell.theme_memory import RemembersTheTheme
@@ -63,6 +64,7 @@ from tui.dashboard.shell.theme_memory import RemembersTheTheme
 if TYPE_CHECKING:
     from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.startup.ui_state import UiState
+    from tui.monitor.settings import MonitorSettings
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ class WdsApp(
     KeepsItsKeymap["SwitchTo | None"],
     KeysInTurn["SwitchTo | None"],
     RemembersTheTheme["SwitchTo | None"],
+    HasAMonitor["SwitchTo | None"],
+    OpensForms["SwitchTo | None"],
 ):
     """The dashboard."""
 
@@ -164,6 +168,8 @@ class WdsApp(
         contexts: ContextSwitch | None,
         startup_notes: Sequence[str],
         recent_window: timedelta = RECENT_WINDOW,
+        monitoring: MonitorSettings | None = None,
+        journal_dir: Path | None = None,
     ) -> None:
         """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
@@ -175,6 +181,10 @@ class WdsApp(
         self.clock = clock
         self.intervals = intervals
         self.recent_window = recent_window
+        self.monitor_settings = monitoring  # None: no journal and no alerts (tests, unless they ask)
+        self.monitor_context = service.context
+        self.monitor_read_only = service.read_only
+        self.journal_dir = journal_dir  # None: the user's state directory
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
         self.hyperlinks = navigator.hyperlinks  # read by every table (`hyperlink.links_on`): decided once, there
@@ -352,6 +362,7 @@ class WdsApp(
 
     async def on_mount(self) -> None:
         self.remember_theme()
+        self.open_monitor(self.clock)
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
@@ -366,31 +377,8 @@ class WdsApp(
         if address is None:
             self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
 
-    def action_webhook_inbox(self) -> None:
-        """Open the webhook inbox (its listener starts if it is not running)."""
-        self.post_message(OpenWebhookInbox())
-
-    @mutates("starting a crawl")
-    def action_crawl_form(self) -> None:
-        """Open the form that starts a crawl."""
-        self.post_message(OpenCrawlForm())
-
-    @mutates("scraping a URL")
-    def action_scrape_form(self) -> None:
-        """Open the form that scrapes one URL (the result opens in the document view)."""
-        self.post_message(OpenScrapeForm())
-
-    @mutates("mapping a site")
-    def action_map_explorer(self) -> None:
-        """Open the map explorer (map a site, filter and select its links)."""
-        self.post_message(OpenMapExplorer())
-
-    @mutates("starting a batch scrape")
-    def action_batch_form(self) -> None:
-        """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
-        self.post_message(OpenBatchForm())
-
     async def on_unmount(self) -> None:
         self._stop_watching_jobs()
+        await self.close_monitor()
         await self.memory.webhooks.close()
         await self.client.aclose()
