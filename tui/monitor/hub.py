@@ -54,6 +54,8 @@ Health = Literal["ok", "unreachable", "refused"]
 
 TEAM = "team"
 """The usage snapshot's key when the service does not split usage by API key."""
+PROGRESS_KINDS = frozenset({"crawl", "batch_scrape"})
+"""Activity kinds whose jobs `saw_crawl` counts (as `crawl` and `batch`), so `saw_job` does not count them again."""
 RUNNING_KEPT = 2000
 """Crawls and batches remembered as running, for the gauge and the pages counter (oldest forgotten)."""
 
@@ -120,14 +122,20 @@ class Monitor:
         target: str | None = None,
         created_at: datetime | None = None,
     ) -> None:
-        """A job's state as its retrieval endpoint gave it; a final one is journaled, counted and judged once."""
-        if not summary.finished or not self._finished.add(f"{kind}:{job_id}"):
+        """A job's state as its retrieval endpoint gave it; a final one is journaled, counted and judged once.
+
+        A crawl's or batch's entry is told here for its activity row and the job rules, and its
+        progress through `saw_crawl`, which counts it (as `crawl` or `batch`): each is counted once.
+        """
+        # Its own key, not saw_crawl's: the same crawl told both ways must reach both.
+        if not summary.finished or not self._finished.add(f"job:{kind}:{job_id}"):
             return
         now = self._clock()
         state = summary.state or "unknown"
-        self.stats.jobs[(kind, "failed" if summary.failed else state)] += 1
-        if summary.failed:
-            self.stats.failures[kind] += 1
+        if kind not in PROGRESS_KINDS:
+            self.stats.jobs[(kind, "failed" if summary.failed else state)] += 1
+            if summary.failed:
+                self.stats.failures[kind] += 1
         if self.journal is not None:
             self.journal.add(
                 ActivityRecord(
