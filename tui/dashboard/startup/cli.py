@@ -1,4 +1,4 @@
-"""The `wds-tui` command: the dashboard by default, plus `emulator`, `serve`, `config` and `check`."""
+"""The `wds-tui` command: the dashboard by default, plus `emulator`, `serve`, `watch`, `config` and `check`."""
 
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("config", help="show the resolved configuration (the key masked)")
     commands.add_parser("keys", help="list every key binding by its name, for the config file's [keys] table")
     commands.add_parser("check", help="call the configured service once and report what it says")
+    _add_watch_parser(commands)
     return parser
 
 
@@ -95,6 +96,12 @@ def _add_serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "it answers to (needed with --host 0.0.0.0; default http://HOST:PORT)",
     )
     _add_service_flags(serve)
+
+
+def _add_watch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tui.dashboard.startup.watch_command import add_watch_parser
+
+    _add_service_flags(add_watch_parser(commands))
 
 
 def _settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
@@ -132,6 +139,11 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "emulator":
         gc.enable()
         return _run_emulator(rest)
+    if args.command == "watch":
+        gc.enable()
+        from tui.dashboard.startup.watch_command import run_watch
+
+        return run_watch(args, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "serve":

@@ -81,6 +81,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def check_listen_host(flag: str, host: str, allow_remote: bool, exposes: str) -> None:
+    """Refuse (`ServeRefused`) to listen on a host other than loopback without `--allow-remote`.
+
+    `wds-tui serve` and `wds-tui watch --metrics` share the rule and its words; `exposes`
+    says what anyone who reaches the address could do ("drive the dashboard with your API key").
+    """
+    if not is_loopback(host) and not allow_remote:
+        raise ServeRefused(
+            f"{flag} {host} would let anyone who reaches it {exposes}; "
+            "add --allow-remote if that is what you want (or forward a loopback port over SSH instead)"
+        )
+
+
 def plan_serve(
     *,
     host: str,
@@ -94,11 +107,7 @@ def plan_serve(
     """Check the options and say what to run; raises `ServeRefused` with the reason."""
     if not 1 <= port <= 65535:
         raise ServeRefused(f"--port {port} is not a port: give a number from 1 to 65535")
-    if not is_loopback(host) and not allow_remote:
-        raise ServeRefused(
-            f"--host {host} would let anyone who reaches it drive the dashboard with your API key; "
-            "add --allow-remote if that is what you want (or forward a loopback port over SSH instead)"
-        )
+    check_listen_host("--host", host, allow_remote, "drive the dashboard with your API key")
     if public_url is None:
         if host in WILDCARD_HOSTS:
             raise ServeRefused(

@@ -58,14 +58,14 @@ class EventLog:
             return
         self.lines += 1
 
-    def alert(self, event: AlertEvent, notice: AlertNotice) -> None:
-        """An alert event as the monitor told it (the notice names its context and severity)."""
+    def alert(self, event: AlertEvent, notice: AlertNotice, context: str | None = None) -> None:
+        """An alert event as the monitor told it; `context` names it in the log (else the notice's)."""
         alert = event.alert
         target = {"kind": alert.opens.kind, "id": alert.opens.id} if alert.opens is not None else None
         self.write(
             "alert",
             what=event.what,
-            context=notice.context,
+            context=context or notice.context,
             rule=alert.rule,
             subject=alert.subject,
             sentence=alert.sentence,
@@ -74,6 +74,13 @@ class EventLog:
             fired_at=alert.fired_at.isoformat(),
             repeats=alert.repeats,
         )
+
+    def poll_change(self, context: str, endpoint: str, problem: str | None) -> None:
+        """An endpoint began failing, or its failure's words changed (`poll_error`), or it recovered (`poll_ok`)."""
+        if problem is None:
+            self.write("poll_ok", context=context, endpoint=endpoint)
+        else:
+            self.write("poll_error", context=context, endpoint=endpoint, problem=problem)
 
     def close(self) -> None:
         """Close the file this log opened (stdout is left open)."""
