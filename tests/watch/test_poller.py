@@ -192,3 +192,20 @@ async def test_run_feeds_every_endpoint_and_stop_ends_it(client: WdsClient) -> N
         "sessions",
     }
     assert not poller.stats.errors
+
+
+async def test_a_feed_that_raises_is_told_once_and_the_polls_go_on(client: WdsClient) -> None:
+    class Broken(RecordingFeed):
+        def saw_credits(self, balance: object) -> None:
+            raise ValueError("a bug in the monitor")
+
+    feed = Broken()
+    changes: list[tuple[str, str | None]] = []
+    poller = Poller(client, feed, intervals=Intervals.every(0.02), on_change=lambda *change: changes.append(change))
+    running = asyncio.create_task(poller.run())
+    await asyncio.sleep(0.4)
+    poller.stop()
+    await asyncio.wait_for(running, 5)
+    assert changes.count(("watch", "ValueError: a bug in the monitor")) == 1
+    assert poller.stats.polls["credits"] > 2  # asked again and again, the error told once
+    assert len(feed.named("saw_sessions")) > 2

@@ -47,7 +47,7 @@ class WatchRun:
         self._on_stopped = on_stopped
         self._stopping = asyncio.Event()
         self.reason = "stopped"
-        self._journal_said: dict[int, str | None] = {}
+        self._journal_said: dict[str, str | None] = {}
 
     def stop(self, reason: str = "stopped") -> None:
         """Begin the stop (the first reason given is the one reported)."""
@@ -72,6 +72,7 @@ class WatchRun:
             await asyncio.gather(*pollers, return_exceptions=True)
             journals.cancel()
             await asyncio.gather(journals, return_exceptions=True)
+            await self._drain()
             for each in self.watched:
                 await self._close(each)
             if self._on_stopped is not None:
@@ -123,28 +124,31 @@ class WatchRun:
     def _say_journal_problem(self, each: Watched) -> None:
         journal = each.monitor.journal
         problem = journal.problem if journal is not None else None
-        if problem != self._journal_said.get(id(each)) and problem is not None:
+        if problem != self._journal_said.get(each.label) and problem is not None:
             self._log.write("journal", context=each.label, problem=problem)
-        self._journal_said[id(each)] = problem
+        self._journal_said[each.label] = problem
+
+    async def _drain(self) -> None:
+        """Give every context's queued alerts `drain_seconds` in all (not each) to be sent."""
+        deliverers = [(each, each.monitor.deliverer) for each in self.watched if each.monitor.deliverer is not None]
+        try:
+            async with asyncio.timeout(self._drain_seconds):
+                await asyncio.gather(*(deliverer.drain() for _, deliverer in deliverers))
+        except TimeoutError:
+            for each, deliverer in deliverers:
+                waiting = sum(queue.waiting for queue in deliverer.queues)
+                if waiting:
+                    message = f"{waiting} alerts not sent: stopped after {self._drain_seconds:g} s"
+                    self._log.write("delivery", context=each.label, ok=False, message=message)
 
     async def _close(self, each: Watched) -> None:
-        deliverer = each.monitor.deliverer
-        if deliverer is not None:
-            try:
-                async with asyncio.timeout(self._drain_seconds):
-                    await deliverer.drain()
-            except TimeoutError:
-                waiting = sum(queue.waiting for queue in deliverer.queues)
-                self._log.write(
-                    "delivery",
-                    context=each.label,
-                    ok=False,
-                    message=f"{waiting} alerts not sent: stopped after {self._drain_seconds:g} s",
-                )
-        journal = each.monitor.journal
-        if journal is not None:
-            await journal.flush()
-        await each.monitor.aclose()
+        """Commit and close the context's journal and stop its deliverer; a failure is said, never raised."""
+        try:
+            if each.monitor.journal is not None:
+                await each.monitor.journal.flush()
+            await each.monitor.aclose()
+        except Exception as error:  # noqa: BLE001 - one context's trouble must not keep the others open
+            self._log.write("journal", context=each.label, problem=f"not closed cleanly: {error}")
         self._say_journal_problem(each)
 
     def _summary(self, each: Watched) -> dict[str, Any]:
