@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import served_emulator
+from tests.support.processes import free_port, served_emulator
 from tests.watch.watch_process import KEY, call, journal_file, service_config, watching
 from tui.monitor.journal import Journal
 
@@ -101,3 +101,17 @@ def test_kill_9_mid_write_loses_at_most_the_last_moments_and_a_later_reader_sees
         journal.close()
     assert sum(calls.values()) == len(kept)
     assert calls[(time.strftime("%Y-%m-%d", time.gmtime(killed_at)), "scrape")] > 0
+
+
+def test_an_unreachable_service_is_one_line_per_endpoint_never_a_crash(tmp_path: Path) -> None:
+    service_config(tmp_path, f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    with watching(tmp_path, "--refresh", "0.5") as watch:
+        watch.wait_for(lambda line: line["event"] == "poll_error" and line["endpoint"] == "sessions")
+        time.sleep(2.0)  # several more failed polls of every endpoint
+        assert watch.stop() == 0
+        lines = watch.lines()
+    errors = [line for line in lines if line["event"] == "poll_error"]
+    assert len(errors) == len({line["endpoint"] for line in errors})  # one line each, not one per poll
+    assert all("reach" in line["problem"].lower() for line in errors)
+    summary = lines[-1]["contexts"]["emu"]
+    assert summary["poll_errors"] > len(errors) and summary["poll_errors"] == summary["polls"]
