@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the 
 KEY = "wds-" + "5c" * 16
 SIZE = (120, 40)
 SITE = "https://northwind.dev"
-PICTURES = ("dashboard", "capacity", "triage", "console", "failed_jobs", "ask_support", "web")
+PICTURES = ("dashboard", "capacity", "triage", "history", "console", "failed_jobs", "ask_support", "web")
 LOW_CREDITS_SHARE = 0.06
 """Credits the team is left with for the capacity picture, as a share of this month's use: under a tenth of its plan,
 so the line shows "⚠ low" beside "⚠ saturated"."""
@@ -108,6 +108,8 @@ async def main(wanted: set[str]) -> None:
                 await capacity_picture(pilot, emulator, line)
             if "triage" in wanted:
                 await triage_picture(pilot)
+            if "history" in wanted:
+                await history_picture(pilot)
             if "console" in wanted:
                 await console_picture(pilot, session)
             if {"failed_jobs", "ask_support"} & wanted:
@@ -146,6 +148,24 @@ async def triage_picture(pilot: Pilot) -> None:
     app.save_screenshot("triage.svg", str(HERE))
     await pilot.press("escape", "t", "t")  # back on the pane, at 24 h again
     await pilot.pause(0.5)
+
+
+async def history_picture(pilot: Pilot) -> None:
+    """The history screen (H) over a journal of 30 seeded days (the history tests' month), on its calls tab."""
+    from tests.ui.history_seed import HISTORY_NOW, seeded_journal
+    from tui.dashboard.features.history.journal_state import JournalState
+    from tui.dashboard.features.history.screen import HistoryScreen
+
+    app = pilot.app
+    with tempfile.TemporaryDirectory() as folder:
+        journal = await seeded_journal(Path(folder) / "ops.sqlite3")
+        screen = HistoryScreen(JournalState.given(journal), now=lambda: HISTORY_NOW)
+        app.push_screen(screen)
+        await until(pilot, lambda: screen.figures is not None and bool(screen.query("ChartBars")))
+        await pilot.pause(0.5)
+        app.save_screenshot("history.svg", str(HERE))
+        app.pop_screen()
+        await journal.aclose()
 
 
 async def console_picture(pilot: Pilot, session: BrowserSessionCreated) -> None:

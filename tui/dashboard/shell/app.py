@@ -13,7 +13,6 @@ ends in error is notified and logged, see `tui.dashboard.shell.failures`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -50,11 +49,13 @@ from tui.dashboard.shell.intents import (
     OpenCrawlForm,
     OpenDocsSearch,
     OpenHelp,
+    OpenHistory,
     OpenJobById,
     OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
 )
+from tui.dashboard.shell.intervals import Intervals
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
@@ -65,21 +66,6 @@ if TYPE_CHECKING:
     from tui.dashboard.startup.ui_state import UiState
 
 
-@dataclass(frozen=True)
-class Intervals:
-    """Seconds between polls, per pane."""
-
-    crawls: float = 5.0
-    activity: float = 10.0
-    usage: float = 60.0
-    sessions: float = 5.0
-
-    @classmethod
-    def every(cls, seconds: float) -> Intervals:
-        """The same interval for every pane (`--refresh`)."""
-        return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
-
-
 OPENS: dict[str, type[Intent]] = {
     "docs_search": OpenDocsSearch,
     "webhook_inbox": OpenWebhookInbox,
@@ -88,6 +74,7 @@ OPENS: dict[str, type[Intent]] = {
     "map_explorer": OpenMapExplorer,
     "batch_form": OpenBatchForm,
     "open_by_id": OpenJobById,
+    "history": OpenHistory,
 }
 """The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
@@ -149,6 +136,7 @@ class WdsApp(
         Binding("M", "map_explorer", "Map a site", show=False, id="app.map_explorer"),
         Binding("B", "batch_form", "Batch scrape", show=False, id="app.batch_form"),
         Binding("T", "switch_context", "Switch context", show=False, id="app.switch_context"),
+        Binding("H", "history", "History (the journal)", show=False, id="app.history"),
     ]
 
     def __init__(
@@ -195,6 +183,7 @@ class WdsApp(
         yield self.header
         yield self.first_wait
         yield self.banner
+        yield self.navigator.away_line()
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
                 # Besides the client, interval and clock: the operator's recent window, for the crawls.
@@ -365,6 +354,10 @@ class WdsApp(
         address = await webhooks.start()
         if address is None:
             self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
+
+    def action_history(self) -> None:
+        """Open the history over the journal: calls, failures, credits, crawls and batches of the last 30 days."""
+        self.post_message(OpenHistory())
 
     def action_webhook_inbox(self) -> None:
         """Open the webhook inbox (its listener starts if it is not running)."""

@@ -189,6 +189,13 @@ class OpenBatchForm(Intent):
 
 
 @dataclass(eq=False)
+class OpenHistory(Intent):
+    """Show the journal's history: the last 30 days, or (`since`, epoch seconds) from that moment on."""
+
+    since: float | None = None
+
+
+@dataclass(eq=False)
 class OpenBatch(Intent):
     """Follow one batch scrape (`GET /v2/batch/scrape/{id}`); `invalid_urls`: what the start refused."""
 

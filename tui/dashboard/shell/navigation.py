@@ -36,6 +36,7 @@ from tui.dashboard.shell.intents import (
     OpenFailedJobs,
     OpenFailureGroup,
     OpenHelp,
+    OpenHistory,
     OpenInteract,
     OpenJob,
     OpenJobById,
@@ -48,8 +49,10 @@ from tui.dashboard.shell.intents import (
 if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
+    from textual.widget import Widget
 
     from tui.api.client import WdsClient
+    from tui.dashboard.features.history.journal_state import HasJournal
     from tui.dashboard.features.sessions.form import SessionCreated
     from tui.dashboard.kit.pane import Pane
     from tui.dashboard.shell.sightings import JobSighting
@@ -77,8 +80,10 @@ class Navigator:
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
         hyperlinks: bool | None = None,
+        monitor: HasJournal | None = None,
     ) -> None:
         self.client = client
+        self.monitor = monitor  # None: monitoring off (the history says so, the away line stays hidden)
         if hyperlinks is None:  # the terminal's, decided once here where screens are built
             from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported
 
@@ -208,7 +213,24 @@ class Navigator:
                 clock=self.clock,
                 interval=self.crawl_poll_seconds,
             )
+        if isinstance(intent, OpenHistory):
+            from tui.dashboard.features.history.journal_state import JournalState
+            from tui.dashboard.features.history.screen import HistoryScreen
+            from tui.dashboard.features.history.span import HistorySpan
+
+            span = HistorySpan() if intent.since is None else HistorySpan.since(intent.since)
+            return HistoryScreen(JournalState.of(self.monitor), span=span, now=self._epoch_now)
         raise TypeError(f"no screen answers {type(intent).__name__}")
+
+    def _epoch_now(self) -> float:
+        return self.clock().timestamp()
+
+    def away_line(self) -> Widget:
+        """The line under the header that says what the journal learnt while no dashboard ran (hidden until then)."""
+        from tui.dashboard.features.history.away import AwayLine
+
+        journal = self.monitor.journal if self.monitor is not None else None
+        return AwayLine(journal, now=self._epoch_now, id="away-line")
 
     @staticmethod
     def when_answered(intent: Intent) -> Callable[[Any], None] | None:

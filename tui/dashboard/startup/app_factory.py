@@ -15,8 +15,9 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.app import Intervals, WdsApp
+from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.intervals import Intervals
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW

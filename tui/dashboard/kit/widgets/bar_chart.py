@@ -94,15 +94,14 @@ class BarChart(Vertical):
         self.mount(bars, before=0)
         return bars
 
-    @classmethod
-    def legend(cls, series: Sequence[Series], has_labels: bool) -> Text:
+    def legend(self, series: Sequence[Series], has_labels: bool) -> Text:
         """One line: each series' fill and name, then what the axes count."""
         if not has_labels or not series:
-            return Text(cls.EMPTY, style="italic")
+            return Text(self.EMPTY, style="italic")
         text = Text()
         for index, one in enumerate(series):
             style = style_of(index)
             text.append(style.marker * 2, style=style.rich_colour)
             text.append(f" {one.name}  ")
-        text.append(cls.AXES_NOTE, style="dim")
+        text.append(self.AXES_NOTE, style="dim")
         return text
