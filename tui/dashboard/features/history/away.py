@@ -54,8 +54,8 @@ class AwayLine(ForwardsWorkerFailures, Static):
     """Shown (with the focus, so Enter works at once) only when the journal learnt something since the last run."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "History since then", id="away.open"),
-        Binding("escape", "dismiss", "Dismiss", id="away.dismiss"),
+        Binding("enter", "open", "History since then", id="away_line.open"),
+        Binding("escape", "dismiss", "Dismiss", id="away_line.dismiss"),
     ]
 
     DEFAULT_CSS = """

@@ -43,7 +43,7 @@ from tui.dashboard.features.history.span import HistorySpan
 from tui.dashboard.kit.chart_series import Series, human
 from tui.dashboard.kit.outside_text import shown
 from tui.dashboard.kit.widgets.footer import Footer
-from tui.dashboard.kit.widgets.live_table import LiveTable, Squeeze, Step
+from tui.dashboard.kit.widgets.live_table import Cell, Drop, LiveTable, Shorten, Squeeze, Step
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import ExportRows
 
@@ -57,20 +57,30 @@ TABS: dict[str, tuple[str, type[DayChart], Callable[[HistoryFigures], tuple[Seri
 
 COLUMNS = {
     "calls": ("day", "kind", "calls"),
-    "failures": ("day", "calls", "failed", "failed %"),
+    "failures": ("day", "calls", "failed", "%"),
     "hosts": ("host", "failures"),
     "causes": ("cause", "failures"),
     "credits-per-day": ("day", "credits"),
     "credits-per-key": ("key", "credits"),
     "finished": ("day", "kind", "status", "count"),
 }
+
+
+def month_day(cell: Cell) -> Cell:
+    """`06-15` for `2025-06-15`: the year says nothing within 90 days."""
+    return str(cell)[5:]
+
+
 SQUEEZE: dict[str, tuple[Step, ...]] = {
+    "failures": (Shorten("day", month_day), Drop("calls")),  # the chart shows the calls; failed and % stay
+    "credits-per-day": (Shorten("day", month_day),),
     "hosts": (Squeeze("host", 20), Squeeze("host", 12)),
     "causes": (Squeeze("cause", 30), Squeeze("cause", 14)),
     "calls": (Squeeze("kind", 12),),
     "finished": (Squeeze("kind", 8), Squeeze("status", 9)),
 }
-"""Hosts and causes (outside text, of any length) are cut in the middle first; counts stay whole."""
+"""Days lose their year, hosts and causes (outside text, of any length) are cut in the middle; counts stay whole.
+The export has every column whole, under its own names ("failed %")."""
 
 
 class HistoryScreen(ForwardsWorkerFailures, Screen[None]):
