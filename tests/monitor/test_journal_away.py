@@ -99,6 +99,18 @@ async def test_every_figure_can_start_at_a_moment(tmp_path: Path) -> None:
     await journal.aclose()
 
 
+async def test_a_target_that_is_no_well_formed_url_counts_as_its_own_host(tmp_path: Path) -> None:
+    journal = await written(
+        tmp_path / "j.sqlite3",
+        ActivityRecord("b", "scrape", at(10), "https://[red]x.example/", "failed", "bad"),
+        ActivityRecord("p", "scrape", at(11), "not a url", "failed", "bad"),
+        ActivityRecord("u", "scrape", at(12), "https://ok.example/a", "failed", "bad"),
+    )
+    hosts = await journal.read(lambda q: q.top_failing_hosts(1))
+    assert sorted(hosts) == [("https://[red]x.example/", 1), ("not a url", 1), ("ok.example", 1)]
+    await journal.aclose()
+
+
 async def test_a_version_1_file_is_brought_up_to_date_with_its_rows(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path, isolation_level=None)

@@ -32,7 +32,7 @@ from tui.dashboard.kit.widgets.chart_bars import ChartBars
 from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.intents import OpenHistory
 from tui.dashboard.shell.navigation import Navigator
-from tui.monitor.journal import Journal
+from tui.monitor.journal import ActivityRecord, Journal
 
 
 def history_host(client: WdsClient, monitor: JournalOnly | None) -> PaneHost:
@@ -98,7 +98,7 @@ async def test_thirty_days_on_every_tab(client: WdsClient, tmp_path: Path) -> No
         }
         failures = cells(screen, "failures")
         assert failures[0][0] == day_name(0)
-        assert all(f"{100 * int(failed) / int(total):.1f}" == share for _day, total, failed, share in failures)
+        assert all(float(share) == round(100 * int(failed) / int(total), 1) for _day, total, failed, share in failures)
 
         await pilot.press("u")
         keys = {row[0] for row in cells(screen, "credits-per-key")}
@@ -185,3 +185,20 @@ async def test_no_monitor_no_journal_or_a_disabled_one_each_say_why(client: WdsC
             await pilot.pause()
             assert message(screen).startswith(said) and screen.figures is None
             assert not screen.query_one("#history-tabs").display
+
+
+async def test_hosts_and_causes_from_outside_are_shown_as_text(client: WdsClient, tmp_path: Path) -> None:
+    hostile = [
+        ActivityRecord(
+            "h1", "scrape", HISTORY_NOW - 60, "https://[red]x.example/", "failed", "[blink]bad[/blink]\x1b[31m"
+        ),
+        ActivityRecord("h2", "scrape", HISTORY_NOW - 30, "https://ok.example/\x1b]8;;evil\x07", "failed", "ok\x9b2J"),
+    ]
+    journal = await seeded_journal(tmp_path / "prod.sqlite3", hostile)
+    async with history_host(client, JournalOnly(journal)).run_test(size=(160, 40)) as pilot:
+        screen = await open_history(pilot)
+        await pilot.press("f")
+        shown = [cell for name in ("hosts", "causes") for row in cells(screen, name) for cell in row]
+        assert "https://[red]x.example/" in shown and any(cell.startswith("[blink]bad[/blink]") for cell in shown)
+        assert not any(control in cell for cell in shown for control in ("\x1b", "\x9b", "\x07"))
+    await journal.aclose()

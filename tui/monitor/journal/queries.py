@@ -21,6 +21,14 @@ from tui.monitor.journal.records import DASHBOARD_SEEN
 _FAILED_ROW = f"(status = '{FAILED}' OR http_status >= 400)"
 
 
+def host_of(target: str) -> str:
+    """The host of a URL target; a target that is not a URL (or not a well-formed one) counts as itself."""
+    try:
+        return urlsplit(target).hostname or target
+    except ValueError:  # "https://[red]x/": brackets that are no IPv6 address, in text from outside
+        return target
+
+
 @dataclass(frozen=True)
 class DayFailures:
     """One day's calls and how many failed."""
@@ -96,7 +104,7 @@ class HistoryQueries:
             f"SELECT target FROM activity WHERE created_at >= ? AND {_FAILED_ROW} AND target IS NOT NULL",
             (self._since(days, start),),
         )
-        hosts = Counter(urlsplit(target).hostname or target for (target,) in rows)
+        hosts = Counter(host_of(target) for (target,) in rows)
         return sorted(hosts.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
     def top_failure_causes(

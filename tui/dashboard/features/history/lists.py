@@ -37,13 +37,13 @@ class HistoryList:
 
 
 def cell_text(value: Cell) -> str:
-    """A value as a cell: counts with thousands separators, credits and percentages to one decimal."""
+    """A value as a cell: counts with thousands separators, credits and percentages to one decimal (none when whole)."""
     if isinstance(value, bool) or value is None:
         return "" if value is None else str(value)
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
-        return f"{value:,.1f}"
+        return f"{value:,.0f}" if value.is_integer() else f"{value:,.1f}"
     return value
 
 

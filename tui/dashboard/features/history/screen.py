@@ -166,7 +166,7 @@ class HistoryScreen(ForwardsWorkerFailures, Screen[None]):
         span = self.span
         try:
             figures = await journal.read(lambda queries: read_figures(queries, span))
-        except (sqlite3.Error, OSError) as error:
+        except (sqlite3.Error, OSError, ValueError) as error:  # a file, or a row, the queries could not take
             self._say(f"The journal could not be read: {error}", error=True)
             return
         if span == self.span:  # not a span stepped past while reading
@@ -244,6 +244,8 @@ class HistoryScreen(ForwardsWorkerFailures, Screen[None]):
         if action == "show_tab":
             return self.figures is not None and not self.figures.empty
         if action == "export":
-            chosen = self._list_to_export() if self.is_mounted else None
+            if self.figures is None or self.figures.empty:
+                return False  # nothing was read: no list to speak of
+            chosen = self._list_to_export()
             return True if chosen is not None and chosen.rows else None
         return True
