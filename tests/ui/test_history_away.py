@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tests.support.dashboard import NOW, PaneHost, frozen_clock, wait_until
 from tests.ui.history_seed import HISTORY_NOW, TODAY, JournalOnly, seeded_journal
 from tui.api.client import WdsClient
+from tui.dashboard.features.history import away
 from tui.dashboard.features.history.away import AwayLine
 from tui.dashboard.features.history.screen import HistoryScreen
 from tui.dashboard.shell.navigation import Navigator
@@ -99,6 +101,22 @@ async def test_the_run_s_end_is_recorded_as_it_exits(client: WdsClient, tmp_path
     async with PaneHost(lambda: line, navigator=navigator).run_test(size=(120, 24)) as pilot:
         await looked(pilot)
     assert await last_run(journal) == HISTORY_NOW + 3600
+    await journal.aclose()
+
+
+async def test_a_running_dashboard_says_so_each_minute(
+    client: WdsClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed without exiting counts the next start from its last minute, not from its start."""
+    monkeypatch.setattr(away, "SEEN_EVERY", 0.05)
+    journal = await seeded_journal(tmp_path / "prod.sqlite3", [DashboardSeen(LEFT)])
+    ticks = iter(range(10**6))
+    line = AwayLine(journal, now=lambda: HISTORY_NOW + next(ticks))
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=JournalOnly(journal))
+    async with PaneHost(lambda: line, navigator=navigator).run_test(size=(120, 24)) as pilot:
+        await looked(pilot)
+        await pilot.pause(0.3)
+        assert (await last_run(journal) or 0) >= HISTORY_NOW + 2  # the start, then at least two minutes' records
     await journal.aclose()
 
 

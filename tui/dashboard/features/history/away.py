@@ -4,9 +4,10 @@
 3.1k credits · ⏎ history since then · esc dismiss". It reads, in the journal's thread,
 when a dashboard of this context last ran, then what the journal learnt since (from a
 `wds-tui watch`, or another dashboard), and shows only when there is something. It
-records this run's start at once and its end as it goes, so the next start counts from
-there. Enter opens the history at that span; Esc dismisses the line. Placed as the
-connection lines are (`tui.dashboard.connection.first_wait`): one row under the header.
+records this run's start at once, each minute while it runs and its end as it goes, so
+the next start counts from there. Enter opens the history at that span; Esc dismisses
+the line. Placed as the connection lines are (`tui.dashboard.connection.first_wait`):
+one row under the header.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from tui.dashboard.kit.chart_series import human
 from tui.dashboard.kit.worker_failures import ForwardsWorkerFailures
 from tui.dashboard.shell.intents import OpenHistory
 from tui.monitor.journal import AwaySummary, DashboardSeen, Journal
+
+SEEN_EVERY = 60.0
+"""Seconds between the records that this run is still going: a dashboard killed (kill -9, a closed terminal)
+counts the next start from its last minute, not from its start."""
 
 
 def _plural(count: int, word: str) -> str:
@@ -79,6 +84,11 @@ class AwayLine(ForwardsWorkerFailures, Static):
     def on_mount(self) -> None:
         if self.journal is not None:
             self.run_worker(self._look(self.journal), name="away-look", exit_on_error=False)
+            self.set_interval(SEEN_EVERY, self._still_running)
+
+    def _still_running(self) -> None:
+        if self.journal is not None:
+            self.journal.add(DashboardSeen(self.now()))
 
     async def _look(self, journal: Journal) -> None:
         try:
