@@ -11,6 +11,7 @@ period counts from zero.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -69,6 +70,7 @@ class HistoryQueries:
 
     def __init__(self, connection: sqlite3.Connection, now: float) -> None:
         self._connection = connection
+        self._deltas: dict[float, list[tuple[str, str, float]]] = {}  # by span start: per day and per key share them
         self.now = now
 
     def _since(self, days: int, start: float | None = None) -> float:
@@ -120,10 +122,15 @@ class HistoryQueries:
 
     def _credit_deltas(self, days: int, start: float | None = None) -> list[tuple[str, str, float]]:
         """(day, api key, credits used since that key's previous snapshot) for each snapshot in the span."""
+        since = self._since(days, start)
+        if since not in self._deltas:
+            self._deltas[since] = self._read_deltas(since)
+        return self._deltas[since]
+
+    def _read_deltas(self, since: float) -> list[tuple[str, str, float]]:
         rows = self._connection.execute(
             "SELECT at, api_key, period_start, credits FROM usage_snapshots ORDER BY api_key, at"
         )
-        since = self._since(days, start)
         last: dict[str, tuple[float, float]] = {}
         deltas = []
         for at, key, period_start, credits in rows:
@@ -133,7 +140,9 @@ class HistoryQueries:
                 continue  # the first snapshot seen is the base, not usage of its own day
             delta = credits - previous[1] if previous[0] == period_start and credits >= previous[1] else credits
             if at >= since:
-                day = self._connection.execute("SELECT date(?, 'unixepoch')", (at,)).fetchone()[0]
+                day = time.strftime(
+                    "%Y-%m-%d", time.gmtime(at)
+                )  # as SQLite's date(at, 'unixepoch'), without a query a row
                 deltas.append((day, key, delta))
         return deltas
 
