@@ -40,6 +40,7 @@ from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
 from tui.emulator.service import Emulator
+from tui.monitor.settings import MonitorSettings
 
 KEY = "wds-" + "5e" * 16
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
@@ -110,12 +111,15 @@ def dashboard(
     hyperlinks: bool = False,
     webhooks: InboxService | None = None,
     recent_window: timedelta = RECENT_WINDOW,
+    monitoring: MonitorSettings | None = None,
+    journal_dir: Path | None = None,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
     lives at another date passes the emulator's clock); `keymap`: [keys] overrides;
     `webhooks`: its inbox (one made on first use if None); `recent_window`: the setting.
+    `monitoring`: journal and alert rules (None: none); `journal_dir`: where the journal is kept.
     `hyperlinks` off unless asked: a picture must not depend on the TERM the tests run under.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
@@ -128,6 +132,8 @@ def dashboard(
         hyperlinks=hyperlinks,
         webhooks=webhooks,
         recent_window=recent_window,
+        monitoring=monitoring,
+        journal_dir=journal_dir,
     )
 
 

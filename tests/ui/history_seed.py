@@ -97,3 +97,17 @@ class JournalOnly:
     """The part of the app's monitor the history reads: its journal (None: the journal is turned off)."""
 
     journal: Journal | None
+
+
+@dataclass
+class Monitoring:
+    """The part of the app the history reads: its monitor (None: still opening, or none), settings, problem."""
+
+    monitor: JournalOnly | None
+    monitor_settings: object | None = "settings"  # None: monitoring off
+    monitor_problem: str | None = None
+
+
+def watching(journal: Journal | None) -> Monitoring:
+    """An app whose monitor is open, with `journal` (None: the context turned its journal off)."""
+    return Monitoring(JournalOnly(journal))

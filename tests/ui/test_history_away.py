@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tests.support.dashboard import NOW, PaneHost, frozen_clock, wait_until
-from tests.ui.history_seed import HISTORY_NOW, TODAY, JournalOnly, seeded_journal
+from tests.ui.history_seed import HISTORY_NOW, TODAY, seeded_journal, watching
 from tui.api.client import WdsClient
 from tui.dashboard.features.history import away
 from tui.dashboard.features.history.away import AwayLine
@@ -33,7 +33,7 @@ WHILE_AWAY: list[Record] = [
 
 def away_host(client: WdsClient, journal: Journal | None) -> PaneHost:
     """The away line alone, in a host that opens the screens it asks for, as the dashboard does."""
-    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=JournalOnly(journal))
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitoring=watching(journal))
     return PaneHost(navigator.away_line, navigator=navigator)
 
 
@@ -95,7 +95,7 @@ async def test_nothing_new_or_a_first_run_shows_no_line(client: WdsClient, tmp_p
 
 async def test_the_run_s_end_is_recorded_as_it_exits(client: WdsClient, tmp_path: Path) -> None:
     journal = await seeded_journal(tmp_path / "prod.sqlite3", [DashboardSeen(LEFT)])
-    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=JournalOnly(journal))
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitoring=watching(journal))
     times = iter((HISTORY_NOW, HISTORY_NOW + 3600))  # the start, then the exit an hour later
     line = AwayLine(journal, now=lambda: next(times))
     async with PaneHost(lambda: line, navigator=navigator).run_test(size=(120, 24)) as pilot:
@@ -112,7 +112,7 @@ async def test_a_running_dashboard_says_so_each_minute(
     journal = await seeded_journal(tmp_path / "prod.sqlite3", [DashboardSeen(LEFT)])
     ticks = iter(range(10**6))
     line = AwayLine(journal, now=lambda: HISTORY_NOW + next(ticks))
-    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=JournalOnly(journal))
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitoring=watching(journal))
     async with PaneHost(lambda: line, navigator=navigator).run_test(size=(120, 24)) as pilot:
         await looked(pilot)
         await pilot.pause(0.3)

@@ -16,16 +16,17 @@ from tests.ui.history_seed import (
     HISTORY_NOW,
     KEYS,
     TODAY,
-    JournalOnly,
+    Monitoring,
     day_name,
     expected_calls,
     expected_causes,
     seeded_journal,
     thirty_days,
+    watching,
 )
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
-from tui.dashboard.features.history.journal_state import JOURNAL_OFF, MONITORING_OFF
+from tui.dashboard.features.history.journal_state import JOURNAL_OFF, MONITORING_OFF, OPENING
 from tui.dashboard.features.history.screen import HistoryScreen
 from tui.dashboard.kit.export_dialog import ExportScreen
 from tui.dashboard.kit.widgets.chart_bars import ChartBars
@@ -35,9 +36,9 @@ from tui.dashboard.shell.navigation import Navigator
 from tui.monitor.journal import ActivityRecord, Journal
 
 
-def history_host(client: WdsClient, monitor: JournalOnly | None) -> PaneHost:
+def history_host(client: WdsClient, monitoring: Monitoring) -> PaneHost:
     """A host that opens what the history asks (the export dialog) as the dashboard does."""
-    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=monitor)
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitoring=monitoring)
     return PaneHost(lambda: Static("the dashboard"), navigator=navigator)
 
 
@@ -64,7 +65,7 @@ async def test_thirty_days_on_every_tab(client: WdsClient, tmp_path: Path) -> No
     records = thirty_days()
     journal = await seeded_journal(tmp_path / "prod.sqlite3", records)
     first = TODAY - 29 * 86400
-    async with history_host(client, JournalOnly(journal)).run_test(size=(120, 40)) as pilot:
+    async with history_host(client, watching(journal)).run_test(size=(120, 40)) as pilot:
         screen = await open_history(pilot)
         assert str(screen.query_one("#history-title", Static).render()) == "History · last 30 days"
         calls = expected_calls(records, first)
@@ -114,7 +115,7 @@ async def test_thirty_days_on_every_tab(client: WdsClient, tmp_path: Path) -> No
 async def test_d_steps_the_span_and_a_since_span_starts_at_its_moment(client: WdsClient, tmp_path: Path) -> None:
     records = thirty_days()
     journal = await seeded_journal(tmp_path / "prod.sqlite3", records)
-    async with history_host(client, JournalOnly(journal)).run_test(size=(120, 40)) as pilot:
+    async with history_host(client, watching(journal)).run_test(size=(120, 40)) as pilot:
         screen = await open_history(pilot)
         for title, days in (("last 7 days", 7), ("today (UTC)", 1), ("last 30 days", 30)):
             await pilot.press("d")
@@ -133,7 +134,7 @@ async def test_d_steps_the_span_and_a_since_span_starts_at_its_moment(client: Wd
 async def test_a_list_exports_as_csv(client: WdsClient, tmp_path: Path) -> None:
     records = thirty_days()
     journal = await seeded_journal(tmp_path / "prod.sqlite3", records)
-    async with history_host(client, JournalOnly(journal)).run_test(size=(120, 40)) as pilot:
+    async with history_host(client, watching(journal)).run_test(size=(120, 40)) as pilot:
         screen = await open_history(pilot)
         await pilot.press("f")
         screen.query_one("#history-causes", LiveTable).focus()
@@ -155,7 +156,7 @@ async def test_a_list_exports_as_csv(client: WdsClient, tmp_path: Path) -> None:
 
 async def test_an_empty_journal_says_how_history_comes(client: WdsClient, tmp_path: Path) -> None:
     journal = await seeded_journal(tmp_path / "new.sqlite3", [])
-    async with history_host(client, JournalOnly(journal)).run_test(size=(80, 24)) as pilot:
+    async with history_host(client, watching(journal)).run_test(size=(80, 24)) as pilot:
         screen = await open_history(pilot)
         assert message(screen) == (
             "Nothing in the journal for this span (last 30 days): it fills while a dashboard "
@@ -167,17 +168,21 @@ async def test_an_empty_journal_says_how_history_comes(client: WdsClient, tmp_pa
     await journal.aclose()
 
 
-async def test_no_monitor_no_journal_or_a_disabled_one_each_say_why(client: WdsClient, tmp_path: Path) -> None:
+async def test_no_monitoring_a_problem_opening_no_journal_or_a_disabled_one_each_say_why(
+    client: WdsClient, tmp_path: Path
+) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the journal's folder should be")
     disabled = Journal(blocker / "prod.sqlite3", clock=lambda: HISTORY_NOW)
     assert disabled.disabled is not None
-    for monitor, said in (
-        (None, MONITORING_OFF),
-        (JournalOnly(None), JOURNAL_OFF),
-        (JournalOnly(disabled), f"The journal is off: {disabled.disabled.reason}."),
+    for monitoring, said in (
+        (Monitoring(None, monitor_settings=None), MONITORING_OFF),
+        (Monitoring(None, monitor_problem="monitoring is off: Permission denied"), "No history: monitoring is off: "),
+        (Monitoring(None), OPENING),
+        (watching(None), JOURNAL_OFF),
+        (watching(disabled), f"The journal is off: {disabled.disabled.reason}."),
     ):
-        async with history_host(client, monitor).run_test(size=(80, 24)) as pilot:
+        async with history_host(client, monitoring).run_test(size=(80, 24)) as pilot:
             pilot.app.post_message(OpenHistory())
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen), "the history screen")
             screen = pilot.app.screen
@@ -195,7 +200,7 @@ async def test_hosts_and_causes_from_outside_are_shown_as_text(client: WdsClient
         ActivityRecord("h2", "scrape", HISTORY_NOW - 30, "https://ok.example/\x1b]8;;evil\x07", "failed", "ok\x9b2J"),
     ]
     journal = await seeded_journal(tmp_path / "prod.sqlite3", hostile)
-    async with history_host(client, JournalOnly(journal)).run_test(size=(160, 40)) as pilot:
+    async with history_host(client, watching(journal)).run_test(size=(160, 40)) as pilot:
         screen = await open_history(pilot)
         await pilot.press("f")
         shown = [cell for name in ("hosts", "causes") for row in cells(screen, name) for cell in row]

@@ -24,7 +24,7 @@ from tests.support.dashboard import (
     seeded_emulator,
     wait_until,
 )
-from tests.ui.history_seed import HISTORY_NOW, JournalOnly, thirty_days
+from tests.ui.history_seed import HISTORY_NOW, thirty_days, watching
 from tui.dashboard.features.history.screen import HistoryScreen
 from tui.dashboard.shell.intents import OpenHistory
 from tui.dashboard.shell.navigation import Navigator
@@ -40,7 +40,7 @@ def history_app(path: Path) -> tuple[PaneHost, Journal]:
     for record in thirty_days():
         journal.add(record)
     client = client_on(SwitchableTransport(seeded_emulator()))  # the navigator's; the history asks it nothing
-    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitor=JournalOnly(journal))
+    navigator = Navigator(client, clock=frozen_clock(NOW), hyperlinks=False, monitoring=watching(journal))
     return PaneHost(lambda: Static("the dashboard"), navigator=navigator), journal
 
 

@@ -35,7 +35,6 @@ from tui.dashboard.keys.quitting import QuitsLikeATerminal, has_text_field
 from tui.dashboard.keys.read_only import RefusesChangesWhenReadOnly
 from tui.dashboard.keys.typeahead import KeysInTurn
 from tui.dashboard.kit.clock import Clock
-from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.outside_text import PlainNotifications
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
@@ -56,7 +55,9 @@ from tui.dashboard.shell.intents import (
     OpenWebhookInbox,
 )
 from tui.dashboard.shell.intervals import Intervals
+from tui.dashboard.shell.monitoring import HasAMonitor, MonitorOpened
 from tui.dashboard.shell.navigation import PANES, Navigator
+from tui.dashboard.shell.openers import OpensForms
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW, JobsSeen
 from tui.dashboard.shell.theme_memory import RemembersTheTheme
@@ -64,6 +65,7 @@ from tui.dashboard.shell.theme_memory import RemembersTheTheme
 if TYPE_CHECKING:
     from tui.dashboard.startup.contexts import ContextSwitch, SwitchTo
     from tui.dashboard.startup.ui_state import UiState
+    from tui.monitor.settings import MonitorSettings
 
 
 OPENS: dict[str, type[Intent]] = {
@@ -88,6 +90,8 @@ class WdsApp(
     KeepsItsKeymap["SwitchTo | None"],
     KeysInTurn["SwitchTo | None"],
     RemembersTheTheme["SwitchTo | None"],
+    HasAMonitor["SwitchTo | None"],
+    OpensForms["SwitchTo | None"],
 ):
     """The dashboard."""
 
@@ -152,6 +156,8 @@ class WdsApp(
         contexts: ContextSwitch | None,
         startup_notes: Sequence[str],
         recent_window: timedelta = RECENT_WINDOW,
+        monitoring: MonitorSettings | None = None,
+        journal_dir: Path | None = None,
     ) -> None:
         """Built by `tui.dashboard.startup.app_factory.make_app`, which makes the parts; here they are only kept."""
         super().__init__()
@@ -163,6 +169,10 @@ class WdsApp(
         self.clock = clock
         self.intervals = intervals
         self.recent_window = recent_window
+        self.monitor_settings = monitoring  # None: no journal and no alerts (tests, unless they ask)
+        self.monitor_context = service.context
+        self.monitor_read_only = service.read_only
+        self.journal_dir = journal_dir  # None: the user's state directory
         self.memory = memory  # what lives as long as the app; screens get their part through the navigator
         self.navigator = navigator
         self.hyperlinks = navigator.hyperlinks  # read by every table (`hyperlink.links_on`): decided once, there
@@ -200,6 +210,12 @@ class WdsApp(
         if self.refuses(intent):
             return
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+
+    @on(MonitorOpened)
+    def _monitor_opened(self) -> None:
+        # The journal is open: the line that says what happened while you were away may read it.
+        if self.monitor is not None and self.screen_stack:
+            self.navigator.monitor_opened(self.monitor, self.screen_stack[0])
 
     @on(JobsSeen)
     def _jobs_seen(self, message: JobsSeen) -> None:
@@ -341,6 +357,7 @@ class WdsApp(
 
     async def on_mount(self) -> None:
         self.remember_theme()
+        self.open_monitor(self.clock)
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=10)
         webhooks = self.memory.webhooks
@@ -355,35 +372,8 @@ class WdsApp(
         if address is None:
             self.notify(f"Webhook inbox: {webhooks.note}", severity="error", timeout=10)
 
-    def action_history(self) -> None:
-        """Open the history over the journal: calls, failures, credits, crawls and batches of the last 30 days."""
-        self.post_message(OpenHistory())
-
-    def action_webhook_inbox(self) -> None:
-        """Open the webhook inbox (its listener starts if it is not running)."""
-        self.post_message(OpenWebhookInbox())
-
-    @mutates("starting a crawl")
-    def action_crawl_form(self) -> None:
-        """Open the form that starts a crawl."""
-        self.post_message(OpenCrawlForm())
-
-    @mutates("scraping a URL")
-    def action_scrape_form(self) -> None:
-        """Open the form that scrapes one URL (the result opens in the document view)."""
-        self.post_message(OpenScrapeForm())
-
-    @mutates("mapping a site")
-    def action_map_explorer(self) -> None:
-        """Open the map explorer (map a site, filter and select its links)."""
-        self.post_message(OpenMapExplorer())
-
-    @mutates("starting a batch scrape")
-    def action_batch_form(self) -> None:
-        """Open the batch scrape form (empty; the map explorer fills it with its selection)."""
-        self.post_message(OpenBatchForm())
-
     async def on_unmount(self) -> None:
         self._stop_watching_jobs()
+        await self.close_monitor()
         await self.memory.webhooks.close()
         await self.client.aclose()

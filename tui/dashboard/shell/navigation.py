@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from tui.api.client import WdsClient
-    from tui.dashboard.features.history.journal_state import HasJournal
+    from tui.dashboard.features.history.journal_state import HasJournal, HoldsAMonitor
     from tui.dashboard.features.sessions.form import SessionCreated
     from tui.dashboard.kit.pane import Pane
     from tui.dashboard.shell.sightings import JobSighting
@@ -80,10 +80,10 @@ class Navigator:
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
         hyperlinks: bool | None = None,
-        monitor: HasJournal | None = None,
+        monitoring: HoldsAMonitor | None = None,
     ) -> None:
         self.client = client
-        self.monitor = monitor  # None: monitoring off (the history says so, the away line stays hidden)
+        self.monitoring = monitoring  # the app, once `follow_monitor`: None, the history says monitoring is off
         if hyperlinks is None:  # the terminal's, decided once here where screens are built
             from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported
 
@@ -219,18 +219,30 @@ class Navigator:
             from tui.dashboard.features.history.span import HistorySpan
 
             span = HistorySpan() if intent.since is None else HistorySpan.since(intent.since)
-            return HistoryScreen(JournalState.of(self.monitor), span=span, now=self._epoch_now)
+            return HistoryScreen(JournalState.of(self.monitoring), span=span, now=self._epoch_now)
         raise TypeError(f"no screen answers {type(intent).__name__}")
 
     def _epoch_now(self) -> float:
         return self.clock().timestamp()
 
+    def follow_monitor(self, holder: HoldsAMonitor) -> None:
+        """Read the journal through `holder` (the app: its monitor opens after the first frame)."""
+        self.monitoring = holder
+
     def away_line(self) -> Widget:
         """The line under the header that says what the journal learnt while no dashboard ran (hidden until then)."""
         from tui.dashboard.features.history.away import AwayLine
 
-        journal = self.monitor.journal if self.monitor is not None else None
-        return AwayLine(journal, now=self._epoch_now, id="away-line")
+        monitor = self.monitoring.monitor if self.monitoring is not None else None
+        return AwayLine(monitor.journal if monitor is not None else None, now=self._epoch_now, id="away-line")
+
+    @staticmethod
+    def monitor_opened(monitor: HasJournal, dashboard: DOMNode) -> None:
+        """The app's monitor is open: the away line on `dashboard` reads its journal now."""
+        from tui.dashboard.features.history.away import AwayLine
+
+        for line in dashboard.query(AwayLine):
+            line.start(monitor.journal)
 
     @staticmethod
     def when_answered(intent: Intent) -> Callable[[Any], None] | None:

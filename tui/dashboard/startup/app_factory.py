@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from tui.dashboard.features.inbox.service import InboxService
     from tui.dashboard.startup.contexts import ContextSwitch
     from tui.dashboard.startup.ui_state import UiState
+    from tui.monitor.settings import MonitorSettings
 
 
 def make_app(
@@ -42,6 +44,8 @@ def make_app(
     keymap: Mapping[str, str] | None = None,
     hyperlinks: bool | None = None,
     recent_window: timedelta = RECENT_WINDOW,
+    monitoring: MonitorSettings | None = None,
+    journal_dir: Path | None = None,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -54,20 +58,27 @@ def make_app(
     (`tui.dashboard.keys.overrides`). `hyperlinks`: whether URLs are OSC 8 links
     (None: as the terminal allows, `tui.dashboard.kit.widgets.hyperlink`).
     `recent_window`: how long finished crawls and batches stay in the crawls pane.
+    `monitoring`: the context's alert rules, delivery and journal (None: no
+    journal and no alerts, as in most tests); `journal_dir`: where journals are
+    kept (None: the user's state directory).
     """
     memory = AppMemory(webhooks)
+    navigator = Navigator(client, memory, clock=clock, hyperlinks=hyperlinks)
     app = WdsApp(
         client,
         service,
         memory=memory,
-        navigator=Navigator(client, memory, clock=clock, hyperlinks=hyperlinks),
+        navigator=navigator,
         clock=clock,
         intervals=Intervals.every(refresh) if refresh else Intervals(),
         ui_state=ui_state,
         contexts=contexts,
         startup_notes=startup_notes,
         recent_window=recent_window,
+        monitoring=monitoring,
+        journal_dir=journal_dir,
     )
+    navigator.follow_monitor(app)  # the history reads the app's monitor, open or not
     if keymap:
         app.set_keymap(dict(keymap))
     return app

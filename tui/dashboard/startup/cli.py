@@ -182,6 +182,7 @@ def _run_configured(args: argparse.Namespace, early: LocalEmulator | None) -> in
         return 0
     if args.command == "config":
         print(settings.describe())
+        print(settings.monitoring.describe(settings.context))
         print(f"contexts (T switches in the app):\n{settings.describe_contexts()}")
         return 0
     if settings.uses_embedded_emulator and _emulator_missing():

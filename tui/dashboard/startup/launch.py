@@ -162,6 +162,7 @@ def _run_app(
             startup_notes=notes,  # the new context's settings warnings (a file others can read, plain http, ...)
             keymap=keymap,
             recent_window=settings.recent_window,
+            monitoring=settings.monitoring,
         )
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.dashboard.startup.cli.main`).

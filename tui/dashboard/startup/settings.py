@@ -33,6 +33,7 @@ from tui.dashboard.startup.config_path import config_file_path
 from tui.dashboard.startup.contexts import LOCAL, ContextError, FileContexts, read_contexts
 from tui.dashboard.startup.durations import duration_words, parse_duration
 from tui.dashboard.startup.key_command import KeyCommandError, key_from_command
+from tui.monitor.settings import MonitorSettings, read_monitor_settings
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable  # the base's file type, for the override
@@ -87,6 +88,10 @@ class Settings(BaseSettings):
         RECENT_WINDOW,
         description="How long finished crawls and batches stay in the crawls pane (30m, 1h, 2h30m; 1 min to 24 h)",
     )
+    # Any: a table that is not one is a warning (read_monitor_settings), not a refused start.
+    alerts: Any = Field(None, description="The context's [alerts] table: rules by kind, and [alerts.delivery]")
+    journal: Any = Field(None, description="The context's [journal] table: retention and size cap")
+    _monitoring: MonitorSettings = PrivateAttr(default_factory=MonitorSettings)
     _contexts: FileContexts | None = PrivateAttr(None)
     _config_path: Path | None = PrivateAttr(None)
     _keys: dict[str, str] = PrivateAttr(default_factory=dict)
@@ -95,6 +100,11 @@ class Settings(BaseSettings):
     def keys(self) -> dict[str, str]:
         """The config file's [keys] table: "owner.action" -> the keys that replace its own."""
         return self._keys
+
+    @property
+    def monitoring(self) -> MonitorSettings:
+        """The context's alert rules, where alerts go, and its journal's limits (`tui.monitor.settings`)."""
+        return self._monitoring
 
     @property
     def config_path(self) -> Path | None:
@@ -332,6 +342,8 @@ def load_settings(
     settings._config_path = path
     settings._keys = keys
     warnings = config_file.warnings
+    settings._monitoring, monitor_warnings = read_monitor_settings(settings.alerts, settings.journal)
+    warnings.extend(monitor_warnings)
     if settings.base_url:
         parts = urlsplit(settings.base_url)
         if parts.scheme == "http" and not is_loopback(parts.hostname or ""):

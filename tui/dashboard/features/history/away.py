@@ -76,15 +76,23 @@ class AwayLine(ForwardsWorkerFailures, Static):
 
     def __init__(self, journal: Journal | None, *, now: Callable[[], float] = time.time, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
-        self.journal = journal if journal is not None and journal.disabled is None else None
+        self.journal: Journal | None = None
+        self._given = journal  # read once mounted (`start`): the app's monitor may open after the first frame
         self.now = now
         self.summary: AwaySummary | None = None
         self._focus_before: Widget | None = None
 
     def on_mount(self) -> None:
-        if self.journal is not None:
-            self.run_worker(self._look(self.journal), name="away-look", exit_on_error=False)
-            self.set_interval(SEEN_EVERY, self._still_running)
+        if self._given is not None:
+            self.start(self._given)
+
+    def start(self, journal: Journal | None) -> None:
+        """Read what `journal` learnt since the last run, and record this run (once; nothing for no journal)."""
+        if self.journal is not None or journal is None or journal.disabled is not None:
+            return
+        self.journal = journal
+        self.run_worker(self._look(journal), name="away-look", exit_on_error=False)
+        self.set_interval(SEEN_EVERY, self._still_running)
 
     def _still_running(self) -> None:
         if self.journal is not None:

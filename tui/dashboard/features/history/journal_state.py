@@ -1,8 +1,10 @@
 """Whether there is a journal to read, and if not, the one sentence that says why and how to get history.
 
-The app's monitor (`tui.monitor`) is None when monitoring is off; its journal is None
-when the journal is turned off; a journal that could not be opened is `disabled`, with
-its reason. Each says something different to do, so each has its own sentence.
+The app holds its monitor (`tui.dashboard.shell.monitoring`): no monitoring settings
+means no monitor at all; a monitor that could not be opened leaves its problem; one
+still opening is None for a moment. An open monitor's journal is None when the context
+turned it off (`enabled = false`), and a journal that could not be opened is `disabled`,
+with its reason. Each says something different to do, so each has its own sentence.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ MONITORING_OFF = (
     "Start it with monitoring on, or run 'wds-tui watch' for this context, and history builds up from then."
 )
 JOURNAL_OFF = (
-    "The journal is off for this context, so no history is kept. "
-    "Turn it on in the config file and history builds up from the next start."
+    "The journal is off for this context (enabled = false in its [journal] table), so no history is kept. "
+    "Set enabled = true and history builds up from the next start."
 )
+OPENING = "The journal is still opening: go back and press H again in a moment."
 
 
 class HasJournal(Protocol):
@@ -27,6 +30,19 @@ class HasJournal(Protocol):
 
     @property
     def journal(self) -> Journal | None: ...
+
+
+class HoldsAMonitor(Protocol):
+    """What the history reads of the app: its monitor (None until open, or when off), and why there is none."""
+
+    @property
+    def monitor(self) -> HasJournal | None: ...
+
+    @property
+    def monitor_settings(self) -> object | None: ...
+
+    @property
+    def monitor_problem(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -37,11 +53,15 @@ class JournalState:
     off: str | None
 
     @classmethod
-    def of(cls, monitor: HasJournal | None) -> JournalState:
-        """The journal of the app's `monitor`, or the sentence that says why there is none."""
-        if monitor is None:
+    def of(cls, holder: HoldsAMonitor | None) -> JournalState:
+        """The journal of the app's monitor, or the sentence that says why there is none."""
+        if holder is None or holder.monitor_settings is None:
             return cls(None, MONITORING_OFF)
-        return cls.given(monitor.journal)
+        if holder.monitor_problem is not None:
+            return cls(None, f"No history: {holder.monitor_problem}.")
+        if holder.monitor is None:
+            return cls(None, OPENING)
+        return cls.given(holder.monitor.journal)
 
     @classmethod
     def given(cls, journal: Journal | None) -> JournalState:
