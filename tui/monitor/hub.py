@@ -233,12 +233,10 @@ class Monitor:
         for period in current:
             if self.journal is not None:
                 key = period.api_key or TEAM
-                self.journal.add(
-                    UsageSnapshot(now.timestamp(), key, period.start_date.timestamp(), period.total_tokens)
-                )
-        total = float(sum(period.total_tokens for period in current))
+                self.journal.add(UsageSnapshot(now.timestamp(), key, period.start_date.timestamp(), period.credits))
+        self.stats.tokens_used = float(sum(period.total_tokens for period in current))
+        total = sum(period.credits for period in current)  # the rules and the journal count credits, not tokens
         start = min(period.start_date for period in current)
-        self.stats.tokens_used = total
         used = 0.0
         if self._usage is not None and self._usage[0] == start:
             used = max(0.0, total - self._usage[1])  # a new period, or a first reading, adds nothing
@@ -360,9 +358,12 @@ class Monitor:
 
 
 def _batch_failures(status: JobStatus) -> int:
-    """Pages of a finished batch that failed: its documents that say so, else the pages it did not complete."""
-    if status.data and len(status.data) >= status.total:
-        return sum(
+    """Pages of a finished batch that failed: with all its documents at hand, those that say so and the pages
+    that left none (the service lists a page it could not scrape among its errors, not its documents);
+    else the pages it did not complete."""
+    if status.next is None and (status.data or status.completed >= status.total):
+        said = sum(
             1 for document in status.data if document.metadata.error or (document.metadata.status_code or 0) >= 400
         )
+        return said + max(0, status.total - len(status.data))
     return max(0, status.total - status.completed)
