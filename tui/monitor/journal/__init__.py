@@ -6,7 +6,7 @@ with a `HistoryQueries` method, `close()` at exit.
 """
 
 from tui.monitor.journal.location import journal_dir, journal_path
-from tui.monitor.journal.queries import DayFailures, HistoryQueries
+from tui.monitor.journal.queries import DayFailures, HistoryQueries, JournalAlert
 from tui.monitor.journal.records import (
     ActivityRecord,
     AlertRecord,
@@ -29,6 +29,7 @@ __all__ = [
     "DayFailures",
     "HistoryQueries",
     "Journal",
+    "JournalAlert",
     "QueueReading",
     "Record",
     "RetentionPolicy",

@@ -8,9 +8,11 @@ period counts from zero.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from tui.contract.models.job_summary import FAILED
@@ -30,6 +32,48 @@ class DayFailures:
     def percent(self) -> float:
         """Failed calls as a share of the day's, 0 to 100."""
         return 100.0 * self.failed / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class JournalAlert:
+    """One alert as the journal last recorded it (written by this dashboard, another, or `wds-tui watch`)."""
+
+    id: str
+    rule: str
+    state: str  # firing, acknowledged or resolved
+    fired_at: float
+    resolved_at: float | None
+    updated_at: float
+    subject: str
+    sentence: str
+    repeats: int
+    opens: tuple[str, str] | None  # (kind, id) of the job, crawl, batch or session it names
+
+
+def _journal_alert(row: tuple[Any, ...]) -> JournalAlert:
+    alert_id, rule, state, fired_at, resolved_at, updated_at, detail_text = row
+    try:
+        detail = json.loads(detail_text)
+    except ValueError:
+        detail = {}
+    detail = detail if isinstance(detail, dict) else {}
+    opens = detail.get("opens")
+    target = (
+        (str(opens["kind"]), str(opens["id"])) if isinstance(opens, dict) and {"kind", "id"} <= set(opens) else None
+    )
+    repeats = detail.get("repeats")
+    return JournalAlert(
+        alert_id,
+        rule,
+        state,
+        fired_at,
+        resolved_at,
+        updated_at,
+        str(detail.get("subject", "")),
+        str(detail.get("sentence", "")),
+        repeats if isinstance(repeats, int) else 0,
+        target,
+    )
 
 
 class HistoryQueries:
@@ -121,3 +165,12 @@ class HistoryQueries:
             (self._since(days),),
         )
         return {(day, kind, status): count for day, kind, status, count in rows}
+
+    def alerts(self, limit: int = 200) -> list[JournalAlert]:
+        """The alerts last changed, newest first (a row is one alert's life: fired, acknowledged, resolved)."""
+        rows = self._connection.execute(
+            "SELECT id, rule, state, fired_at, resolved_at, updated_at, detail FROM alerts"
+            " ORDER BY updated_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [_journal_alert(row) for row in rows]
