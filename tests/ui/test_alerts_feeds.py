@@ -11,7 +11,6 @@ import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -29,6 +28,7 @@ from tests.support.dashboard import (
     wait_until,
 )
 from tests.support.recording_backend import RecordingBackend
+from tests.ui.alerts_helpers import firing, rules
 from tui.api.client import WdsClient
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 from tui.contract.requests import BrowserCreateRequest
@@ -40,22 +40,8 @@ from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
-from tui.monitor.alerts.engine import Alert
-from tui.monitor.settings import MonitorSettings, read_monitor_settings
 
 SECRET = "whsec-test-secret"
-
-
-def rules(**tables: Any) -> MonitorSettings:
-    """Monitoring with the given `[alerts]` tables over the defaults; no desktop notification unless asked."""
-    tables.setdefault("delivery", {"notification": "off", "bell": False})
-    settings, warnings = read_monitor_settings(tables, None)
-    assert warnings == []
-    return settings
-
-
-def firing(app: WdsApp, rule: str) -> list[Alert]:
-    return [alert for alert in app.monitor.engine.firing() if alert.rule == rule] if app.monitor else []
 
 
 def toasts(app: WdsApp) -> list[tuple[str, str, str]]:
