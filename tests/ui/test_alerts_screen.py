@@ -49,7 +49,7 @@ async def test_a_fired_alert_is_listed_and_enter_opens_its_job(tmp_path: Path) -
         assert any(entry.action == "alerts" for entry in palette_actions(app.screen))  # A is in the palette too
         screen = await open_alerts(pilot, app)
         shown = rows(screen)
-        assert shown[0][0] == "── ▲ firing (1)"
+        assert shown[0][:2] == ["▲", "firing (1)"]
         fired, rule, subject, what, repeats, source = shown[1]
         assert (fired, rule, subject, repeats, source) == ("12:00:00", "job_failed", FAILED_HOST, "", "this run")
         assert what.startswith("1 job failed (host fernwood.co)")
@@ -70,7 +70,7 @@ async def test_a_acknowledges_and_the_alert_moves_to_its_section(tmp_path: Path)
         await pilot.press("a")
         await pilot.pause()
         assert firing(app, "job_failed")[0].acknowledged
-        assert [row[0] for row in rows(screen)][0] == "── ● acknowledged (1)"
+        assert rows(screen)[0][:2] == ["●", "acknowledged (1)"]
         assert "a" not in screen.active_bindings or not screen.check_action("acknowledge", ())  # done once
         assert app.header.alerts == 1  # acknowledged still holds: it still counts
         assert any("acknowledged" in n.message for n in app._notifications)
@@ -108,7 +108,7 @@ async def test_a_dashboard_started_later_shows_the_journals_alerts(tmp_path: Pat
         await wait_until(pilot, lambda: second.monitor is not None, "the monitor")
         screen = await open_alerts(pilot, second)
         shown = rows(screen)
-        assert shown[0][0] == "── ▲ firing (1)"
+        assert shown[0][:2] == ["▲", "firing (1)"]
         assert shown[1][1:3] == ["job_failed", FAILED_HOST] and shown[1][5] == "journal"
         assert "from the journal" in detail(screen)
         assert not screen.check_action("acknowledge", ())  # only this run's alerts can be acknowledged
@@ -138,3 +138,13 @@ async def test_outside_text_in_an_alert_is_shown_as_it_is(tmp_path: Path) -> Non
         assert what.startswith("1 job failed (host [b]x[/b]); last: [@click=app.quit]boom[/] ␛]52;c;aGk=␇")
         assert "[@click=app.quit]boom[/]" in detail(screen)
         assert "\x1b" not in detail(screen)
+
+
+async def test_with_monitoring_off_the_screen_says_so() -> None:
+    app = dashboard(seeded_emulator())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = await open_alerts(pilot, app)
+        assert "Monitoring is off" in str(screen.query_one("#alerts-note", Static).render())
+        assert rows(screen) == [["No alert has fired.", "", "", "", "", ""]]
+        assert app.header.alerts == 0

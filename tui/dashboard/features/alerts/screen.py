@@ -48,9 +48,10 @@ LOOK_SECONDS = 1.0
 
 
 def heading(section: str, count: int) -> Row:
-    """A section's heading row: `── ▲ firing (2)`."""
-    label = Text(f"── {SECTION_SIGN[section]} {section} ({count})", style="bold")
-    return f"{SECTION_KEY}{section}", (label, "", "", "", "", "")
+    """A section's heading row: `▲  firing (2)`, its name in the rule column (as wide as a rule's name)."""
+    return f"{SECTION_KEY}{section}", (
+        Text(SECTION_SIGN[section], style="bold"), Text(f"{section} ({count})", style="bold"), "", "", "", "",
+    )  # fmt: skip
 
 
 def opens_intent(opens: tuple[str, str]) -> Intent:
@@ -101,7 +102,9 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("Alerts", id="alerts-title")
         yield Static(self._note(), id="alerts-note", markup=False)
-        squeeze = (Squeeze("what happened", 20), Drop("from"), Squeeze("subject", 12), Drop("×"))
+        # The sentence is cut first (the detail line below says it whole), then the source goes (the detail
+        # says it too), then long subjects and the sentence again.
+        squeeze = (Squeeze("what happened", 48), Drop("from"), Squeeze("subject", 16), Squeeze("what happened", 24))
         yield LiveTable(*COLUMNS, id="alerts-table", squeeze=squeeze)
         yield Static("", id="alerts-detail", markup=False)
         yield OptionList(id="alerts-silence")
@@ -112,7 +115,7 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
             return self.problem
         if self.monitor is None:
             return "Monitoring is off for this context: no rules run (see [alerts] in the config file)."
-        return "⏎ opens what an alert names · a acknowledges · s silences · rules: wds-tui config"
+        return "⏎ opens what an alert names · the rules: wds-tui config"
 
     def on_mount(self) -> None:
         self._show()
