@@ -69,7 +69,7 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="alerts.close"),
-        Binding("enter", "open_alert", "Open what it names", id="alerts.open"),
+        Binding("enter", "open_alert", "Open what it names", id="alerts.open_alert"),
         Binding("a", "acknowledge", "Acknowledge", id="alerts.acknowledge"),
         Binding("s", "silence", "Silence…", id="alerts.silence"),
     ]
