@@ -8,6 +8,7 @@ one alert; the terminal's notification is caught by the app's `terminal_write`.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -42,6 +43,7 @@ from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 
 SECRET = "whsec-test-secret"
+TABLES = ("activity", "queue_readings", "credit_readings", "usage_snapshots")
 
 
 def toasts(app: WdsApp) -> list[tuple[str, str, str]]:
@@ -232,3 +234,18 @@ async def test_the_service_going_away_fires_service_down_after_the_rules_minutes
         assert alert.subject == "unreachable" and "unreachable for 2 min" in alert.sentence
         await pilot.pause()
         assert "▲ 1 alert" in header_text(app)
+
+
+async def test_what_the_panes_saw_is_in_the_journal_after_the_run(tmp_path: Path) -> None:
+    app = dashboard(seeded_emulator(), monitoring=rules(), journal_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.monitor is not None, "the monitor")
+        await settle(pilot)
+        stats = app.monitor.stats if app.monitor else None
+        assert stats is not None and stats.queue_max == 2 and stats.credits_remaining is not None
+        assert stats.tokens_used  # this month's usage, from the usage pane
+    with sqlite3.connect(tmp_path / "default.sqlite3") as journal:
+        count = {table: journal.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in TABLES}
+        failed = journal.execute("SELECT count(*) FROM activity WHERE status = 'failed'").fetchone()[0]
+    assert count["activity"] >= 25 and failed >= 1  # the page of entries, the finished states the column read
+    assert count["queue_readings"] == count["credit_readings"] == 1 and count["usage_snapshots"] >= 1
