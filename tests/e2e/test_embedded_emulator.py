@@ -29,11 +29,15 @@ def _start(tmp_path: Path) -> tuple[Terminal, set[int]]:
     terminal = Terminal(
         ["sh", "-c", f"{sys.executable} -m tui; echo $? > {tmp_path / 'status'}"], env, tmp_path / "status"
     )
-    terminal.wait_for("connected")
-    # This terminal's own: other tests run dashboards with embedded emulators side by side.
-    pane = int(terminal.tmux(["display-message", "-p", "-t", terminal.name, "#{pane_pid}"]).stdout.strip())
-    children = (set(processes_mentioning(CHILD)) - before) & children_of(pane)
-    assert len(children) == 1, "one embedded emulator per dashboard"
+    try:
+        terminal.wait_for("connected")
+        # This terminal's own: other tests run dashboards with embedded emulators side by side.
+        pane = int(terminal.tmux(["display-message", "-p", "-t", terminal.name, "#{pane_pid}"]).stdout.strip())
+        children = (set(processes_mentioning(CHILD)) - before) & children_of(pane)
+        assert len(children) == 1, "one embedded emulator per dashboard"
+    except BaseException:
+        terminal.kill()  # a failed start leaves no dashboard (and no emulator) running behind the test
+        raise
     return terminal, children
 
 

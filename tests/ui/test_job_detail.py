@@ -69,7 +69,8 @@ async def test_scrape_document_shows_key_fields_content_and_json(client: WdsClie
 
         await pilot.press("j")
         tree = screen.query_one(JsonTree)
-        assert pilot.app.focused is tree
+        # The tab switch focuses the tree in a later message: on a loaded machine it comes after the press returns.
+        await wait_until(pilot, lambda: pilot.app.focused is tree, "the JSON tab's tree to take the focus")
         assert [str(node.label).split(":")[0].split(" ")[0] for node in tree.root.children] == ["success", "data"]
         data = tree.root.children[1]
         assert data.is_expanded  # a small answer opens far enough to read
