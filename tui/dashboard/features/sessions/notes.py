@@ -59,15 +59,6 @@ def ends_at(session: BrowserSession, known: KnownLifetime | None) -> tuple[datet
     return expires, False
 
 
-def with_known_ends(sessions: Iterable[BrowserSession], notes: SessionNotebook) -> list[BrowserSession]:
-    """The sessions, each active one's end filled in from what this run knows (the list never says it)."""
-    told = []
-    for session in sessions:
-        end = ends_at(session, notes.lifetime(session.id)) if session.expires_at is None else None
-        told.append(session.model_copy(update={"expires_at": end[0]}) if end is not None else session)
-    return told
-
-
 class SessionNotebook:
     """Notes per session id, for the sessions the service still lists."""
 

@@ -40,7 +40,7 @@ from tui.api.errors import WdsError
 from tui.contract.limits import ACTIVITY_TTL_DEFAULT
 from tui.contract.models.browser import BrowserSession, SessionStatus
 from tui.contract.requests import BrowserStatus
-from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at, with_known_ends
+from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at
 from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
 from tui.dashboard.kit.monitor_feed import tell_monitor
@@ -205,7 +205,7 @@ class SessionsPane(Pane[SessionsView], CopiesJobs):
         wire_status: BrowserStatus | None = None if status == "all" else status  # type: ignore[assignment]
         listing = await self.client.browser.list(status=wire_status)
         if status in MONITORED_FILTERS:  # the monitor reads a session missing from the list as ended
-            tell_monitor(self, lambda monitor: monitor.saw_sessions(with_known_ends(listing.sessions, self.notes)))
+            tell_monitor(self, lambda monitor: monitor.saw_sessions(listing.sessions))
         return SessionsView(status, tuple(listing.sessions))
 
     def show_again(self, data: SessionsView) -> bool:
@@ -307,7 +307,10 @@ class SessionsPane(Pane[SessionsView], CopiesJobs):
     def session_created(self, created: SessionCreated) -> None:
         """A session this app started: remember when it ends and its profile, select it, say so."""
         notes = self.notes.of(created.session.id)
-        notes.lifetime = self._lifetime(created)
+        notes.lifetime = lifetime = self._lifetime(created)
+        # Only the create answer says when a session ends (the list never does): the monitor's expiry rule needs it.
+        ttl = lifetime.activity_ttl
+        tell_monitor(self, lambda monitor: monitor.saw_session_created(created.session, activity_ttl=ttl))
         notes.profile = created.request.profile.name if created.request.profile is not None else None
         self._select_next = created.session.id
         self.notify(f"session {short_id(created.session.id)} started", title="Browser session")
