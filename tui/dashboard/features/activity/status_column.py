@@ -117,9 +117,7 @@ class StatusColumn(Widget):
         if status is None or key not in self._entries:
             return
         summary = status.summary
-        if (
-            summary is not None
-        ):  # a finished job's state goes to the journal and the alert rules (once: the hub keeps ids)
+        if summary is not None:  # to the journal and the alert rules (a finished job counts once: the hub keeps ids)
             tell_monitor(
                 self,
                 lambda monitor: monitor.saw_job(
