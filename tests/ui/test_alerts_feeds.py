@@ -17,8 +17,11 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from tests.support.crawl_sockets import recorded_client
 from tests.support.dashboard import (
+    KEY,
     NOW,
+    PaneHost,
     SwitchableTransport,
     client_on,
     dashboard,
@@ -40,7 +43,10 @@ from tui.dashboard.features.sessions.pane import SessionsPane
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.server import running
 from tui.emulator.service import Emulator
+from tui.monitor.alerts.engine import AlertEngine
+from tui.monitor.hub import Monitor
 
 SECRET = "whsec-test-secret"
 TABLES = ("activity", "queue_readings", "credit_readings", "usage_snapshots")
@@ -249,3 +255,22 @@ async def test_what_the_panes_saw_is_in_the_journal_after_the_run(tmp_path: Path
         failed = journal.execute("SELECT count(*) FROM activity WHERE status = 'failed'").fetchone()[0]
     assert count["activity"] >= 25 and failed >= 1  # the page of entries, the finished states the column read
     assert count["queue_readings"] == count["credit_readings"] == 1 and count["usage_snapshots"] >= 1
+
+
+@pytest.mark.socket
+async def test_a_crawls_end_pushed_over_the_socket_reaches_the_monitor(clock: ManualClock) -> None:
+    # The crawls pane alone, polling once an hour: after its first poll, news comes over the socket only.
+    emulator = seeded_emulator(seed=5, clock=clock, history=False)
+    async with running(emulator) as base_url, recorded_client(base_url, KEY) as (client, recorded):
+        crawl_id = (await client.crawl.start("https://acme-outdoor.com/", limit=8)).id
+        app = PaneHost(lambda: CrawlsPane(client, interval=3600, clock=clock.now, id="crawls"))
+        monitor = Monitor(context=None, engine=AlertEngine(rules().rules, clock.now), clock=clock.now)
+        app.monitor = monitor  # type: ignore[attr-defined]  # what tell_monitor looks for on the app
+        async with app.run_test(size=(120, 30)) as pilot:
+            pane = app.query_one(CrawlsPane)
+            await wait_until(pilot, lambda: pane.live.latest(crawl_id) is not None, "the socket's catch-up", 10)
+            await client.crawl.cancel(crawl_id)
+            await wait_until(pilot, lambda: bool(monitor.engine.firing()), "the crawl_failed alert", 10)
+        [alert] = monitor.engine.firing()
+        assert (alert.rule, alert.subject) == ("crawl_failed", crawl_id)
+    assert recorded.count("GET /v2/crawl/active") == 1  # one poll: the end came over the socket
