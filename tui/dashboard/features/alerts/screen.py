@@ -98,6 +98,7 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
         self.problem = problem
         self.clock = clock
         self._rows: dict[str, AlertRow] = {}
+        self._detail: Text | None = None  # what the detail line shows: drawn again only when it changes
 
     def compose(self) -> ComposeResult:
         yield Static("Alerts", id="alerts-title")
@@ -138,8 +139,10 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
         if not table_rows:
             table_rows.append((f"{SECTION_KEY}none", (Text("No alert has fired.", style="dim"), "", "", "", "", "")))
         table = self.query_one(LiveTable)
-        if table.sync(table_rows) and table.cursor_row == 0 and len(table_rows) > 1:
-            table.move_cursor(row=1)  # onto the first alert, not its section's heading
+        if table.sync(table_rows):
+            if table.cursor_row == 0 and len(table_rows) > 1:
+                table.move_cursor(row=1)  # onto the first alert, not its section's heading
+            self.refresh_bindings()  # an alert acknowledged or resolved: a and s may no longer apply
         self._show_detail()
 
     def _row(self, row: AlertRow, now: datetime) -> Row:
@@ -160,10 +163,13 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
 
     def _show_detail(self) -> None:
         row = self.selected()
-        detail = self.query_one("#alerts-detail", Static)
-        if row is None:
-            detail.update("")
-            return
+        text = self._describe(row) if row is not None else Text()
+        if text != self._detail:  # a look once a second that finds nothing new writes nothing to the terminal
+            self._detail = text
+            self.query_one("#alerts-detail", Static).update(shown(text, lines=True))
+
+    def _describe(self, row: AlertRow) -> Text:
+        """The whole of one alert: rule, subject, times, where it was seen; its sentence; what ⏎ opens."""
         now = self.clock()
         text = Text()
         text.append(f"{row.rule} · {row.subject}", style="bold")
@@ -178,7 +184,7 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
         text.append_text(plain(row.sentence))
         if row.opens is not None:
             text.append(f"\n⏎ opens {row.opens[0]} {row.opens[1]}", style="dim")
-        detail.update(shown(text, lines=True))
+        return text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         row = self.selected() if self.is_mounted else None
