@@ -21,7 +21,7 @@ from tui.contract.models.common import JobStatus
 from tui.contract.models.job_summary import JobSummary
 from tui.contract.models.team import ActivityEntry, TokenUsageHistory
 from tui.monitor.alert_notices import alert_id, notice_of
-from tui.monitor.alerts.engine import AlertEngine, AlertEvent
+from tui.monitor.alerts.engine import Alert, AlertEngine, AlertEvent
 from tui.monitor.alerts.observations import (
     BatchFinished,
     CrawlProgress,
@@ -315,7 +315,7 @@ class Monitor:
                         rule,
                         "acknowledged",
                         alert.fired_at.timestamp(),
-                        detail={"subject": subject, "sentence": alert.sentence},
+                        detail=_alert_detail(alert),
                     )
                 )
         return True
@@ -356,13 +356,21 @@ class Monitor:
                         state,
                         alert.fired_at.timestamp(),
                         resolved_at=alert.resolved_at.timestamp() if alert.resolved_at else None,
-                        detail={"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats},
+                        detail=_alert_detail(alert),
                     )
                 )
             if self.deliverer is not None:
                 self.deliverer.deliver(notice)
             for listener in self._listeners:
                 listener(event, notice)
+
+
+def _alert_detail(alert: Alert) -> dict[str, object]:
+    """What the journal keeps of an alert beyond its row's columns: enough for the alerts screen to show and open it."""
+    detail: dict[str, object] = {"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats}
+    if alert.opens is not None:
+        detail["opens"] = {"kind": alert.opens.kind, "id": alert.opens.id}
+    return detail
 
 
 def _batch_failures(status: JobStatus) -> int:

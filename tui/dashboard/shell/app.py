@@ -39,11 +39,13 @@ from tui.dashboard.kit.outside_text import PlainNotifications
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.status_header import StatusHeader
+from tui.dashboard.shell.alerting import RaisesAlerts
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.data_age import SaysHowOldTheDataIs
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     Intent,
+    OpenAlerts,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
@@ -77,6 +79,7 @@ OPENS: dict[str, type[Intent]] = {
     "batch_form": OpenBatchForm,
     "open_by_id": OpenJobById,
     "history": OpenHistory,
+    "alerts": OpenAlerts,
 }
 """The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
@@ -91,6 +94,7 @@ class WdsApp(
     KeysInTurn["SwitchTo | None"],
     RemembersTheTheme["SwitchTo | None"],
     HasAMonitor["SwitchTo | None"],
+    RaisesAlerts["SwitchTo | None"],
     OpensForms["SwitchTo | None"],
 ):
     """The dashboard."""
@@ -141,6 +145,7 @@ class WdsApp(
         Binding("B", "batch_form", "Batch scrape", show=False, id="app.batch_form"),
         Binding("T", "switch_context", "Switch context", show=False, id="app.switch_context"),
         Binding("H", "history", "History (the journal)", show=False, id="app.history"),
+        Binding("A", "alerts", "Alerts", show=False, id="app.alerts"),
     ]
 
     def __init__(
@@ -169,7 +174,7 @@ class WdsApp(
         self.clock = clock
         self.intervals = intervals
         self.recent_window = recent_window
-        self.monitor_settings = monitoring  # None: no journal and no alerts (tests, unless they ask)
+        self.expect_monitor(monitoring)  # None: no journal and no alerts (tests, unless they ask)
         self.monitor_context = service.context
         self.monitor_read_only = service.read_only
         self.journal_dir = journal_dir  # None: the user's state directory
@@ -363,6 +368,7 @@ class WdsApp(
         webhooks = self.memory.webhooks
         # Crawls and batches its events name reach the crawls pane; the listening ends with the app.
         self._stop_watching_jobs = webhooks.watch_jobs(lambda seen: self.post_message(JobsSeen(seen)))
+        self.watch_the_inbox()  # every delivery, and its signature check, to the monitor
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -374,6 +380,7 @@ class WdsApp(
 
     async def on_unmount(self) -> None:
         self._stop_watching_jobs()
+        self.stop_watching_the_inbox()
         await self.close_monitor()
         await self.memory.webhooks.close()
         await self.client.aclose()

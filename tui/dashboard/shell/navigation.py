@@ -25,6 +25,7 @@ from tui.dashboard.shell.intents import (
     ExportRows,
     Intent,
     NewSession,
+    OpenAlerts,
     OpenBatch,
     OpenBatchForm,
     OpenConsole,
@@ -202,7 +203,11 @@ class Navigator:
         if isinstance(intent, OpenJobById):
             from tui.dashboard.features.jump.dialog import OpenByIdScreen
 
-            return OpenByIdScreen(self.client, self.memory.seen_jobs)
+            return OpenByIdScreen(self.client, self.memory.seen_jobs, reference=intent.reference)
+        if isinstance(intent, OpenAlerts):
+            from tui.dashboard.features.alerts.screen import AlertsScreen
+
+            return AlertsScreen(intent.monitor, intent.earlier, problem=intent.problem, clock=self.clock)
         if isinstance(intent, OpenBatch):
             from tui.dashboard.features.batch.status import BatchStatusScreen
 

@@ -6,7 +6,7 @@ with a `HistoryQueries` method, `close()` at exit.
 """
 
 from tui.monitor.journal.location import journal_dir, journal_path
-from tui.monitor.journal.queries import AwaySummary, DayFailures, HistoryQueries
+from tui.monitor.journal.queries import AwaySummary, DayFailures, HistoryQueries, JournalAlert
 from tui.monitor.journal.records import (
     ActivityRecord,
     AlertRecord,
@@ -32,6 +32,7 @@ __all__ = [
     "DayFailures",
     "HistoryQueries",
     "Journal",
+    "JournalAlert",
     "QueueReading",
     "Record",
     "RetentionPolicy",

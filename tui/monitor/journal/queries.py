@@ -10,10 +10,12 @@ period counts from zero.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from tui.contract.models.job_summary import FAILED
@@ -63,6 +65,48 @@ class AwaySummary:
     def anything(self) -> bool:
         """Whether there is anything to say: a call, a crawl or batch that ended badly, credits used."""
         return bool(self.calls or self.ended_badly or self.credits)
+
+
+@dataclass(frozen=True)
+class JournalAlert:
+    """One alert as the journal last recorded it (written by this dashboard, another, or `wds-tui watch`)."""
+
+    id: str
+    rule: str
+    state: str  # firing, acknowledged or resolved
+    fired_at: float
+    resolved_at: float | None
+    updated_at: float
+    subject: str
+    sentence: str
+    repeats: int
+    opens: tuple[str, str] | None  # (kind, id) of the job, crawl, batch or session it names
+
+
+def _journal_alert(row: tuple[Any, ...]) -> JournalAlert:
+    alert_id, rule, state, fired_at, resolved_at, updated_at, detail_text = row
+    try:
+        detail = json.loads(detail_text)
+    except ValueError:
+        detail = {}
+    detail = detail if isinstance(detail, dict) else {}
+    opens = detail.get("opens")
+    target = (
+        (str(opens["kind"]), str(opens["id"])) if isinstance(opens, dict) and {"kind", "id"} <= set(opens) else None
+    )
+    repeats = detail.get("repeats")
+    return JournalAlert(
+        alert_id,
+        rule,
+        state,
+        fired_at,
+        resolved_at,
+        updated_at,
+        str(detail.get("subject", "")),
+        str(detail.get("sentence", "")),
+        repeats if isinstance(repeats, int) else 0,
+        target,
+    )
 
 
 class HistoryQueries:
@@ -194,3 +238,12 @@ class HistoryQueries:
             ended_badly={(kind, status): count for kind, status, count in ended},
             credits=credits,
         )
+
+    def alerts(self, limit: int = 200) -> list[JournalAlert]:
+        """The alerts last changed, newest first (a row is one alert's life: fired, acknowledged, resolved)."""
+        rows = self._connection.execute(
+            "SELECT id, rule, state, fired_at, resolved_at, updated_at, detail FROM alerts"
+            " ORDER BY updated_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [_journal_alert(row) for row in rows]

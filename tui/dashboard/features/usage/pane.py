@@ -28,6 +28,7 @@ from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.projection import MonthSoFar, this_month_short, this_month_text
 from tui.dashboard.kit.chart_series import Series, human
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
 
@@ -173,6 +174,7 @@ class UsagePane(Pane[UsageView]):
         # mode can never be drawn as the new one.
         by_key = self.by_key
         history = await self.client.team.token_usage_historical(by_api_key=by_key)
+        tell_monitor(self, lambda monitor: monitor.saw_token_usage(history))  # snapshots per key, the spike rule
         return UsageView(by_key, tuple(history.periods))
 
     def show(self, data: UsageView) -> bool:
