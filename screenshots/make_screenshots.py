@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE.parent))  # the served page's driver lives with the 
 KEY = "wds-" + "5c" * 16
 SIZE = (120, 40)
 SITE = "https://northwind.dev"
-PICTURES = ("dashboard", "capacity", "triage", "console", "failed_jobs", "ask_support", "web")
+PICTURES = ("dashboard", "capacity", "triage", "history", "console", "failed_jobs", "ask_support", "alerts", "web")
 LOW_CREDITS_SHARE = 0.06
 """Credits the team is left with for the capacity picture, as a share of this month's use: under a tenth of its plan,
 so the line shows "⚠ low" beside "⚠ saturated"."""
@@ -108,10 +108,14 @@ async def main(wanted: set[str]) -> None:
                 await capacity_picture(pilot, emulator, line)
             if "triage" in wanted:
                 await triage_picture(pilot)
+            if "history" in wanted:
+                await history_picture(pilot)
             if "console" in wanted:
                 await console_picture(pilot, session)
             if {"failed_jobs", "ask_support"} & wanted:
                 await diagnosis_pictures(pilot, wanted)
+        if "alerts" in wanted:
+            await alerts_picture(base_url, service)
         if "web" in wanted:
             await web_picture(base_url)
     print(f"wrote {', '.join(name for name in PICTURES if name in wanted)} in {HERE}")
@@ -146,6 +150,24 @@ async def triage_picture(pilot: Pilot) -> None:
     app.save_screenshot("triage.svg", str(HERE))
     await pilot.press("escape", "t", "t")  # back on the pane, at 24 h again
     await pilot.pause(0.5)
+
+
+async def history_picture(pilot: Pilot) -> None:
+    """The history screen (H) over a journal of 30 seeded days (the history tests' month), on its calls tab."""
+    from tests.ui.history_seed import HISTORY_NOW, seeded_journal
+    from tui.dashboard.features.history.journal_state import JournalState
+    from tui.dashboard.features.history.screen import HistoryScreen
+
+    app = pilot.app
+    with tempfile.TemporaryDirectory() as folder:
+        journal = await seeded_journal(Path(folder) / "ops.sqlite3")
+        screen = HistoryScreen(JournalState.given(journal), now=lambda: HISTORY_NOW)
+        app.push_screen(screen)
+        await until(pilot, lambda: screen.figures is not None and bool(screen.query("ChartBars")))
+        await pilot.pause(0.5)
+        app.save_screenshot("history.svg", str(HERE))
+        app.pop_screen()
+        await journal.aclose()
 
 
 async def console_picture(pilot: Pilot, session: BrowserSessionCreated) -> None:
@@ -188,6 +210,24 @@ async def diagnosis_pictures(pilot: Pilot, wanted: set[str]) -> None:
     answer.focus()  # no blinking cursor in the picture
     await pilot.pause(0.5)
     app.save_screenshot("ask_support.svg", str(HERE))
+
+
+async def alerts_picture(base_url: str, service: ServiceInfo) -> None:
+    """The alerts screen (A) of a dashboard with monitoring on: the last hour's 404s fire job_failed, credits too."""
+    from tui.dashboard.features.alerts.screen import AlertsScreen
+    from tui.monitor.settings import read_monitor_settings
+
+    settings, _ = read_monitor_settings({"credits": {"min_remaining_percent": 99}}, None)
+    with tempfile.TemporaryDirectory() as journal:  # the user's own journal is not written
+        app = make_app(WdsClient(base_url, KEY), service, monitoring=settings, journal_dir=Path(journal))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.monitor is not None and len(app.monitor.engine.firing()) >= 2, 60)
+            await pilot.pause(1.0)
+            app.clear_notifications()  # the toasts said it already: the picture shows the screen
+            await pilot.press("A")
+            await until(pilot, lambda: isinstance(app.screen, AlertsScreen))
+            await pilot.pause(0.5)
+            app.save_screenshot("alerts.svg", str(HERE))
 
 
 async def web_picture(base_url: str) -> None:

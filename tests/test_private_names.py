@@ -20,8 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.parent / "tui"
 
-ALLOWED: dict[tuple[str, str], str] = {}
-"""(file under tui/, private name) -> why it is used anyway. Empty: tui/ uses no private name of another package."""
+ALLOWED: dict[tuple[str, str], str] = {
+    ("dashboard/shell/terminal_output.py", "._driver"): (
+        "an alert's desktop notification is an escape code written to the terminal as it is; Textual has no public"
+        " call for that, and its own App.bell() writes through the driver (tests/ui/test_alerts_delivery.py pins it)"
+    )
+}
+"""(file under tui/, private name) -> why it is used anyway."""
 
 _MODULE_PATH = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 

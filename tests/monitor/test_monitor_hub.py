@@ -106,8 +106,9 @@ async def test_usage_snapshots_per_key_and_the_hours_use_from_the_deltas(tmp_pat
     start, end = clock() - timedelta(days=3), clock() + timedelta(days=27)
 
     def usage(a: int, b: int) -> TokenUsageHistory:
+        """Credits used by two keys, as the service gives them: in tokens (15 a credit)."""
         periods = [
-            {"startDate": start.isoformat(), "endDate": end.isoformat(), "apiKey": key, "totalTokens": used}
+            {"startDate": start.isoformat(), "endDate": end.isoformat(), "apiKey": key, "totalTokens": used * 15}
             for key, used in (("fc-a", a), ("fc-b", b))
         ]
         return TokenUsageHistory.model_validate({"success": True, "periods": periods})
@@ -115,8 +116,8 @@ async def test_usage_snapshots_per_key_and_the_hours_use_from_the_deltas(tmp_pat
     monitor.saw_token_usage(usage(100, 10))
     clock.advance(minutes=10)
     monitor.saw_token_usage(usage(130, 15))
-    assert monitor.stats.tokens_used == 145
-    assert monitor._hour_use is not None and monitor._hour_use[1] == 35  # only what was used since the first reading
+    assert monitor.stats.tokens_used == 145 * 15
+    assert monitor._hour_use is not None and monitor._hour_use[1] == 35  # credits used since the first reading
     await journal.flush()
     assert rows(journal, "SELECT api_key, credits FROM usage_snapshots ORDER BY at, api_key") == [
         ("fc-a", 100.0),
@@ -151,3 +152,18 @@ def test_bad_monitor_settings_give_one_warning_each_and_keep_the_defaults() -> N
     assert len(warnings) == 4
     assert not any("secret-token" in warning for warning in warnings)
     assert any(warning.startswith("[alerts.delivery] webhooks.0.form") for warning in warnings)
+
+
+def test_a_batch_page_that_left_no_document_counts_as_failed() -> None:
+    clock = Clock()
+    monitor = Monitor(context=None, engine=AlertEngine([BatchFailedRule(max_failed_percent=25)], clock), clock=clock)
+    heard: list[str] = []
+    monitor.listen(lambda event, notice: heard.append(event.alert.sentence))
+    documents = [
+        {"metadata": {"statusCode": 200}},
+        {"metadata": {"statusCode": 200}},
+        {"metadata": {"statusCode": 404, "error": "Not Found"}},
+    ]  # the fourth page timed out: the service lists it among the batch's errors, not its documents
+    finished = BatchScrapeStatus.model_validate({"status": "completed", "completed": 4, "total": 4, "data": documents})
+    monitor.saw_crawl("batch", "b-1", finished)
+    assert heard == ["batch b-1 finished at 12:00 with 2 of 4 pages failed (50%)"]

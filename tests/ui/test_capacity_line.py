@@ -28,7 +28,7 @@ from tui.api.client import WdsClient
 from tui.dashboard.features.usage.capacity import ago
 from tui.dashboard.features.usage.capacity_line import ASK_AGAIN_SECONDS, QUEUE_SECONDS, CapacityLine
 from tui.dashboard.features.usage.pane import UsagePane
-from tui.dashboard.features.usage.series import human
+from tui.dashboard.kit.chart_series import human
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
 

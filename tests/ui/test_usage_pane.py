@@ -14,11 +14,11 @@ import pytest
 from textual.message import Message
 
 from tests.support.dashboard import dashboard, open_pane, settle
-from tui.dashboard.features.usage.bars import UsageBars
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.pane import UsagePane, credits_text
-from tui.dashboard.features.usage.series import FRAME_ROWS, axis_ticks, human, tick_count
+from tui.dashboard.kit.chart_series import FRAME_ROWS, axis_ticks, human, tick_count
 from tui.dashboard.kit.pane import Pane
+from tui.dashboard.kit.widgets.chart_bars import ChartBars
 from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.app import WdsApp
 from tui.emulator.core.clock import ManualClock
@@ -67,9 +67,9 @@ async def test_shows_each_month_with_tokens_and_credits(app: WdsApp, emulator: E
             assert float(credits.replace(",", "")) == pytest.approx(expected[(month, None)] / 15, abs=0.05)
 
         chart = pane.query_one(UsageChart)
-        plot = chart.query_one(UsageBars)
-        assert plot.months == tuple(MONTHS) and [s.name for s in plot.series] == ["all keys"]
-        legend = str(chart.query_one(".usage-legend").render())
+        plot = chart.query_one(ChartBars)
+        assert plot.labels == tuple(MONTHS) and [s.name for s in plot.series] == ["all keys"]
+        legend = str(chart.query_one(".chart-legend").render())
         assert "all keys" in legend and "tokens" in legend and "credits" in legend
 
 
@@ -84,7 +84,7 @@ async def test_by_key_shows_one_series_per_masked_key_and_never_a_whole_key(app:
         assert {row[1] for row in shown} == {"…a1a1", "…b2b2"}
         expected = wire_tokens(emulator, by_key=True)
         assert all(int(row[2].replace(",", "")) == expected[(row[0], row[1])] for row in shown)
-        plot = pane.query_one(UsageBars)
+        plot = pane.query_one(ChartBars)
         assert [s.name for s in plot.series] == ["…a1a1", "…b2b2"]
 
         screen = app.export_screenshot()
@@ -113,7 +113,7 @@ class CallCounter:
 async def test_unchanged_usage_draws_nothing_and_new_usage_redraws(app: WdsApp, emulator: Emulator) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
-        renders = CallCounter(pane.query_one(UsageBars), "render")
+        renders = CallCounter(pane.query_one(ChartBars), "render")
         changes: list[bool] = []
         post = pane.post_message
 
@@ -143,7 +143,7 @@ async def test_the_chart_coming_back_after_a_zoom_is_not_plotted_again(app: WdsA
     async with app.run_test(size=(120, 40)) as pilot:
         pane = await open_pane(pilot, UsagePane)
         await pilot.pause()
-        plot = pane.query_one(UsageBars)
+        plot = pane.query_one(ChartBars)
         shown = plot.render_lines(plot.region.reset_offset)
         plots = CallCounter(plot, "_plot_picture")
         app.zoom(app.query_one("#activity", Pane))  # the chart is hidden...

@@ -16,12 +16,12 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from tui.contract.models import CreditBalance, QueueStatus
-from tui.contract.models.browser import BrowserSession, SessionStatus
+from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, SessionStatus
 from tui.contract.models.common import JobStatus
 from tui.contract.models.job_summary import JobSummary
 from tui.contract.models.team import ActivityEntry, TokenUsageHistory
 from tui.monitor.alert_notices import alert_id, notice_of
-from tui.monitor.alerts.engine import AlertEngine, AlertEvent
+from tui.monitor.alerts.engine import Alert, AlertEngine, AlertEvent
 from tui.monitor.alerts.observations import (
     BatchFinished,
     CrawlProgress,
@@ -47,6 +47,7 @@ from tui.monitor.journal import (
     WebhookEventRecord,
 )
 from tui.monitor.journal import QueueReading as QueueRecord
+from tui.monitor.session_ends import SessionEnds
 from tui.monitor.stats import BoundedIds, MonitorStats
 
 AlertListener = Callable[[AlertEvent, AlertNotice], object]
@@ -93,6 +94,7 @@ class Monitor:
         self._pages: dict[str, int] = {}  # crawl or batch id -> pages done at its last sighting
         self._running: dict[str, str] = {}  # crawl or batch id -> kind, while it runs
         self._sessions: dict[str, datetime] = {}  # live session id -> when first seen
+        self._session_ends = SessionEnds()
         self._usage: tuple[datetime, float] | None = None  # (period start, the team's use) at the last reading
         self._hour_use: tuple[datetime, float] | None = None  # (hour, credits used in it so far)
 
@@ -241,12 +243,10 @@ class Monitor:
         for period in current:
             if self.journal is not None:
                 key = period.api_key or TEAM
-                self.journal.add(
-                    UsageSnapshot(now.timestamp(), key, period.start_date.timestamp(), period.total_tokens)
-                )
-        total = float(sum(period.total_tokens for period in current))
+                self.journal.add(UsageSnapshot(now.timestamp(), key, period.start_date.timestamp(), period.credits))
+        self.stats.tokens_used = float(sum(period.total_tokens for period in current))
+        total = sum(period.credits for period in current)  # the rules and the journal count credits, not tokens
         start = min(period.start_date for period in current)
-        self.stats.tokens_used = total
         used = 0.0
         if self._usage is not None and self._usage[0] == start:
             used = max(0.0, total - self._usage[1])  # a new period, or a first reading, adds nothing
@@ -256,8 +256,12 @@ class Monitor:
         self._hour_use = (hour, so_far + used)
         self._judge([UsageHourly(at=now, hour=hour, credits=so_far + used)])
 
+    def saw_session_created(self, created: BrowserSessionCreated, *, activity_ttl: int | None = None) -> None:
+        """A session created here: its create answer and idle limit are all that say when it ends (the list does not)."""
+        self._session_ends.created(created.id, created.expires_at, activity_ttl)
+
     def saw_sessions(self, sessions: Iterable[BrowserSession]) -> None:
-        """The browser sessions list: live ones judged for expiry; ended or vanished ones journaled as ended."""
+        """The browser sessions list: live ones judged for expiry (when known: `saw_session_created`); ended ones journaled."""
         now = self._clock()
         self.stats.sessions.clear()
         observations: list[Observation] = []
@@ -271,7 +275,8 @@ class Monitor:
                     first = self._sessions[session.id] = session.created_at or now
                     if self.journal is not None:
                         self.journal.add(SessionRecord(session.id, first.timestamp()))
-                observations.append(SessionSeen(at=now, id=session.id, status=status, expires_at=session.expires_at))
+                ends = self._session_ends.end_of(session)
+                observations.append(SessionSeen(at=now, id=session.id, status=status, expires_at=ends))
             elif session.id in self._sessions:
                 observations.append(self._session_ended(session.id, now, status))
         for gone in [session_id for session_id in self._sessions if session_id not in listed]:
@@ -281,6 +286,7 @@ class Monitor:
     def _session_ended(self, session_id: str, now: datetime, how: str) -> SessionSeen:
         """Journal a session's end; the observation that tells the expiry rule it is over."""
         first = self._sessions.pop(session_id)
+        self._session_ends.forget(session_id)
         if self.journal is not None:
             self.journal.add(SessionRecord(session_id, first.timestamp(), ended_at=now.timestamp(), ended_how=how))
         return SessionSeen(at=now, id=session_id, status=how)
@@ -317,7 +323,7 @@ class Monitor:
                         rule,
                         "acknowledged",
                         alert.fired_at.timestamp(),
-                        detail={"subject": subject, "sentence": alert.sentence},
+                        detail=_alert_detail(alert),
                     )
                 )
         return True
@@ -358,7 +364,7 @@ class Monitor:
                         state,
                         alert.fired_at.timestamp(),
                         resolved_at=alert.resolved_at.timestamp() if alert.resolved_at else None,
-                        detail={"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats},
+                        detail=_alert_detail(alert),
                     )
                 )
             if self.deliverer is not None:
@@ -367,10 +373,21 @@ class Monitor:
                 listener(event, notice)
 
 
+def _alert_detail(alert: Alert) -> dict[str, object]:
+    """What the journal keeps of an alert beyond its row's columns: enough for the alerts screen to show and open it."""
+    detail: dict[str, object] = {"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats}
+    if alert.opens is not None:
+        detail["opens"] = {"kind": alert.opens.kind, "id": alert.opens.id}
+    return detail
+
+
 def _batch_failures(status: JobStatus) -> int:
-    """Pages of a finished batch that failed: its documents that say so, else the pages it did not complete."""
-    if status.data and len(status.data) >= status.total:
-        return sum(
+    """Pages of a finished batch that failed: with all its documents at hand, those that say so and the pages
+    that left none (the service lists a page it could not scrape among its errors, not its documents);
+    else the pages it did not complete."""
+    if status.next is None and (status.data or status.completed >= status.total):
+        said = sum(
             1 for document in status.data if document.metadata.error or (document.metadata.status_code or 0) >= 400
         )
+        return said + max(0, status.total - len(status.data))
     return max(0, status.total - status.completed)

@@ -12,13 +12,14 @@ until Esc).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from textual.app import App, ReturnType
 
-from tui.api.errors import APIConnectionError, AuthenticationError, WdsError
+from tui.api.errors import APIConnectionError, APIStatusError, AuthenticationError, WdsError
 from tui.dashboard.connection.banner import ConnectionBanner, Refusal
 from tui.dashboard.connection.first_wait import FirstAnswerWait
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.pane import Pane
 
 if TYPE_CHECKING:
@@ -27,6 +28,15 @@ if TYPE_CHECKING:
     from tui.dashboard.kit.clock import Clock
     from tui.dashboard.kit.widgets.status_header import StatusHeader
     from tui.dashboard.shell.service_info import ServiceInfo
+
+
+def health_of(error: WdsError) -> Literal["unreachable", "refused"] | None:
+    """What a pane's failure says of the service: no answer (or a server error), a refused key, or nothing."""
+    if isinstance(error, AuthenticationError):
+        return "refused"
+    if isinstance(error, APIConnectionError) or (isinstance(error, APIStatusError) and error.status >= 500):
+        return "unreachable"
+    return None  # a 4xx, a rate limit: the service answers, the call was the problem
 
 
 class WatchesTheConnection(App[ReturnType]):
@@ -46,6 +56,7 @@ class WatchesTheConnection(App[ReturnType]):
         header = self.header
         header.connection = "connected"  # its "updated": tui.dashboard.shell.data_age
         self._connected_once = True
+        tell_monitor(self, lambda monitor: monitor.saw_health("ok"))
         self.first_wait.first_answer()
         if self.banner.showing:
             self._back_online()
@@ -58,6 +69,9 @@ class WatchesTheConnection(App[ReturnType]):
     def on_pane_fetch_failed(self, message: Pane.FetchFailed) -> None:
         header = self.header
         error = message.error
+        health = health_of(error)
+        if health is not None:  # the service_down rule: unreachable, or the key refused, for some minutes
+            tell_monitor(self, lambda monitor: monitor.saw_health(health, f"{error.title}: {error.message}"))
         if isinstance(error, AuthenticationError):
             header.connection = "unauthorised"
         else:

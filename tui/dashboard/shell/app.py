@@ -13,7 +13,6 @@ ends in error is notified and logged, see `tui.dashboard.shell.failures`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -40,21 +39,25 @@ from tui.dashboard.kit.outside_text import PlainNotifications
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.footer import Footer
 from tui.dashboard.kit.widgets.status_header import StatusHeader
+from tui.dashboard.shell.alerting import RaisesAlerts
 from tui.dashboard.shell.app_memory import AppMemory
 from tui.dashboard.shell.data_age import SaysHowOldTheDataIs
 from tui.dashboard.shell.failures import report_worker_failure
 from tui.dashboard.shell.intents import (
     Intent,
+    OpenAlerts,
     OpenBatchForm,
     OpenCrawlForm,
     OpenDocsSearch,
     OpenHelp,
+    OpenHistory,
     OpenJobById,
     OpenMapExplorer,
     OpenScrapeForm,
     OpenWebhookInbox,
 )
-from tui.dashboard.shell.monitoring import HasAMonitor
+from tui.dashboard.shell.intervals import Intervals
+from tui.dashboard.shell.monitoring import HasAMonitor, MonitorOpened
 from tui.dashboard.shell.navigation import PANES, Navigator
 from tui.dashboard.shell.openers import OpensForms
 from tui.dashboard.shell.service_info import ServiceInfo
@@ -67,21 +70,6 @@ if TYPE_CHECKING:
     from tui.monitor.settings import MonitorSettings
 
 
-@dataclass(frozen=True)
-class Intervals:
-    """Seconds between polls, per pane."""
-
-    crawls: float = 5.0
-    activity: float = 10.0
-    usage: float = 60.0
-    sessions: float = 5.0
-
-    @classmethod
-    def every(cls, seconds: float) -> Intervals:
-        """The same interval for every pane (`--refresh`)."""
-        return cls(crawls=seconds, activity=seconds, usage=seconds, sessions=seconds)
-
-
 OPENS: dict[str, type[Intent]] = {
     "docs_search": OpenDocsSearch,
     "webhook_inbox": OpenWebhookInbox,
@@ -90,6 +78,8 @@ OPENS: dict[str, type[Intent]] = {
     "map_explorer": OpenMapExplorer,
     "batch_form": OpenBatchForm,
     "open_by_id": OpenJobById,
+    "history": OpenHistory,
+    "alerts": OpenAlerts,
 }
 """The app's actions that open a screen, and the intent they post (the router knows the screen: screens load on first use)."""
 
@@ -104,6 +94,7 @@ class WdsApp(
     KeysInTurn["SwitchTo | None"],
     RemembersTheTheme["SwitchTo | None"],
     HasAMonitor["SwitchTo | None"],
+    RaisesAlerts["SwitchTo | None"],
     OpensForms["SwitchTo | None"],
 ):
     """The dashboard."""
@@ -153,6 +144,8 @@ class WdsApp(
         Binding("M", "map_explorer", "Map a site", show=False, id="app.map_explorer"),
         Binding("B", "batch_form", "Batch scrape", show=False, id="app.batch_form"),
         Binding("T", "switch_context", "Switch context", show=False, id="app.switch_context"),
+        Binding("H", "history", "History (the journal)", show=False, id="app.history"),
+        Binding("A", "alerts", "Alerts", show=False, id="app.alerts"),
     ]
 
     def __init__(
@@ -181,7 +174,7 @@ class WdsApp(
         self.clock = clock
         self.intervals = intervals
         self.recent_window = recent_window
-        self.monitor_settings = monitoring  # None: no journal and no alerts (tests, unless they ask)
+        self.expect_monitor(monitoring)  # None: no journal and no alerts (tests, unless they ask)
         self.monitor_context = service.context
         self.monitor_read_only = service.read_only
         self.journal_dir = journal_dir  # None: the user's state directory
@@ -205,6 +198,7 @@ class WdsApp(
         yield self.header
         yield self.first_wait
         yield self.banner
+        yield self.navigator.away_line()
         with Grid(id="panes"):
             for pane_id, pane_class in PANES:
                 # Besides the client, interval and clock: the operator's recent window, for the crawls.
@@ -221,6 +215,12 @@ class WdsApp(
         if self.refuses(intent):
             return
         self.push_screen(self.navigator.screen_for(intent), self.navigator.when_answered(intent))
+
+    @on(MonitorOpened)
+    def _monitor_opened(self) -> None:
+        # The journal is open: the line that says what happened while you were away may read it.
+        if self.monitor is not None and self.screen_stack:
+            self.navigator.monitor_opened(self.monitor, self.screen_stack[0])
 
     @on(JobsSeen)
     def _jobs_seen(self, message: JobsSeen) -> None:
@@ -368,6 +368,7 @@ class WdsApp(
         webhooks = self.memory.webhooks
         # Crawls and batches its events name reach the crawls pane; the listening ends with the app.
         self._stop_watching_jobs = webhooks.watch_jobs(lambda seen: self.post_message(JobsSeen(seen)))
+        self.watch_the_inbox()  # every delivery, and its signature check, to the monitor
         if webhooks.configured is not None:  # --webhook-listen: listen from the start, not from the first w
             self.run_worker(self._listen_for_webhooks(), exit_on_error=False)
 
@@ -379,6 +380,7 @@ class WdsApp(
 
     async def on_unmount(self) -> None:
         self._stop_watching_jobs()
+        self.stop_watching_the_inbox()
         await self.close_monitor()
         await self.memory.webhooks.close()
         await self.client.aclose()

@@ -49,7 +49,9 @@ class OpenCrawl(Intent):
 @dataclass(eq=False)
 @dataclass(eq=False)
 class OpenJobById(Intent):
-    """Ask for a job id (or a URL with one), find its kind and open it (`g`)."""
+    """Ask for a job id (or a URL with one), find its kind and open it (`g`); `reference` given: look it up at once."""
+
+    reference: str = ""
 
 
 @dataclass(eq=False)
@@ -189,8 +191,28 @@ class OpenBatchForm(Intent):
 
 
 @dataclass(eq=False)
+class OpenHistory(Intent):
+    """Show the journal's history: the last 30 days, or (`since`, epoch seconds) from that moment on."""
+
+    since: float | None = None
+
+
+@dataclass(eq=False)
 class OpenBatch(Intent):
     """Follow one batch scrape (`GET /v2/batch/scrape/{id}`); `invalid_urls`: what the start refused."""
 
     batch_id: str
     invalid_urls: tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class OpenAlerts(Intent):
+    """Show the alerts: this run's (`monitor`, None while it opens or when monitoring is off) and the journal's.
+
+    `earlier` holds the journal's alerts (`tui.monitor.journal.JournalAlert`), read
+    off the UI thread before the screen opens; `problem` says why there are none.
+    """
+
+    monitor: Any  # tui.monitor.hub.Monitor | None; Any keeps the monitor out of this module's imports
+    earlier: tuple[Any, ...] = ()
+    problem: str | None = None

@@ -8,6 +8,8 @@ open `monitor` is None and the panes' sightings are simply not kept.
 
 from __future__ import annotations
 
+import logging
+from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -23,9 +25,12 @@ if TYPE_CHECKING:
     from tui.monitor.settings import MonitorSettings
 
 ReturnType = TypeVar("ReturnType")
+log = logging.getLogger(__name__)
 
 TICK_SECONDS = 15.0
 """How often the rules are judged with nothing new: stalls and expiries happen with time."""
+BACKLOG = 200
+"""Sightings kept while the monitor opens (the panes' first answers come before it), handed to it once open."""
 
 
 class MonitorOpened(Message):
@@ -51,6 +56,13 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
     monitor: Monitor | None = None
     monitor_problem: str | None = None
     """Why the monitor could not be opened, for the alerts and history screens."""
+    monitor_backlog: deque[Callable[[Monitor], object]] | None = None
+    """While the monitor opens: what the panes saw meanwhile (`tui.dashboard.kit.monitor_feed`); else None."""
+
+    def expect_monitor(self, settings: MonitorSettings | None) -> None:
+        """Set the settings (None: no monitor); from now on, until it opens, what panes see waits for it."""
+        self.monitor_settings = settings
+        self.monitor_backlog = deque(maxlen=BACKLOG) if settings is not None else None
 
     def open_monitor(self, clock: Callable[[], datetime]) -> None:
         """Open the monitor in a worker (nothing when monitoring is off); posts `MonitorOpened` once it is."""
@@ -70,6 +82,7 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
                 journal_dir=self.journal_dir,
             )
         except OSError as exc:  # a state directory that cannot be made: no journal, no alerts, said once
+            self.monitor_backlog = None
             self.monitor_problem = f"monitoring is off: {exc.strerror or exc}"
             self.notify(self.monitor_problem, severity="warning", timeout=10)
             return
@@ -78,8 +91,18 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
         journal = monitor.journal
         if journal is not None and journal.notice:
             self.notify(journal.notice, severity="warning", timeout=10)
+        self._catch_up(monitor)
         self.set_interval(TICK_SECONDS, monitor.tick, name="alert rules")
         self.post_message(MonitorOpened())
+
+    def _catch_up(self, monitor: Monitor) -> None:
+        """Hand the monitor what the panes saw while it opened: their first answers are not asked again."""
+        backlog, self.monitor_backlog = self.monitor_backlog, None
+        for feed in backlog or ():
+            try:
+                feed(monitor)
+            except Exception:  # as tell_monitor: a monitor problem is logged, never the app's end
+                log.exception("the monitor could not take an early sighting")
 
     async def close_monitor(self) -> None:
         """Write what is queued and stop delivery."""

@@ -25,6 +25,7 @@ from tui.dashboard.shell.intents import (
     ExportRows,
     Intent,
     NewSession,
+    OpenAlerts,
     OpenBatch,
     OpenBatchForm,
     OpenConsole,
@@ -36,6 +37,7 @@ from tui.dashboard.shell.intents import (
     OpenFailedJobs,
     OpenFailureGroup,
     OpenHelp,
+    OpenHistory,
     OpenInteract,
     OpenJob,
     OpenJobById,
@@ -48,8 +50,10 @@ from tui.dashboard.shell.intents import (
 if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
+    from textual.widget import Widget
 
     from tui.api.client import WdsClient
+    from tui.dashboard.features.history.journal_state import HasJournal, HoldsAMonitor
     from tui.dashboard.features.sessions.form import SessionCreated
     from tui.dashboard.kit.pane import Pane
     from tui.dashboard.shell.sightings import JobSighting
@@ -77,8 +81,10 @@ class Navigator:
         clock: Clock = system_clock,
         crawl_poll_seconds: float = CRAWL_STATUS_POLL_SECONDS,
         hyperlinks: bool | None = None,
+        monitoring: HoldsAMonitor | None = None,
     ) -> None:
         self.client = client
+        self.monitoring = monitoring  # the app, once `follow_monitor`: None, the history says monitoring is off
         if hyperlinks is None:  # the terminal's, decided once here where screens are built
             from tui.dashboard.kit.widgets.hyperlink import hyperlinks_supported
 
@@ -197,7 +203,11 @@ class Navigator:
         if isinstance(intent, OpenJobById):
             from tui.dashboard.features.jump.dialog import OpenByIdScreen
 
-            return OpenByIdScreen(self.client, self.memory.seen_jobs)
+            return OpenByIdScreen(self.client, self.memory.seen_jobs, reference=intent.reference)
+        if isinstance(intent, OpenAlerts):
+            from tui.dashboard.features.alerts.screen import AlertsScreen
+
+            return AlertsScreen(intent.monitor, intent.earlier, problem=intent.problem, clock=self.clock)
         if isinstance(intent, OpenBatch):
             from tui.dashboard.features.batch.status import BatchStatusScreen
 
@@ -208,7 +218,36 @@ class Navigator:
                 clock=self.clock,
                 interval=self.crawl_poll_seconds,
             )
+        if isinstance(intent, OpenHistory):
+            from tui.dashboard.features.history.journal_state import JournalState
+            from tui.dashboard.features.history.screen import HistoryScreen
+            from tui.dashboard.features.history.span import HistorySpan
+
+            span = HistorySpan() if intent.since is None else HistorySpan.since(intent.since)
+            return HistoryScreen(JournalState.of(self.monitoring), span=span, now=self._epoch_now)
         raise TypeError(f"no screen answers {type(intent).__name__}")
+
+    def _epoch_now(self) -> float:
+        return self.clock().timestamp()
+
+    def follow_monitor(self, holder: HoldsAMonitor) -> None:
+        """Read the journal through `holder` (the app: its monitor opens after the first frame)."""
+        self.monitoring = holder
+
+    def away_line(self) -> Widget:
+        """The line under the header that says what the journal learnt while no dashboard ran (hidden until then)."""
+        from tui.dashboard.features.history.away import AwayLine
+
+        monitor = self.monitoring.monitor if self.monitoring is not None else None
+        return AwayLine(monitor.journal if monitor is not None else None, now=self._epoch_now, id="away-line")
+
+    @staticmethod
+    def monitor_opened(monitor: HasJournal, dashboard: DOMNode) -> None:
+        """The app's monitor is open: the away line on `dashboard` reads its journal now."""
+        from tui.dashboard.features.history.away import AwayLine
+
+        for line in dashboard.query(AwayLine):
+            line.start(monitor.journal)
 
     @staticmethod
     def when_answered(intent: Intent) -> Callable[[Any], None] | None:

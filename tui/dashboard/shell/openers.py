@@ -11,13 +11,24 @@ from typing import Generic, TypeVar
 from textual.app import App
 
 from tui.dashboard.kit.mutations import mutates
-from tui.dashboard.shell.intents import OpenBatchForm, OpenCrawlForm, OpenMapExplorer, OpenScrapeForm, OpenWebhookInbox
+from tui.dashboard.shell.intents import (
+    OpenBatchForm,
+    OpenCrawlForm,
+    OpenHistory,
+    OpenMapExplorer,
+    OpenScrapeForm,
+    OpenWebhookInbox,
+)
 
 ReturnType = TypeVar("ReturnType")
 
 
 class OpensForms(App[ReturnType], Generic[ReturnType]):
-    """Mixed into the app: the actions behind w, C, S, M and B."""
+    """Mixed into the app: the actions behind w, H, C, S, M and B."""
+
+    def action_history(self) -> None:
+        """Open the history over the journal: calls, failures, credits, crawls and batches of the last 30 days."""
+        self.post_message(OpenHistory())
 
     def action_webhook_inbox(self) -> None:
         """Open the webhook inbox (its listener starts if it is not running)."""

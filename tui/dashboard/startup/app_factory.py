@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.dashboard.kit.clock import Clock, system_clock
-from tui.dashboard.shell.app import Intervals, WdsApp
+from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.app_memory import AppMemory
+from tui.dashboard.shell.intervals import Intervals
 from tui.dashboard.shell.navigation import Navigator
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.shell.sightings import RECENT_WINDOW
@@ -62,11 +63,12 @@ def make_app(
     kept (None: the user's state directory).
     """
     memory = AppMemory(webhooks)
+    navigator = Navigator(client, memory, clock=clock, hyperlinks=hyperlinks)
     app = WdsApp(
         client,
         service,
         memory=memory,
-        navigator=Navigator(client, memory, clock=clock, hyperlinks=hyperlinks),
+        navigator=navigator,
         clock=clock,
         intervals=Intervals.every(refresh) if refresh else Intervals(),
         ui_state=ui_state,
@@ -76,6 +78,7 @@ def make_app(
         monitoring=monitoring,
         journal_dir=journal_dir,
     )
+    navigator.follow_monitor(app)  # the history reads the app's monitor, open or not
     if keymap:
         app.set_keymap(dict(keymap))
     return app

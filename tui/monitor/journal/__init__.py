@@ -6,12 +6,13 @@ with a `HistoryQueries` method, `close()` at exit.
 """
 
 from tui.monitor.journal.location import journal_dir, journal_path
-from tui.monitor.journal.queries import DayFailures, HistoryQueries
+from tui.monitor.journal.queries import AwaySummary, DayFailures, HistoryQueries, JournalAlert
 from tui.monitor.journal.records import (
     ActivityRecord,
     AlertRecord,
     CrawlOrBatchRecord,
     CreditReading,
+    DashboardSeen,
     QueueReading,
     Record,
     SessionRecord,
@@ -24,11 +25,14 @@ from tui.monitor.journal.writer import Journal
 __all__ = [
     "ActivityRecord",
     "AlertRecord",
+    "AwaySummary",
     "CrawlOrBatchRecord",
     "CreditReading",
+    "DashboardSeen",
     "DayFailures",
     "HistoryQueries",
     "Journal",
+    "JournalAlert",
     "QueueReading",
     "Record",
     "RetentionPolicy",

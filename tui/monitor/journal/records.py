@@ -101,6 +101,20 @@ class AlertRecord:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class DashboardSeen:
+    """A dashboard of this context was running at `at` (written as it starts and as it exits).
+
+    The journal keeps the latest such time (two dashboards sharing the file: the later one),
+    so the next dashboard can say what happened while nobody watched.
+    """
+
+    at: float
+
+
+DASHBOARD_SEEN = "dashboard_seen"
+"""The `meta` key of the last time a dashboard ran."""
+
 Record = (
     ActivityRecord
     | CrawlOrBatchRecord
@@ -110,6 +124,7 @@ Record = (
     | SessionRecord
     | WebhookEventRecord
     | AlertRecord
+    | DashboardSeen
 )
 
 
@@ -145,6 +160,10 @@ _STATEMENTS: dict[type, str] = {
         " ON CONFLICT (id) DO UPDATE SET state = excluded.state, detail = excluded.detail, "
         + _keep_known(("resolved_at",))
         + ", updated_at = excluded.updated_at"
+    ),
+    DashboardSeen: (
+        f"INSERT INTO meta (key, value) VALUES ('{DASHBOARD_SEEN}', ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)"
     ),
 }
 
@@ -188,6 +207,8 @@ def statement(record: Record, now: float) -> tuple[str, tuple[Any, ...]]:
         case AlertRecord():
             detail = json.dumps(record.detail, default=str, sort_keys=True)
             values = (record.id, record.rule, record.state, record.fired_at, record.resolved_at, detail, now)
+        case DashboardSeen():
+            values = (record.at,)
     return _STATEMENTS[type(record)], values
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version this code writes; a file with a higher one was written by a newer wds-tui."""
 
 _VERSION_1 = """
@@ -47,6 +47,14 @@ CREATE TABLE alerts (
 CREATE INDEX alerts_updated ON alerts (updated_at);
 """
 
+_VERSION_2 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL);
+"""
+"""Facts about the journal's readers, by name (`dashboard_seen`: when a dashboard last ran); never pruned."""
+
+_MIGRATIONS = {1: _VERSION_1, 2: _VERSION_2}
+"""The statements that bring a file of version n - 1 to version n."""
+
 AGE_COLUMNS = {
     "activity": "created_at",
     "crawls_batches": "created_at",
@@ -79,16 +87,26 @@ def prepare(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA journal_mode = WAL")
     # In WAL mode NORMAL loses at most the last commits on a power cut, never the file's consistency.
     connection.execute("PRAGMA synchronous = NORMAL")
-    if version == 0:
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have created the tables between our read and our lock.
-            if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
-                for statement in _VERSION_1.split(";"):
-                    if statement.strip():
-                        connection.execute(statement)
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
+    if version < SCHEMA_VERSION:
+        _migrate(connection)
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    """Bring the file up to SCHEMA_VERSION, one version at a time, in one transaction.
+
+    A file of an older wds-tui keeps its rows: each step only adds (version 2 the `meta` table).
+    """
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        # Another process may have upgraded the file between our read and our lock.
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in _MIGRATIONS[step].split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+        if version < SCHEMA_VERSION:
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise

@@ -42,6 +42,7 @@ from tui.dashboard.features.activity.status_column import StatusColumn
 from tui.dashboard.features.activity.window import MAX_ENTRIES, WHOLE_LOG, entries_since, next_window, window_text
 from tui.dashboard.kit.clock import Clock, system_clock
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.shell.intents import AskSupport, ExportRows, OpenFailedJobs, OpenInteract, OpenJob, OpenTriage
@@ -205,6 +206,7 @@ class ActivityPane(Pane[ShownPage], StatusColumn, CopiesJobs):
             JobSighting(entry.endpoint, entry.id, ACTIVITY, url=entry.target, at=entry.created_at, started=True)
             for entry in entries
         )
+        tell_monitor(self, lambda monitor: monitor.saw_activity(entries))  # the journal keeps every call
         if seen:
             self.post_message(JobsSeen(seen))
 

@@ -18,6 +18,7 @@ from textual.widget import Widget
 from tui.contract.models import ActivityEntry
 from tui.dashboard.features.activity.job_states import RowStatus, StatusChecker
 from tui.dashboard.features.activity.rows import ActivityTable
+from tui.dashboard.kit.monitor_feed import tell_monitor
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -115,6 +116,14 @@ class StatusColumn(Widget):
         status = await self.statuses.check(entry.endpoint, entry.id, lambda: key in table.visible_keys())
         if status is None or key not in self._entries:
             return
+        summary = status.summary
+        if summary is not None:  # to the journal and the alert rules (a finished job counts once: the hub keeps ids)
+            tell_monitor(
+                self,
+                lambda monitor: monitor.saw_job(
+                    entry.endpoint, entry.id, summary, target=entry.target, created_at=entry.created_at
+                ),
+            )
         done.add(key)
         if self._status.get(key) != status:
             self._status[key] = status

@@ -25,7 +25,9 @@ from textual.worker import get_current_worker
 from tui.api.client import WdsClient
 from tui.contract.models.crawl import CrawlStatus
 from tui.dashboard.features.crawls.live_follow import Following, follow_crawl
+from tui.dashboard.features.crawls.monitor_told import tell_crawl
 from tui.dashboard.features.crawls.tracker import JobTracker, Progress, TrackedJob
+from tui.dashboard.shell.sightings import CRAWL
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -96,6 +98,7 @@ class LiveCrawls:
 
     def _pushed(self, crawl_id: str, status: CrawlStatus) -> None:
         self._latest[crawl_id] = status
+        tell_crawl(self.pane, CRAWL, crawl_id, status)
         self.tracker.pushed(crawl_id, Progress.of(status), self.pane.clock())
         self.pane.show_pushed(self.tracker.rows)  # not drawn while the pane holds still: its next fetch shows it
 

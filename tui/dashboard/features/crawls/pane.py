@@ -28,6 +28,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError, NotFoundError, WdsError
 from tui.contract.models.common import JobStatus
 from tui.dashboard.features.crawls.live_crawls import LiveCrawls
+from tui.dashboard.features.crawls.monitor_told import ended_status, tell_crawl
 from tui.dashboard.features.crawls.rows import RECENT_KEY, border_count, counts, table_rows
 from tui.dashboard.features.crawls.tracker import JobTracker, TrackedJob
 from tui.dashboard.kit.clock import Clock, system_clock
@@ -113,11 +114,15 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
         # Only for a crawl still listed: a status pushed before it left the list says it runs.
         pushed = self.live.latest(job_id) if kind == CRAWL and tracked is not None and tracked.listed else None
         if pushed is not None:
-            return pushed  # followed live: the socket has the news already
+            return pushed  # followed live: the socket has the news already (told to the monitor as it came)
         # One document, not the default hundred: the pane reads the counts only.
+        status: JobStatus
         if kind == BATCH:
-            return await self.client.batch.get(job_id, limit=1)
-        return await self.client.crawl.get(job_id, limit=1)
+            status = await self.client.batch.get(job_id, limit=1)
+        else:
+            status = await self.client.crawl.get(job_id, limit=1)
+        tell_crawl(self, kind, job_id, status)
+        return status
 
     def show(self, data: tuple[TrackedJob, ...]) -> bool:
         table = self.query_one(CrawlTable)
@@ -237,6 +242,7 @@ class CrawlsPane(Pane[tuple[TrackedJob, ...]], CopiesJobs):
             return
         state = str(answer.status) if answer.status is not None else "cancelled"
         self.tracker.ended(crawl_id, state, self.clock())
+        tell_crawl(self, CRAWL, crawl_id, ended_status(self.tracker.get(crawl_id), state))  # no poll asks again
         said = "cancelled" if state == "cancelled" else f"had already ended ({state})"
         self.notify(f"{name} {said}", title="Cancel crawl")
         self.data = self.tracker.rows

@@ -13,9 +13,12 @@ from pydantic import SecretStr
 
 from tui.dashboard.features.inbox.job_events import JobEvents, Tell
 from tui.dashboard.features.inbox.listener import DEFAULT_HOST, WebhookListener, is_loopback, parse_listen_address
-from tui.dashboard.features.inbox.store import Inbox
+from tui.dashboard.features.inbox.store import Change, Inbox
 
 DEFAULT_PORT = 8099
+
+TellDelivery = Callable[[str | None, bool, str | None], object]
+"""Told of each delivery: its event type (None: unreadable), whether its signature held, the job it names."""
 
 
 class InboxService:
@@ -40,6 +43,20 @@ class InboxService:
     def watch_jobs(self, tell: Tell) -> Callable[[], None]:
         """Tell `tell` of the crawls and batches the inbox's events name (`JobEvents`); returns how to stop."""
         return self.inbox.subscribe(JobEvents(tell))
+
+    def watch_deliveries(self, tell: TellDelivery) -> Callable[[], None]:
+        """Tell `tell` (event type, signature held, job id) of each delivery stored; returns how to stop.
+
+        Without a secret nothing is checked, and a delivery counts as verified: the
+        operator chose to take events as they come (as `JobEvents` does).
+        """
+
+        def told(change: Change) -> None:
+            delivery = change.row.latest
+            event = delivery.event
+            tell(event.type if event else None, delivery.verified is not False, event.id if event else None)
+
+        return self.inbox.subscribe(told)
 
     async def start(self) -> str | None:
         """Listen (once); the address, or None with `note` saying why not."""

@@ -66,10 +66,11 @@ class OpenByIdScreen(ForwardsWorkerFailures, ModalScreen[None]):
     OpenByIdScreen #open-by-id-note.-error { color: $error; }
     """
 
-    def __init__(self, client: WdsClient, seen: SeenJobs) -> None:
+    def __init__(self, client: WdsClient, seen: SeenJobs, *, reference: str = "") -> None:
         super().__init__()
         self.client = client
         self.seen = seen
+        self.reference = reference  # given (an alert's job): looked up at once, as if typed and Enter pressed
 
     def compose(self) -> ComposeResult:
         box = Vertical(id="open-by-id")
@@ -81,7 +82,11 @@ class OpenByIdScreen(ForwardsWorkerFailures, ModalScreen[None]):
             yield Static("⏎ open · esc cancel", id="open-by-id-hint", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        field.focus()
+        if self.reference:
+            field.value = self.reference
+            field.post_message(Input.Submitted(field, field.value))
 
     def action_close(self) -> None:
         """Back, opening nothing."""

@@ -43,6 +43,7 @@ from tui.contract.requests import BrowserStatus
 from tui.dashboard.features.sessions.notes import KnownLifetime, SessionNotebook, ends_at
 from tui.dashboard.kit.formatting import NO_VALUE, clip, clock_time, short_id
 from tui.dashboard.kit.job_copy import CopiesJobs, JobRef, job_copy_bindings
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.mutations import mutates
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Drop, LiveTable, Row, Shorten, Squeeze
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
     from tui.dashboard.features.sessions.form import SessionCreated
 
 STATUS_FILTERS: tuple[str, ...] = ("all", "active", "destroyed")
+MONITORED_FILTERS = frozenset({"all", "active"})
+"""The lists that hold every live session: only those are told to the monitor (`destroyed` would end them all)."""
 PROFILE_WIDTH = 16
 COLUMNS = ("ID", "Status", "Ends", "Profile", "Created", "Last activity", "Live view")
 SQUEEZE = (
@@ -201,6 +204,8 @@ class SessionsPane(Pane[SessionsView], CopiesJobs):
         status = self.status_filter
         wire_status: BrowserStatus | None = None if status == "all" else status  # type: ignore[assignment]
         listing = await self.client.browser.list(status=wire_status)
+        if status in MONITORED_FILTERS:  # the monitor reads a session missing from the list as ended
+            tell_monitor(self, lambda monitor: monitor.saw_sessions(listing.sessions))
         return SessionsView(status, tuple(listing.sessions))
 
     def show_again(self, data: SessionsView) -> bool:
@@ -302,7 +307,10 @@ class SessionsPane(Pane[SessionsView], CopiesJobs):
     def session_created(self, created: SessionCreated) -> None:
         """A session this app started: remember when it ends and its profile, select it, say so."""
         notes = self.notes.of(created.session.id)
-        notes.lifetime = self._lifetime(created)
+        notes.lifetime = lifetime = self._lifetime(created)
+        # Only the create answer says when a session ends (the list never does): the monitor's expiry rule needs it.
+        ttl = lifetime.activity_ttl
+        tell_monitor(self, lambda monitor: monitor.saw_session_created(created.session, activity_ttl=ttl))
         notes.profile = created.request.profile.name if created.request.profile is not None else None
         self._select_next = created.session.id
         self.notify(f"session {short_id(created.session.id)} started", title="Browser session")

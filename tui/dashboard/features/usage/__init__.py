@@ -1,1 +1,1 @@
-"""The usage pane and its bars, chart, projection and series."""
+"""The usage pane: its chart, projection and capacity line."""

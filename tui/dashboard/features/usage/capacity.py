@@ -16,7 +16,7 @@ from datetime import datetime
 from rich.cells import cell_len
 
 from tui.contract.models.team import CreditBalance, QueueStatus
-from tui.dashboard.features.usage.series import human
+from tui.dashboard.kit.chart_series import human
 
 LOW_CREDITS_SHARE = 0.10
 """Below this share of the plan's credits left, the line says they run low."""

@@ -22,6 +22,7 @@ from tui.api.client import WdsClient
 from tui.api.errors import APIStatusError
 from tui.dashboard.features.usage.capacity import Capacity, Part, capacity_rows, fit_rows
 from tui.dashboard.kit.clock import Clock
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.outside_text import shown, visible
 from tui.dashboard.kit.widgets.live import LiveData
 
@@ -93,6 +94,10 @@ class CapacityLine(Static, LiveData[Capacity]):
     async def fetch(self) -> Capacity:
         queue = await self._ask("queue", self.client.team.queue_status)
         credits = await self._ask("credits", self.client.team.credit_usage)
+        if queue is not None:
+            tell_monitor(self, lambda monitor: monitor.saw_queue(queue))
+        if credits is not None:
+            tell_monitor(self, lambda monitor: monitor.saw_credits(credits))
         return Capacity(queue, credits)
 
     async def _ask(self, name: str, call: Callable[[], Awaitable[ModelT]]) -> ModelT | None:

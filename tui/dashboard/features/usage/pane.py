@@ -27,7 +27,8 @@ from tui.contract.redact import mask_key
 from tui.dashboard.features.usage.capacity_line import CapacityLine
 from tui.dashboard.features.usage.chart import UsageChart
 from tui.dashboard.features.usage.projection import MonthSoFar, this_month_short, this_month_text
-from tui.dashboard.features.usage.series import Series, human
+from tui.dashboard.kit.chart_series import Series, human
+from tui.dashboard.kit.monitor_feed import tell_monitor
 from tui.dashboard.kit.pane import Pane
 from tui.dashboard.kit.widgets.live_table import Cell, LiveTable, Row, Shorten, Squeeze
 
@@ -56,14 +57,14 @@ class UsageFigures:
 
     @property
     def total_tokens(self) -> int:
-        return sum(sum(one.tokens) for one in self.series)
+        return int(sum(sum(one.values) for one in self.series))  # token counts: whole numbers
 
     def tokens_in(self, month: str) -> int:
         """Tokens of every series in `month` (`2026-07`); 0 for a month not shown."""
         if month not in self.months:
             return 0
         index = self.months.index(month)
-        return sum(one.tokens[index] for one in self.series)
+        return int(sum(one.values[index] for one in self.series))
 
 
 def month_label(period: TokenUsagePeriod) -> str:
@@ -115,7 +116,7 @@ def table_rows(data: UsageFigures) -> list[Row]:
     for index in reversed(range(len(data.months))):
         month = data.months[index]
         for one in data.series:
-            tokens = one.tokens[index]
+            tokens = int(one.values[index])
             rows.append((f"{month} {one.name}", (month, one.name, f"{tokens:,}", credits_text(tokens))))
     return rows
 
@@ -173,6 +174,7 @@ class UsagePane(Pane[UsageView]):
         # mode can never be drawn as the new one.
         by_key = self.by_key
         history = await self.client.team.token_usage_historical(by_api_key=by_key)
+        tell_monitor(self, lambda monitor: monitor.saw_token_usage(history))  # snapshots per key, the spike rule
         return UsageView(by_key, tuple(history.periods))
 
     def show(self, data: UsageView) -> bool:

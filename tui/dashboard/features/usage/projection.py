@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from tui.dashboard.features.usage.series import human
+from tui.dashboard.kit.chart_series import human
 
 MIN_ELAPSED = timedelta(days=1)
 """No projection before this much of the month has passed."""

@@ -1,4 +1,4 @@
-"""The top line: which service, which key (masked), connection state, last change.
+"""The top line: which service, which key (masked), connection state, alerts firing, last change.
 
 "updated" is the time of the oldest data on screen: the oldest last answer among
 the panes in view, taken when something on screen changes and when panes come
@@ -42,6 +42,8 @@ class StatusHeader(Widget):
     connection: reactive[str] = reactive("connecting")
     last_refresh: reactive[datetime | None] = reactive(None)
     refreshing: reactive[bool] = reactive(False)
+    alerts: reactive[int] = reactive(0)
+    """Alerts firing now (acknowledged ones too: they still hold); shown only when there are some."""
 
     def __init__(
         self, *, service: str, masked_key: str, embedded: bool, context: str | None = None, read_only: bool = False
@@ -73,6 +75,11 @@ class StatusHeader(Widget):
             text.append(" (local emulator)" if wide else " (emulator)", style="italic")
         text.append(f"  key {self.masked_key}  ")
         text.append(label, style=colour)
+        if self.alerts:
+            # A word and a sign, not a colour alone: readable on a monochrome terminal and by a screen reader.
+            error = self.app.theme_variables.get("text-error", "")
+            text.append("  ")
+            text.append(f"▲ {self.alerts} alert{'s' if self.alerts != 1 else ''}", style=f"bold {error}".strip())
         if self.last_refresh is not None:
             text.append(f"  updated {self.last_refresh.astimezone():%H:%M:%S}")
             if self.refreshing:

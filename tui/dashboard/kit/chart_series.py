@@ -1,7 +1,9 @@
-"""What the usage chart plots (a series per key or in all) and how: colours, fills, round axis ticks.
+"""What a bar chart plots (named series of values, one per label) and how: colours, fills, round axis ticks.
 
-Shared by the chart's container (`usage_chart`) and its bars (`usage_bars`),
-which is imported only once there is usage to plot.
+Shared by the chart's container (`tui.dashboard.kit.widgets.bar_chart`) and its bars
+(`tui.dashboard.kit.widgets.chart_bars`), which is imported only once there is something
+to plot. The usage pane's tokens by month and the history screen's calls by day are
+drawn by the same code.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ SERIES_STYLES: tuple[SeriesStyle, ...] = (
     SeriesStyle("red+", "bright_red", "="),
 )
 
-MONTH_LABEL_WIDTH = len("2026-07")
 BAR_GROUP_WIDTH = 0.6
 AXES_WIDTH = 16  # both y axes with their labels, roughly
 FRAME_ROWS = 3
@@ -39,10 +40,10 @@ FRAME_ROWS = 3
 
 @dataclass(frozen=True)
 class Series:
-    """One bar per month: a name for the legend and a token count per month."""
+    """One bar per label (a month, a day): a name for the legend and a value per label."""
 
     name: str
-    tokens: tuple[int, ...]
+    values: tuple[float, ...]
 
 
 def style_of(index: int) -> SeriesStyle:
