@@ -56,7 +56,7 @@ def test_credits_projected_over_the_budget_fire_with_the_projection() -> None:
     assert whats(events) == [("fired", "budget")]
     assert (
         events[0].alert.sentence
-        == "credits this period projected at 24.0k, over the budget of 20.0k (8.0k used by 12:00)"
+        == "credits this period projected at 24.0k, over the budget of 20.0k (8.0k used by 12:00 UTC)"
     )
 
 
@@ -99,7 +99,7 @@ def test_a_usage_spike_needs_enough_hours_and_a_median_above_zero() -> None:
     assert usage_hours(AlertEngine([UsageSpikeRule()], clock), clock, [0] * 6 + [1_000]) == []  # idle, then work
     events = usage_hours(AlertEngine([UsageSpikeRule()], clock), clock, [10] * 6 + [31], api_key="k-9")
     assert whats(events) == [("fired", "k-9")]
-    assert events[0].alert.sentence == "31 credits used by key k-9 in the hour from 12:00, 3.1x the median of 10"
+    assert events[0].alert.sentence == "31 credits used by key k-9 in the hour from 12:00 UTC, 3.1x the median of 10"
 
 
 def test_a_usage_spike_resolves_once_its_hour_is_two_hours_old() -> None:

@@ -200,7 +200,7 @@ SCENARIOS = {
         unverified_webhook,
         wait(60),
         "webhooks",
-        "1 unverified webhook delivery in the last 60 min (last: crawl.page at 12:00)",
+        "1 unverified webhook delivery in the last 60 min (last: crawl.page at 12:00 UTC)",
     ),
 }
 

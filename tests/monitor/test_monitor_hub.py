@@ -166,4 +166,4 @@ def test_a_batch_page_that_left_no_document_counts_as_failed() -> None:
     ]  # the fourth page timed out: the service lists it among the batch's errors, not its documents
     finished = BatchScrapeStatus.model_validate({"status": "completed", "completed": 4, "total": 4, "data": documents})
     monitor.saw_crawl("batch", "b-1", finished)
-    assert heard == ["batch b-1 finished at 12:00 with 2 of 4 pages failed (50%)"]
+    assert heard == ["batch b-1 finished at 12:00 UTC with 2 of 4 pages failed (50%)"]

@@ -44,14 +44,14 @@ async def test_session_expiring_fires_before_the_ttl_a_create_asked_for_and_reso
         watched.advance(1)
         await watched.poll_sessions()
         assert [(each.what, each.subject, each.sentence) for each in watched.said()] == [
-            ("fired", created.id, f"browser session {created.id} expires in 5 min (at 12:10)")
+            ("fired", created.id, f"browser session {created.id} expires in 5 min (at 12:10 UTC)")
         ]
         watched.advance(2)
         await watched.poll_sessions()
         [repeated] = watched.said()
         assert (repeated.what, repeated.sentence) == (
             "repeated",
-            f"browser session {created.id} expires in 3 min (at 12:10)",
+            f"browser session {created.id} expires in 3 min (at 12:10 UTC)",
         )
 
         watched.advance(3)  # its ttl: the service lists it destroyed
@@ -112,7 +112,7 @@ async def test_credits_fire_when_the_period_is_projected_over_budget_and_resolve
         assert (fired.what, fired.subject) == ("fired", "budget")
         # June 15th, 12:01: 48% of the month has passed, so the month's use is projected at twice what is used.
         assert fired.sentence.startswith("credits this period projected at ")
-        assert fired.sentence.endswith(f", over the budget of 50 ({used:.0f} used by 12:01)")
+        assert fired.sentence.endswith(f", over the budget of 50 ({used:.0f} used by 12:01 UTC)")
 
         watched.advance(60)
         await watched.poll_credits()
@@ -145,7 +145,9 @@ async def test_usage_spike_fires_on_an_hour_of_ten_times_the_usual_credits_and_r
         await watched.poll_usage()
         [fired] = watched.said()
         assert (fired.what, fired.subject) == ("fired", "team")
-        assert fired.sentence.startswith("20 credits used by the team in the hour from 15:00, 10.0x the median of 2")
+        assert fired.sentence.startswith(
+            "20 credits used by the team in the hour from 15:00 UTC, 10.0x the median of 2"
+        )
 
         watched.advance(20)
         await watched.poll_usage()

@@ -72,8 +72,8 @@ async def test_crawl_failed_fires_for_a_crawl_robots_txt_forbids_and_for_a_cance
         await watched.poll_crawl(cancelled)
         fired = {each.subject: each for each in watched.said()}
         assert {each.what for each in fired.values()} == {"fired"}
-        assert fired[forbidden].sentence == f"crawl {forbidden} failed at 12:00"
-        assert fired[cancelled].sentence == f"crawl {cancelled} cancelled at 12:00 after 4 of 20 pages"
+        assert fired[forbidden].sentence == f"crawl {forbidden} failed at 12:00 UTC"
+        assert fired[cancelled].sentence == f"crawl {cancelled} cancelled at 12:00 UTC after 4 of 20 pages"
 
         watched.advance(5)
         await watched.poll_crawl(forbidden)  # ended crawls polled again: said once
@@ -143,7 +143,7 @@ async def test_batch_failed_counts_missing_pages_and_pages_that_left_no_document
         await watched.poll_batch(batch_id)
         [fired] = watched.said()
         assert (fired.what, fired.subject) == ("fired", batch_id)
-        assert fired.sentence == f"batch {batch_id} finished at 12:02 with 2 of 4 pages failed (50%)"
+        assert fired.sentence == f"batch {batch_id} finished at 12:02 UTC with 2 of 4 pages failed (50%)"
 
         watched.advance(5)
         await watched.poll_batch(batch_id)  # an ended batch polled again is judged by the timer, not again

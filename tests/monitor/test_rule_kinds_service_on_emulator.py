@@ -106,7 +106,7 @@ async def test_webhook_unverified_fires_on_a_delivery_signed_with_another_secret
         watched.monitor.saw_webhook(event.type, verified=False, job_id=event.id)
         [fired] = watched.said()
         assert (fired.what, fired.subject) == ("fired", "webhooks")
-        assert fired.sentence == "1 unverified webhook delivery in the last 30 min (last: crawl.started at 12:00)"
+        assert fired.sentence == "1 unverified webhook delivery in the last 30 min (last: crawl.started at 12:00 UTC)"
         assert event.id == crawl_id
 
         watched.advance(10)

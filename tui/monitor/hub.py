@@ -47,14 +47,16 @@ from tui.monitor.journal import (
     WebhookEventRecord,
 )
 from tui.monitor.journal import QueueReading as QueueRecord
+from tui.monitor.journal.records import TEAM_KEY
 from tui.monitor.session_ends import SessionEnds
 from tui.monitor.stats import BoundedIds, MonitorStats
 
 AlertListener = Callable[[AlertEvent, AlertNotice], object]
 Health = Literal["ok", "unreachable", "refused"]
 
-TEAM = "team"
-"""The usage snapshot's key when the service does not split usage by API key."""
+TEAM = TEAM_KEY
+UNWATCHED = "unwatched"
+"""The journal state of an alert still holding when its monitor closed."""
 PROGRESS_KINDS = frozenset({"crawl", "batch_scrape"})
 """Activity kinds whose jobs `saw_crawl` counts (as `crawl` and `batch`), so `saw_job` does not count them again."""
 RUNNING_KEPT = 2000
@@ -151,7 +153,8 @@ class Monitor:
                 )
             )
         observed = JobObserved(
-            at=now,
+            # When it ran, not when it was read: an old failure read at start-up is outside every window.
+            at=min(now, created_at) if created_at is not None else now,
             kind=kind,
             id=job_id,
             host=_host(target),
@@ -167,7 +170,7 @@ class Monitor:
         finished = status.is_finished
         if finished and f"{kind}:{job_id}" in self._finished:
             return  # an ended job polled again: already counted, journaled and judged
-        before = self._pages.get(job_id, 0)
+        before = self._pages.get(job_id, 0)  # an older answer arriving after a push must not count pages again
         if status.completed > before:
             self.stats.pages_crawled += status.completed - before
         if finished:
@@ -175,7 +178,7 @@ class Monitor:
             self._pages.pop(job_id, None)
             self._running.pop(job_id, None)
         else:
-            self._pages[job_id] = status.completed
+            self._pages[job_id] = max(before, status.completed)
             self._running[job_id] = kind
             for old in list(self._running)[: max(0, len(self._running) - RUNNING_KEPT)]:
                 self._running.pop(old, None)
@@ -337,10 +340,20 @@ class Monitor:
         self._closers.append(closer)
 
     async def aclose(self) -> None:
-        """Stop delivery and close the journal, once everything queued is written."""
+        """Stop delivery and close the journal, once everything queued is written.
+
+        Alerts still holding are journaled as `unwatched`: nobody judges them any more,
+        so a later reader must not take them for alerts firing now.
+        """
         if self.deliverer is not None:
             await self.deliverer.close()
         if self.journal is not None:
+            for alert in self.engine.firing():
+                record_id = alert_id(alert.rule, alert.subject, alert.fired_at)
+                detail = _alert_detail(alert) | {"unwatched_at": self._clock().timestamp()}
+                self.journal.add(
+                    AlertRecord(record_id, alert.rule, UNWATCHED, alert.fired_at.timestamp(), detail=detail)
+                )
             await self.journal.aclose()
         for closer in self._closers:
             await closer()

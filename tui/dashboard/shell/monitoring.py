@@ -3,7 +3,14 @@
 The monitor journals what the panes saw and runs the context's alert rules.
 Opening its journal reads the file (a check, perhaps a repair), so it happens in
 a worker after the app is up: start-up never waits on SQLite, and until it is
-open `monitor` is None and the panes' sightings are simply not kept.
+open `monitor` is None and the panes' sightings wait in a short backlog.
+
+The panes feed it only what they show, and only while they show it: a pane
+under another screen, paused or scrolled past does not poll. So, given a
+read-only `monitor_client`, the app also runs `watch`'s own poller
+(`tui.monitor.watch.poller`) in the background, on slower intervals: every
+activity entry and job state, crawl, credit and queue reading reaches the
+journal and the rules whatever is on screen, as with `wds-tui watch`.
 """
 
 from __future__ import annotations
@@ -19,10 +26,13 @@ from textual.app import App
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from tui.api.client import WdsClient
     from tui.monitor.alerts.engine import AlertEvent
     from tui.monitor.delivery.notice import AlertNotice
+    from tui.monitor.delivery.outlet_queue import Outcome
     from tui.monitor.hub import Monitor
     from tui.monitor.settings import MonitorSettings
+    from tui.monitor.watch.poller import Poller
 
 ReturnType = TypeVar("ReturnType")
 log = logging.getLogger(__name__)
@@ -30,6 +40,10 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 15.0
 """How often the rules are judged with nothing new: stalls and expiries happen with time."""
 BACKLOG = 200
+FIRST_BACKGROUND_POLL = 3.0
+"""Seconds after the monitor opens before the background polls start: the panes' first answers go first."""
+DRAIN_AT_EXIT = 2.0
+"""Seconds the alerts still being sent (a webhook in its retry) get at exit before they are given up."""
 """Sightings kept while the monitor opens (the panes' first answers come before it), handed to it once open."""
 
 
@@ -58,6 +72,9 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
     """Why the monitor could not be opened, for the alerts and history screens."""
     monitor_backlog: deque[Callable[[Monitor], object]] | None = None
     """While the monitor opens: what the panes saw meanwhile (`tui.dashboard.kit.monitor_feed`); else None."""
+    monitor_client: WdsClient | None = None
+    """A read-only client for the background polls (None: the panes alone feed the monitor, as in tests)."""
+    monitor_poller: Poller | None = None
 
     def expect_monitor(self, settings: MonitorSettings | None) -> None:
         """Set the settings (None: no monitor); from now on, until it opens, what panes see waits for it."""
@@ -91,9 +108,38 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
         journal = monitor.journal
         if journal is not None and journal.notice:
             self.notify(journal.notice, severity="warning", timeout=10)
+        if monitor.deliverer is not None:
+            monitor.deliverer.on_outcome = self._say_delivery_failure
         self._catch_up(monitor)
-        self.set_interval(TICK_SECONDS, monitor.tick, name="alert rules")
+        self.set_interval(TICK_SECONDS, self._tick_rules, name="alert rules")
+        if self.monitor_client is not None:
+            self.run_worker(self._poll_in_background(monitor, self.monitor_client), name="monitor polls")
         self.post_message(MonitorOpened())
+
+    def _tick_rules(self) -> None:
+        monitor = self.monitor
+        if monitor is None:
+            return
+        try:
+            monitor.tick()
+        except Exception:  # a rule that fails is logged; the timer (and the dashboard) go on
+            log.exception("the alert rules could not be judged")
+
+    def _say_delivery_failure(self, outlet: str, notice: AlertNotice, outcome: Outcome) -> None:
+        """An alert that could not be sent outside is said on screen (the outlet's message masks hook URLs)."""
+        if not outcome.ok:
+            self.notify(f"{notice.rule}: {outcome.message}", title="alert not delivered", severity="warning")
+
+    async def _poll_in_background(self, monitor: Monitor, client: WdsClient) -> None:
+        import asyncio
+
+        from tui.monitor.watch.poller import Intervals, Poller
+
+        await asyncio.sleep(FIRST_BACKGROUND_POLL)
+        # Slower than watch's: the panes feed what they show at their own pace; these polls fill the gaps.
+        intervals = Intervals(activity=30.0, crawls=20.0, credits=120.0, queue=30.0, sessions=60.0, tick=TICK_SECONDS)
+        self.monitor_poller = Poller(client, monitor, intervals=intervals)
+        await self.monitor_poller.run()
 
     def _catch_up(self, monitor: Monitor) -> None:
         """Hand the monitor what the panes saw while it opened: their first answers are not asked again."""
@@ -105,7 +151,18 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
                 log.exception("the monitor could not take an early sighting")
 
     async def close_monitor(self) -> None:
-        """Write what is queued and stop delivery."""
+        """Stop the background polls, give alerts on their way a moment, write what is queued, stop delivery."""
+        import asyncio
+
+        if self.monitor_poller is not None:
+            self.monitor_poller.stop()
         monitor, self.monitor = self.monitor, None
         if monitor is not None:
+            if monitor.deliverer is not None:
+                try:
+                    await asyncio.wait_for(monitor.deliverer.drain(), DRAIN_AT_EXIT)
+                except TimeoutError:
+                    log.warning("alerts still being sent at exit were given up after %s s", DRAIN_AT_EXIT)
             await monitor.aclose()
+        if self.monitor_client is not None:
+            await self.monitor_client.aclose()

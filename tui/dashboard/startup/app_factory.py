@@ -46,6 +46,7 @@ def make_app(
     recent_window: timedelta = RECENT_WINDOW,
     monitoring: MonitorSettings | None = None,
     journal_dir: Path | None = None,
+    monitor_client: WdsClient | None = None,
 ) -> WdsApp:
     """The dashboard on `client`, its parts made and wired.
 
@@ -60,7 +61,8 @@ def make_app(
     `recent_window`: how long finished crawls and batches stay in the crawls pane.
     `monitoring`: the context's alert rules, delivery and journal (None: no
     journal and no alerts, as in most tests); `journal_dir`: where journals are
-    kept (None: the user's state directory).
+    kept (None: the user's state directory); `monitor_client`: a read-only client
+    for the monitor's background polls (None: the panes alone feed it).
     """
     memory = AppMemory(webhooks)
     navigator = Navigator(client, memory, clock=clock, hyperlinks=hyperlinks)
@@ -78,6 +80,7 @@ def make_app(
         monitoring=monitoring,
         journal_dir=journal_dir,
     )
+    app.monitor_client = monitor_client if monitoring is not None else None
     navigator.follow_monitor(app)  # the history reads the app's monitor, open or not
     if keymap:
         app.set_keymap(dict(keymap))

@@ -163,6 +163,9 @@ def _run_app(
             keymap=keymap,
             recent_window=settings.recent_window,
             monitoring=settings.monitoring,
+            # Its own client, read-only: the background polls never change anything, and never
+            # count in what the panes' client is waiting for.
+            monitor_client=WdsClient(connection.base_url, connection.api_key, timeout=settings.timeout, read_only=True),
         )
         # Everything made so far lives as long as the app: keep it out of every
         # later collection, then let the collector run again (see `tui.dashboard.startup.cli.main`).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Generic, Literal, Protocol, TypeVar
 
 from tui.monitor.alerts.observations import Observation, Observed
@@ -88,8 +88,8 @@ class SubjectMemory(Generic[V]):
 
 
 def clock_time(moment: datetime) -> str:
-    """`14:05` for a moment in a sentence (UTC, as the service writes)."""
-    return moment.strftime("%H:%M")
+    """`14:05 UTC` for a moment in a sentence: the sentence travels (webhooks, other time zones), so it says its zone."""
+    return moment.astimezone(UTC).strftime("%H:%M UTC")
 
 
 def span(seconds: float) -> str:

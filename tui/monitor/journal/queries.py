@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tui.contract.models.job_summary import FAILED
-from tui.monitor.journal.records import DASHBOARD_SEEN
+from tui.monitor.journal.records import DASHBOARD_SEEN, TEAM_KEY
 
 _FAILED_ROW = f"(status = '{FAILED}' OR http_status >= 400)"
 
@@ -182,7 +182,13 @@ class HistoryQueries:
             last[key] = (period_start, credits)
             if previous is None:
                 continue  # the first snapshot seen is the base, not usage of its own day
-            delta = credits - previous[1] if previous[0] == period_start and credits >= previous[1] else credits
+            if period_start == previous[0]:
+                delta = max(0.0, credits - previous[1])  # a reading lower than the last is a correction, not use
+            elif period_start > previous[0]:
+                delta = credits  # a new billing period counts from zero
+            else:
+                delta = 0.0  # an older period's reading that arrived late
+                last[key] = previous
             if at >= since:
                 day = time.strftime(
                     "%Y-%m-%d", time.gmtime(at)
@@ -191,17 +197,25 @@ class HistoryQueries:
         return deltas
 
     def credits_per_day(self, days: int = 30, *, start: float | None = None) -> dict[str, float]:
-        """Credits used each day, all keys together."""
-        totals: dict[str, float] = defaultdict(float)
-        for day, _key, delta in self._credit_deltas(days, start):
-            totals[day] += delta
+        """Credits used each day, all keys together.
+
+        A day read both as the team's total (a usage pane not split by key) and by key
+        (`watch`, or the pane split) counts the keys only: the two are the same use.
+        """
+        team: dict[str, float] = defaultdict(float)
+        keys: dict[str, float] = defaultdict(float)
+        for day, key, delta in self._credit_deltas(days, start):
+            (team if key == TEAM_KEY else keys)[day] += delta
+        totals = {day: keys[day] if day in keys else used for day, used in team.items()} | dict(keys)
         return dict(sorted(totals.items()))
 
     def credits_per_key(self, days: int = 30, *, start: float | None = None) -> dict[str, float]:
-        """Credits used in the span by each API key."""
+        """Credits used in the span by each API key (the team's total only when no key was read apart)."""
         totals: dict[str, float] = defaultdict(float)
         for _day, key, delta in self._credit_deltas(days, start):
             totals[key] += delta
+        if len(totals) > 1:
+            totals.pop(TEAM_KEY, None)
         return dict(sorted(totals.items()))
 
     def finished_per_day(self, days: int = 30, *, start: float | None = None) -> dict[tuple[str, str, str], int]:
@@ -230,7 +244,7 @@ class HistoryQueries:
             " GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2",
             (start, *ENDED_BADLY),
         )
-        credits = sum(delta for _day, _key, delta in self._credit_deltas(0, start))
+        credits = sum(self.credits_per_day(0, start=start).values())
         return AwaySummary(
             since=start,
             calls=int(calls),

@@ -40,6 +40,10 @@ class CrawlOrBatchRecord:
     finished_at: float | None = None
 
 
+TEAM_KEY = "team"
+"""A usage snapshot's key when the service did not split usage by API key."""
+
+
 @dataclass(frozen=True)
 class UsageSnapshot:
     """Credits one API key had used in its billing period (from `period_start`) when read at `at`."""
@@ -142,7 +146,9 @@ _STATEMENTS: dict[type, str] = {
     CrawlOrBatchRecord: (
         "INSERT INTO crawls_batches (id, kind, created_at, status, pages_done, pages_total, error, finished_at,"
         " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-        + _keep_known(("status", "pages_done", "pages_total", "error", "finished_at"))
+        + _keep_known(("status", "pages_done", "pages_total", "error"))
+        # The first end seen is when it ended: a later sighting (a restart, another reader) must not move it.
+        + ", finished_at = coalesce(finished_at, excluded.finished_at)"
         + ", updated_at = excluded.updated_at"
     ),
     UsageSnapshot: "INSERT INTO usage_snapshots (at, api_key, period_start, credits) VALUES (?, ?, ?, ?)",

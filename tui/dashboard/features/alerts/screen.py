@@ -127,9 +127,9 @@ class AlertsScreen(ForwardsWorkerFailures, Screen[None]):
         monitor = self.monitor
         firing = monitor.engine.firing() if monitor is not None else []
         resolved = monitor.engine.resolved() if monitor is not None else []
-        rows = alert_rows(firing, resolved, self.earlier)
-        self._rows = {row.key: row for row in rows}
         now = self.clock()
+        rows = alert_rows(firing, resolved, self.earlier, now.timestamp())
+        self._rows = {row.key: row for row in rows}
         table_rows: list[Row] = []
         for section in SECTIONS:
             shown_rows = [row for row in rows if row.section == section]
