@@ -13,7 +13,6 @@ from textual.widgets import Static
 
 from tests.support.dashboard import SLOW, wait_until
 from tests.support.processes import served_emulator
-from tests.ui.alerts_helpers import rules
 from tests.watch.watch_process import KEY, call, journal_file, watching, write_config
 from tui.api.client import WdsClient
 from tui.contract.redact import mask_key
@@ -23,6 +22,7 @@ from tui.dashboard.features.history.screen import HistoryScreen
 from tui.dashboard.kit.widgets.live_table import LiveTable
 from tui.dashboard.shell.service_info import ServiceInfo
 from tui.dashboard.startup.app_factory import make_app
+from tui.monitor.settings import MonitorSettings, read_monitor_settings
 
 pytestmark = pytest.mark.socket
 
@@ -46,6 +46,13 @@ hosts = ["{HOST}"]
     )
 
 
+def dashboard_rules() -> MonitorSettings:
+    """The dashboard's own rules: the defaults (three failures before job_failed), no terminal notification."""
+    settings, warnings = read_monitor_settings({"delivery": {"notification": "off", "bell": False}}, None)
+    assert warnings == []
+    return settings
+
+
 def rows(table: LiveTable) -> list[list[str]]:
     return [[str(cell) for cell in table.get_row(key)] for key in table.row_keys]
 
@@ -67,7 +74,12 @@ async def test_a_dashboard_opened_after_watch_shows_what_watch_saw(tmp_path: Pat
         client = WdsClient(base_url, KEY, max_retries=0)
         service = ServiceInfo(host=base_url.removeprefix("http://"), masked_key=mask_key(KEY), context=CONTEXT)
         app = make_app(
-            client, service, clock=lambda: datetime.now(UTC), refresh=SLOW, monitoring=rules(), journal_dir=journal_dir
+            client,
+            service,
+            clock=lambda: datetime.now(UTC),
+            refresh=SLOW,
+            monitoring=dashboard_rules(),
+            journal_dir=journal_dir,
         )
         async with app.run_test(size=(120, 40)) as pilot:
             line = app.query_one(AwayLine)
