@@ -120,7 +120,7 @@ class Journal:
             return True
 
     async def flush(self) -> None:
-        """Wait until every record added so far is committed."""
+        """Wait until every record added so far is committed (and the file brought under its cap, if it went over)."""
         request = _Flush()
         if self._request(request):
             await asyncio.wrap_future(request.done)
