@@ -8,7 +8,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tui.monitor.journal import ActivityRecord, AwaySummary, CrawlOrBatchRecord, DashboardSeen, Journal, UsageSnapshot
+from tui.monitor.journal import (
+    ActivityRecord,
+    AwaySummary,
+    CrawlOrBatchRecord,
+    DashboardSeen,
+    Journal,
+    UsageSnapshot,
+    WatchStarted,
+)
 from tui.monitor.journal.schema import _MIGRATIONS, SCHEMA_VERSION
 
 TODAY = 1_790_035_200.0  # a UTC midnight
@@ -37,6 +45,21 @@ async def test_a_journal_no_dashboard_ran_on_says_so(tmp_path: Path) -> None:
 async def test_the_latest_run_is_kept_whichever_dashboard_writes_last(tmp_path: Path) -> None:
     journal = await written(tmp_path / "j.sqlite3", DashboardSeen(at(8)), DashboardSeen(LEFT), DashboardSeen(at(7)))
     assert await journal.read(lambda q: q.dashboard_seen()) == LEFT
+    await journal.aclose()
+
+
+async def test_a_journal_only_watch_wrote_counts_from_watchs_first_start(tmp_path: Path) -> None:
+    journal = await written(tmp_path / "j.sqlite3", WatchStarted(at(6)), WatchStarted(at(8)), WatchStarted(at(7)))
+    assert await journal.read(lambda q: (q.watch_started(), q.away_since())) == (at(6), at(6))
+    journal.add(DashboardSeen(LEFT))  # once a dashboard has run, its run is where the next one counts from
+    await journal.flush()
+    assert await journal.read(lambda q: q.away_since()) == LEFT
+    await journal.aclose()
+
+
+async def test_a_journal_neither_wrote_has_nothing_to_count_from(tmp_path: Path) -> None:
+    journal = await written(tmp_path / "j.sqlite3", ActivityRecord("a", "scrape", at(1)))
+    assert await journal.read(lambda q: q.away_since()) is None
     await journal.aclose()
 
 

@@ -17,6 +17,7 @@ from tui.monitor.journal.records import (
     Record,
     SessionRecord,
     UsageSnapshot,
+    WatchStarted,
     WebhookEventRecord,
 )
 from tui.monitor.journal.retention import RetentionPolicy
@@ -38,6 +39,7 @@ __all__ = [
     "RetentionPolicy",
     "SessionRecord",
     "UsageSnapshot",
+    "WatchStarted",
     "WebhookEventRecord",
     "journal_dir",
     "journal_path",

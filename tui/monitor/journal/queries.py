@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tui.contract.models.job_summary import FAILED
-from tui.monitor.journal.records import DASHBOARD_SEEN, TEAM_KEY
+from tui.monitor.journal.records import DASHBOARD_SEEN, TEAM_KEY, WATCH_STARTED
 
 _FAILED_ROW = f"(status = '{FAILED}' OR http_status >= 400)"
 
@@ -229,7 +229,20 @@ class HistoryQueries:
 
     def dashboard_seen(self) -> float | None:
         """When a dashboard of this context last ran (started or exited), if one ever did."""
-        row = self._connection.execute("SELECT value FROM meta WHERE key = ?", (DASHBOARD_SEEN,)).fetchone()
+        return self._meta_time(DASHBOARD_SEEN)
+
+    def watch_started(self) -> float | None:
+        """When `wds-tui watch` first recorded into this journal, if it ever did."""
+        return self._meta_time(WATCH_STARTED)
+
+    def away_since(self) -> float | None:
+        """Where "while you were away" counts from: the last dashboard's run, else (none ever ran on this
+        journal) the start of the `watch` that wrote it; None when neither is known."""
+        seen = self.dashboard_seen()
+        return seen if seen is not None else self.watch_started()
+
+    def _meta_time(self, key: str) -> float | None:
+        row = self._connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return float(row[0]) if row is not None else None
 
     def away(self, start: float) -> AwaySummary:

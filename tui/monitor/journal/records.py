@@ -119,6 +119,21 @@ class DashboardSeen:
 DASHBOARD_SEEN = "dashboard_seen"
 """The `meta` key of the last time a dashboard ran."""
 
+
+@dataclass(frozen=True)
+class WatchStarted:
+    """`wds-tui watch` began recording this context at `at`; the journal keeps the first such time.
+
+    A dashboard opened for the first time on a journal that watch wrote has no run of its own
+    to count from: it counts from here.
+    """
+
+    at: float
+
+
+WATCH_STARTED = "watch_started"
+"""The `meta` key of the first time `wds-tui watch` recorded into the journal."""
+
 Record = (
     ActivityRecord
     | CrawlOrBatchRecord
@@ -129,6 +144,7 @@ Record = (
     | WebhookEventRecord
     | AlertRecord
     | DashboardSeen
+    | WatchStarted
 )
 
 
@@ -170,6 +186,10 @@ _STATEMENTS: dict[type, str] = {
     DashboardSeen: (
         f"INSERT INTO meta (key, value) VALUES ('{DASHBOARD_SEEN}', ?)"
         " ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)"
+    ),
+    WatchStarted: (
+        f"INSERT INTO meta (key, value) VALUES ('{WATCH_STARTED}', ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = min(value, excluded.value)"
     ),
 }
 
@@ -213,7 +233,7 @@ def statement(record: Record, now: float) -> tuple[str, tuple[Any, ...]]:
         case AlertRecord():
             detail = json.dumps(record.detail, default=str, sort_keys=True)
             values = (record.id, record.rule, record.state, record.fired_at, record.resolved_at, detail, now)
-        case DashboardSeen():
+        case DashboardSeen() | WatchStarted():
             values = (record.at,)
     return _STATEMENTS[type(record)], values
 

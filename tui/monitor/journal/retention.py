@@ -19,6 +19,11 @@ DEFAULT_SIZE_CAP_BYTES = 200 * 1024 * 1024
 CHUNK_ROWS = 5000
 """Rows deleted per transaction: another process sharing the file waits for one chunk, not the whole drop."""
 
+WAL_SHARE_OF_CAP = 8
+"""The WAL is checkpointed (and cut back) once it holds this share of the cap: 1/8 of it."""
+WAL_PAGES_MAX = 1000
+"""SQLite's own checkpoint threshold, kept for caps of 32 MB and more."""
+
 _SHARE_PER_STEP = 10
 """Over the cap, each step drops the oldest 1/10 of every table's rows, then measures again."""
 
@@ -82,6 +87,15 @@ def shrink_file(connection: sqlite3.Connection) -> None:
     # statement) however many are free; sqlite3_exec steps it to the end.
     connection.executescript("PRAGMA incremental_vacuum;")
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+
+def limit_wal(connection: sqlite3.Connection, policy: RetentionPolicy) -> None:
+    """Checkpoint the WAL once it holds 1/8 of the cap (SQLite's default is 4 MB: twice a 2 MB cap), and cut
+    its file back to that size after each checkpoint, so the database and its WAL together stay near the cap."""
+    page = connection.execute("PRAGMA page_size").fetchone()[0]
+    limit = policy.size_cap_bytes // WAL_SHARE_OF_CAP
+    connection.execute(f"PRAGMA wal_autocheckpoint = {max(16, min(WAL_PAGES_MAX, limit // page))}")
+    connection.execute(f"PRAGMA journal_size_limit = {int(limit)}").fetchall()
 
 
 def prune(connection: sqlite3.Connection, policy: RetentionPolicy, now: float) -> int:

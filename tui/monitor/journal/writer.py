@@ -4,7 +4,11 @@ Records go into a queue; the writer thread commits them in batches at most
 `commit_interval` (0.5 s) after the first of a batch arrived, so a `kill -9` loses at
 most the last second. Each batch is one short `BEGIN IMMEDIATE` transaction:
 another process sharing the file (a second dashboard, a `watch`) waits at most
-that long, within the busy timeout. Retention runs on the same thread between batches.
+that long, within the busy timeout. Retention runs on the same thread between batches:
+the age limit every `prune_interval`, the size cap as soon as a commit passes it (a size
+check is three pragmas; a busy team could write a small cap over many times in ten
+minutes). The WAL is folded back into the file at a share of the cap
+(`limit_wal`), so the pair on disk stays near the cap too.
 
 Nothing here raises to the caller for a file problem: a journal that cannot be
 written is `disabled` (with its reason) and keeps nothing.
@@ -26,7 +30,7 @@ from typing import TypeVar
 from tui.monitor.journal.opening import Disabled, Opened, connect, open_journal_file
 from tui.monitor.journal.queries import HistoryQueries
 from tui.monitor.journal.records import Record, statements
-from tui.monitor.journal.retention import RetentionPolicy, prune
+from tui.monitor.journal.retention import RetentionPolicy, limit_wal, prune, used_bytes
 from tui.monitor.journal.schema import prepare
 
 T = TypeVar("T")
@@ -116,7 +120,7 @@ class Journal:
             return True
 
     async def flush(self) -> None:
-        """Wait until every record added so far is committed."""
+        """Wait until every record added so far is committed (and the file brought under its cap, if it went over)."""
         request = _Flush()
         if self._request(request):
             await asyncio.wrap_future(request.done)
@@ -163,6 +167,10 @@ class Journal:
         batch_started = 0.0
         next_prune = time.monotonic()
         try:
+            try:
+                limit_wal(connection, self.policy)
+            except sqlite3.Error as error:  # SQLite's own WAL limits stay: the journal still works
+                self.problem = f"the WAL's limit not set: {error}"
             while True:
                 now = time.monotonic()
                 wait = next_prune - now
@@ -180,6 +188,8 @@ class Journal:
                     if isinstance(item, _Prune):
                         item.done.set_result(self._prune(connection))
                     else:
+                        if self._over_cap(connection):  # held before the caller goes on: it may measure the file
+                            self._prune(connection)
                         item.done.set_result(None)
                 elif item is not None:
                     if not pending:
@@ -192,6 +202,8 @@ class Journal:
                 if pending and now >= batch_started + self._commit_interval:
                     if not self._commit(connection, pending):
                         batch_started = now  # busy elsewhere: try again one interval later
+                    elif self._over_cap(connection):
+                        next_prune = 0.0  # the cap is held at once, not at the next interval
                 if now >= next_prune:
                     self._prune(connection)
                     next_prune = time.monotonic() + self._prune_interval
@@ -228,6 +240,12 @@ class Journal:
             if self._commit(connection, pending):
                 return
         self.problem = f"the journal stayed busy (another process kept it locked); {len(pending)} records wait"
+
+    def _over_cap(self, connection: sqlite3.Connection) -> bool:
+        try:
+            return used_bytes(connection) > self.policy.size_cap_bytes
+        except sqlite3.Error:
+            return False
 
     def _prune(self, connection: sqlite3.Connection) -> int:
         try:

@@ -21,6 +21,7 @@ from typing import Any
 
 from tui.monitor.delivery.notice import AlertNotice
 from tui.monitor.delivery.outlet_queue import Outcome
+from tui.monitor.journal import WatchStarted
 from tui.monitor.watch.event_log import EventLog
 from tui.monitor.watch.watched import Watched
 
@@ -93,6 +94,8 @@ class WatchRun:
                 each, outlet, notice, outcome
             )
         journal = monitor.journal
+        if journal is not None:
+            journal.add(WatchStarted(monitor.now().timestamp()))  # a dashboard never run here counts from it
         self._log.write(
             "watching",
             context=each.label,

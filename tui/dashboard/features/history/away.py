@@ -2,10 +2,10 @@
 
 "while you were away (since 18:02): 120 calls, 14 failed scrapes, 1 crawl cancelled,
 3.1k credits · ⏎ history since then · esc dismiss". It reads, in the journal's thread,
-when a dashboard of this context last ran, then what the journal learnt since (from a
-`wds-tui watch`, or another dashboard), and shows only when there is something. It
-records this run's start at once, each minute while it runs and its end as it goes, so
-the next start counts from there. Enter opens the history at that span; Esc dismisses
+when a dashboard of this context last ran (never: when `wds-tui watch` began writing it),
+then what the journal learnt since (from a `wds-tui watch`, or another dashboard), and
+shows only when there is something. It records this run's start at once, each minute
+while it runs and its end as it goes, so the next start counts from there. Enter opens the history at that span; Esc dismisses
 the line. Placed as the connection lines are (`tui.dashboard.connection.first_wait`):
 one row under the header.
 """
@@ -100,12 +100,12 @@ class AwayLine(ForwardsWorkerFailures, Static):
 
     async def _look(self, journal: Journal) -> None:
         try:
-            seen = await journal.read(lambda queries: queries.dashboard_seen())
+            seen = await journal.read(lambda queries: queries.away_since())
         except sqlite3.Error:
             return  # the history screen says what is wrong with the journal; this line says nothing
         journal.add(DashboardSeen(self.now()))  # this run, from its start (a kill -9 keeps at least that)
         if seen is None:
-            return  # the first run on this journal: nothing to count from
+            return  # the first run on a journal no watch wrote: nothing to count from
         try:
             summary = await journal.read(lambda queries: queries.away(seen))
         except sqlite3.Error:
