@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tui.monitor.alerts.engine import AlertEvent
+from tui.monitor.alerts.engine import Alert, AlertEvent
 from tui.monitor.delivery.notice import AlertNotice, Severity
 
 SEVERITY: dict[str, Severity] = {
@@ -45,3 +45,11 @@ def notice_of(event: AlertEvent, context: str | None) -> AlertNotice:
 def alert_id(rule: str, subject: str, fired_at: datetime) -> str:
     """The journal's id of one alert's life: its later states update the same row."""
     return f"{rule}|{subject}|{fired_at.timestamp():.3f}"
+
+
+def alert_detail(alert: Alert) -> dict[str, object]:
+    """What the journal keeps of an alert beyond its row's columns: enough for the alerts screen to show and open it."""
+    detail: dict[str, object] = {"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats}
+    if alert.opens is not None:
+        detail["opens"] = {"kind": alert.opens.kind, "id": alert.opens.id}
+    return detail

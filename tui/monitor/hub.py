@@ -20,8 +20,8 @@ from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, S
 from tui.contract.models.common import JobStatus
 from tui.contract.models.job_summary import JobSummary
 from tui.contract.models.team import ActivityEntry, TokenUsageHistory
-from tui.monitor.alert_notices import alert_id, notice_of
-from tui.monitor.alerts.engine import Alert, AlertEngine, AlertEvent
+from tui.monitor.alert_notices import alert_detail, alert_id, notice_of
+from tui.monitor.alerts.engine import AlertEngine, AlertEvent
 from tui.monitor.alerts.observations import (
     BatchFinished,
     CrawlProgress,
@@ -326,7 +326,7 @@ class Monitor:
                         rule,
                         "acknowledged",
                         alert.fired_at.timestamp(),
-                        detail=_alert_detail(alert),
+                        detail=alert_detail(alert),
                     )
                 )
         return True
@@ -350,7 +350,7 @@ class Monitor:
         if self.journal is not None:
             for alert in self.engine.firing():
                 record_id = alert_id(alert.rule, alert.subject, alert.fired_at)
-                detail = _alert_detail(alert) | {"unwatched_at": self._clock().timestamp()}
+                detail = alert_detail(alert) | {"unwatched_at": self._clock().timestamp()}
                 self.journal.add(
                     AlertRecord(record_id, alert.rule, UNWATCHED, alert.fired_at.timestamp(), detail=detail)
                 )
@@ -377,21 +377,13 @@ class Monitor:
                         state,
                         alert.fired_at.timestamp(),
                         resolved_at=alert.resolved_at.timestamp() if alert.resolved_at else None,
-                        detail=_alert_detail(alert),
+                        detail=alert_detail(alert),
                     )
                 )
             if self.deliverer is not None:
                 self.deliverer.deliver(notice)
             for listener in self._listeners:
                 listener(event, notice)
-
-
-def _alert_detail(alert: Alert) -> dict[str, object]:
-    """What the journal keeps of an alert beyond its row's columns: enough for the alerts screen to show and open it."""
-    detail: dict[str, object] = {"subject": alert.subject, "sentence": alert.sentence, "repeats": alert.repeats}
-    if alert.opens is not None:
-        detail["opens"] = {"kind": alert.opens.kind, "id": alert.opens.id}
-    return detail
 
 
 def _batch_failures(status: JobStatus) -> int:
