@@ -113,13 +113,15 @@ def dashboard(
     recent_window: timedelta = RECENT_WINDOW,
     monitoring: MonitorSettings | None = None,
     journal_dir: Path | None = None,
+    monitor_client: WdsClient | None = None,
 ) -> WdsApp:
     """The whole dashboard on `emulator`, polling slowly (tests refresh by hand).
 
     Its clock is frozen at NOW unless `clock` is given (a test whose emulator
     lives at another date passes the emulator's clock); `keymap`: [keys] overrides;
     `webhooks`: its inbox (one made on first use if None); `recent_window`: the setting.
-    `monitoring`: journal and alert rules (None: none); `journal_dir`: where the journal is kept.
+    `monitoring`: journal and alert rules (None: none); `journal_dir`: where the journal is kept;
+    `monitor_client`: the client of the monitor's background polls (None: none).
     `hyperlinks` off unless asked: a picture must not depend on the TERM the tests run under.
     """
     client = client_on(transport or SwitchableTransport(emulator), key)
@@ -134,6 +136,7 @@ def dashboard(
         recent_window=recent_window,
         monitoring=monitoring,
         journal_dir=journal_dir,
+        monitor_client=monitor_client,
     )
 
 

@@ -8,6 +8,12 @@ from tui.dashboard.shell.app import WdsApp
 from tui.monitor.alerts.engine import Alert
 from tui.monitor.settings import MonitorSettings, read_monitor_settings
 
+ONE_SEEDED_FAILURE = {"count": 1, "window_minutes": 180}
+"""A job_failed rule that the seeded history's newest failure fires (fernwood.co, 134 minutes before NOW):
+a failure counts at the time it ran, so a shorter window leaves it out."""
+SEEDED_FAILURE_ENDS = 47
+"""Minutes after NOW at which that failure leaves the rule's window."""
+
 
 def rules(**tables: Any) -> MonitorSettings:
     """Monitoring with the given `[alerts]` tables over the defaults; no desktop notification unless asked."""

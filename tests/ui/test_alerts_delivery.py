@@ -15,7 +15,7 @@ from typing import Any
 from textual.app import App
 
 from tests.support.dashboard import NOW, SwitchableTransport, client_on, emulator_service, seeded_emulator, wait_until
-from tests.ui.alerts_helpers import firing, rules
+from tests.ui.alerts_helpers import ONE_SEEDED_FAILURE, firing, rules
 from tui.dashboard.shell.app import WdsApp
 from tui.dashboard.shell.terminal_output import write_to_terminal
 from tui.dashboard.startup.app_factory import make_app
@@ -52,7 +52,7 @@ def notified_app(tmp_path: Path, delivery: dict[str, Any], env: dict[str, str], 
         service,
         clock=lambda: NOW,
         refresh=3600,
-        monitoring=rules(job_failed={"count": 1}, delivery=delivery),
+        monitoring=rules(job_failed=ONE_SEEDED_FAILURE, delivery=delivery),
         journal_dir=tmp_path,
     )
     app.terminal_env = env

@@ -32,7 +32,7 @@ from tests.support.dashboard import (
     wait_until,
 )
 from tests.support.recording_backend import RecordingBackend
-from tests.ui.alerts_helpers import firing, rules
+from tests.ui.alerts_helpers import ONE_SEEDED_FAILURE, SEEDED_FAILURE_ENDS, firing, rules
 from tui.api.client import WdsClient
 from tui.api.webhooks import SIGNATURE_HEADER, sign
 from tui.contract.requests import BrowserCreateRequest
@@ -73,7 +73,7 @@ class MovingClock:
 async def test_a_failed_job_in_the_activity_pane_fires_an_alert_with_toast_header_count_and_notification(
     tmp_path: Path,
 ) -> None:
-    settings = rules(job_failed={"count": 1}, delivery={"notification": "osc777", "bell": True})
+    settings = rules(job_failed=ONE_SEEDED_FAILURE, delivery={"notification": "osc777", "bell": True})
     app = dashboard(seeded_emulator(), monitoring=settings, journal_dir=tmp_path)
     written: list[str] = []
     app.terminal_write = written.append
@@ -81,7 +81,7 @@ async def test_a_failed_job_in_the_activity_pane_fires_an_alert_with_toast_heade
         await wait_until(pilot, lambda: bool(firing(app, "job_failed")), "the job_failed alert")
         [alert] = firing(app, "job_failed")
         assert alert.subject == "fernwood.co" and alert.opens is not None and alert.opens.kind == "job"
-        assert alert.sentence.startswith("1 job failed (host fernwood.co) in the last 10 min; last: HTTP 404")
+        assert alert.sentence.startswith("1 job failed (host fernwood.co) in the last 3 h; last: HTTP 404")
         await pilot.pause()
         assert "▲ 1 alert" in header_text(app)
         assert ("▲ job_failed", alert.sentence, "warning") in toasts(app)
@@ -92,10 +92,12 @@ async def test_a_failed_job_in_the_activity_pane_fires_an_alert_with_toast_heade
 
 async def test_the_alert_resolves_when_the_window_passes_with_a_quiet_toast(tmp_path: Path) -> None:
     clock = MovingClock()
-    app = dashboard(seeded_emulator(), clock=clock, monitoring=rules(job_failed={"count": 1}), journal_dir=tmp_path)
+    app = dashboard(
+        seeded_emulator(), clock=clock, monitoring=rules(job_failed=ONE_SEEDED_FAILURE), journal_dir=tmp_path
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(firing(app, "job_failed")), "the job_failed alert")
-        clock.now = NOW + timedelta(minutes=11)  # out of the rule's 10 minutes
+        clock.now = NOW + timedelta(minutes=SEEDED_FAILURE_ENDS)  # out of the rule's window
         assert app.monitor is not None
         app.monitor.tick()  # what the app's 15-second timer does
         await wait_until(pilot, lambda: app.header.alerts == 0, "the count to drop")

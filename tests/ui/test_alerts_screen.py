@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.widgets import OptionList, Static
 
 from tests.support.dashboard import NOW, dashboard, seeded_emulator, wait_until
-from tests.ui.alerts_helpers import firing, rules
+from tests.ui.alerts_helpers import ONE_SEEDED_FAILURE, firing, rules
 from tui.dashboard.features.activity.job_detail import JobDetailScreen
 from tui.dashboard.features.alerts.screen import AlertsScreen
 from tui.dashboard.keys.keymap import palette_actions
@@ -43,7 +43,7 @@ async def open_alerts(pilot, app: WdsApp) -> AlertsScreen:  # type: ignore[no-un
 
 
 async def test_a_fired_alert_is_listed_and_enter_opens_its_job(tmp_path: Path) -> None:
-    app = dashboard(seeded_emulator(), monitoring=rules(job_failed={"count": 1}), journal_dir=tmp_path)
+    app = dashboard(seeded_emulator(), monitoring=rules(job_failed=ONE_SEEDED_FAILURE), journal_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(firing(app, "job_failed")), "the job_failed alert")
         assert any(entry.action == "alerts" for entry in palette_actions(app.screen))  # A is in the palette too
@@ -63,7 +63,7 @@ async def test_a_fired_alert_is_listed_and_enter_opens_its_job(tmp_path: Path) -
 
 
 async def test_a_acknowledges_and_the_alert_moves_to_its_section(tmp_path: Path) -> None:
-    app = dashboard(seeded_emulator(), monitoring=rules(job_failed={"count": 1}), journal_dir=tmp_path)
+    app = dashboard(seeded_emulator(), monitoring=rules(job_failed=ONE_SEEDED_FAILURE), journal_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(firing(app, "job_failed")), "the job_failed alert")
         screen = await open_alerts(pilot, app)
@@ -77,7 +77,7 @@ async def test_a_acknowledges_and_the_alert_moves_to_its_section(tmp_path: Path)
 
 
 async def test_s_silences_the_subject_for_the_time_chosen(tmp_path: Path) -> None:
-    app = dashboard(seeded_emulator(), monitoring=rules(job_failed={"count": 1}), journal_dir=tmp_path)
+    app = dashboard(seeded_emulator(), monitoring=rules(job_failed=ONE_SEEDED_FAILURE), journal_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(firing(app, "job_failed")), "the job_failed alert")
         screen = await open_alerts(pilot, app)
@@ -99,18 +99,19 @@ async def test_s_silences_the_subject_for_the_time_chosen(tmp_path: Path) -> Non
 
 
 async def test_a_dashboard_started_later_shows_the_journals_alerts(tmp_path: Path) -> None:
-    first = dashboard(seeded_emulator(), monitoring=rules(job_failed={"count": 1}), journal_dir=tmp_path)
+    first = dashboard(seeded_emulator(), monitoring=rules(job_failed=ONE_SEEDED_FAILURE), journal_dir=tmp_path)
     async with first.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(firing(first, "job_failed")), "the job_failed alert")
-    # Closed: its journal is written. The next run counts three failures before an alert (the default).
+    # Closed: its journal is written, the alert it left holding marked unwatched (nobody judges it now).
+    # The next run counts three failures before an alert (the default).
     second = dashboard(seeded_emulator(), monitoring=rules(), journal_dir=tmp_path)
     async with second.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: second.monitor is not None, "the monitor")
         screen = await open_alerts(pilot, second)
         shown = rows(screen)
-        assert shown[0][:2] == ["▲", "firing (1)"]
+        assert shown[0][:2] == ["✓", "resolved (1)"]
         assert shown[1][1:3] == ["job_failed", FAILED_HOST] and shown[1][5] == "journal"
-        assert "from the journal" in detail(screen)
+        assert "from the journal" in detail(screen) and "no longer watched" in detail(screen)
         assert not screen.check_action("acknowledge", ())  # only this run's alerts can be acknowledged
         assert screen.check_action("open_alert", ())  # but it opens like the others
 

@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.support.dashboard import NOW, dashboard, freeze_cursors, seeded_emulator, settle, wait_until
-from tests.ui.alerts_helpers import firing, rules
+from tests.ui.alerts_helpers import ONE_SEEDED_FAILURE, firing, rules
 from tui.dashboard.features.alerts.screen import AlertsScreen
 from tui.monitor.alert_notices import alert_id
 from tui.monitor.journal import AlertRecord, Journal
@@ -50,7 +50,7 @@ def journal_with_a_resolved_crawl(folder: Path) -> None:
 def test_alerts_screen(snap_compare, size, tmp_path: Path) -> None:
     journal_with_a_resolved_crawl(tmp_path)
     app = dashboard(
-        seeded_emulator(), monitoring=rules(job_failed={"count": 1}, credits={"min_remaining_percent": 99.5}),
+        seeded_emulator(), monitoring=rules(job_failed=ONE_SEEDED_FAILURE, credits={"min_remaining_percent": 99.5}),
         journal_dir=tmp_path,
     )  # fmt: skip
 
