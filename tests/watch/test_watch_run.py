@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,9 @@ async def test_a_stop_waits_for_a_hung_webhook_only_as_long_as_allowed(tmp_path:
     stream = io.StringIO()
     async with Receiver(delay=30) as hook, client_on(CountingTransport(seeded())) as client:
         settings = MonitorSettings(
-            rules=(JobFailedRule(count=1),), delivery=DeliveryConfig(webhooks=[WebhookTarget(url=SecretStr(hook.url))])
+            # A day's window: a failure counts at the time it ran, and the seeded ones ran hours ago.
+            rules=(JobFailedRule(count=1, window_minutes=24 * 60),),
+            delivery=DeliveryConfig(webhooks=[WebhookTarget(url=SecretStr(hook.url))]),
         )
         monitor = await open_monitor("ops", settings, read_only=False, journal_dir=tmp_path)
         run = WatchRun(
@@ -38,10 +41,13 @@ async def test_a_stop_waits_for_a_hung_webhook_only_as_long_as_allowed(tmp_path:
             drain_seconds=0.5,
         )
         running = asyncio.create_task(run.run())
-        while '"event": "alert"' not in stream.getvalue():
-            await asyncio.sleep(0.05)
-        while not hook.received:  # the first post is on its way, and will hang
-            await asyncio.sleep(0.05)
+
+        async def until(ready: Callable[[], bool]) -> None:
+            while not ready():
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(until(lambda: '"event": "alert"' in stream.getvalue()), 20)
+        await asyncio.wait_for(until(lambda: bool(hook.received)), 20)  # the first post is on its way, and will hang
         run.stop("test")
         assert await asyncio.wait_for(running, 20) == 0  # the hook answers after 30 s: it was not waited for
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
