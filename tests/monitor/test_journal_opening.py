@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -143,3 +144,12 @@ async def test_a_read_only_folder_gives_a_disabled_journal_and_leaves_the_file_a
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+
+
+def test_a_new_journal_and_its_folder_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "journal" / "prod.sqlite3"
+    journal = Journal(path)
+    journal.add(ActivityRecord("a", "scrape", 1.0))
+    journal.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700

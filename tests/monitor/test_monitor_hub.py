@@ -109,7 +109,7 @@ async def test_usage_snapshots_per_key_and_the_hours_use_from_the_deltas(tmp_pat
         """Credits used by two keys, as the service gives them: in tokens (15 a credit)."""
         periods = [
             {"startDate": start.isoformat(), "endDate": end.isoformat(), "apiKey": key, "totalTokens": used * 15}
-            for key, used in (("fc-a", a), ("fc-b", b))
+            for key, used in (("fc-0123456789aaaa", a), ("fc-0123456789bbbb", b))
         ]
         return TokenUsageHistory.model_validate({"success": True, "periods": periods})
 
@@ -120,10 +120,10 @@ async def test_usage_snapshots_per_key_and_the_hours_use_from_the_deltas(tmp_pat
     assert monitor._hour_use is not None and monitor._hour_use[1] == 35  # credits used since the first reading
     await journal.flush()
     assert rows(journal, "SELECT api_key, credits FROM usage_snapshots ORDER BY at, api_key") == [
-        ("fc-a", 100.0),
-        ("fc-b", 10.0),
-        ("fc-a", 130.0),
-        ("fc-b", 15.0),
+        ("…aaaa", 100.0),  # the journal keeps which key, never the key
+        ("…bbbb", 10.0),
+        ("…aaaa", 130.0),
+        ("…bbbb", 15.0),
     ]
     await monitor.aclose()
 

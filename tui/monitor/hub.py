@@ -20,6 +20,7 @@ from tui.contract.models.browser import BrowserSession, BrowserSessionCreated, S
 from tui.contract.models.common import JobStatus
 from tui.contract.models.job_summary import JobSummary
 from tui.contract.models.team import ActivityEntry, TokenUsageHistory
+from tui.contract.redact import mask_key
 from tui.monitor.alert_notices import alert_detail, alert_id, notice_of
 from tui.monitor.alerts.engine import AlertEngine, AlertEvent
 from tui.monitor.alerts.observations import (
@@ -245,7 +246,8 @@ class Monitor:
             return
         for period in current:
             if self.journal is not None:
-                key = period.api_key or TEAM
+                # Masked whatever the service sent: the journal keeps no secret, only which key it was.
+                key = mask_key(period.api_key) if period.api_key else TEAM
                 self.journal.add(UsageSnapshot(now.timestamp(), key, period.start_date.timestamp(), period.credits))
         self.stats.tokens_used = float(sum(period.total_tokens for period in current))
         total = sum(period.credits for period in current)  # the rules and the journal count credits, not tokens

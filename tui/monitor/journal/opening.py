@@ -73,8 +73,10 @@ def _unwritable(path: Path, error: Exception) -> Disabled:
 def open_journal_file(path: Path, now: float) -> Opened | Disabled:
     """Open (or create, or repair) the journal at `path`; never raises for a file or folder problem."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
+        # Only its owner reads it: it holds the URLs the team scraped and what failed (SQLite gives the
+        # -wal and -shm files the same mode).
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.touch(mode=0o600, exist_ok=True)
     except OSError as error:
         return _unwritable(path, error)
     try:
@@ -90,6 +92,7 @@ def open_journal_file(path: Path, now: float) -> Opened | Disabled:
         damage = error
     try:
         aside = _move_aside(path, now)
+        path.touch(mode=0o600, exist_ok=True)
         connection = _open_checked(path)
     except (OSError, sqlite3.Error, NewerSchema) as error:
         return _unwritable(path, error)
