@@ -32,8 +32,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.clean_home import KEY, environment  # noqa: E402
+
 PYTHON = sys.executable
-KEY = "wds-" + "50" * 16
 CONTEXT = "soak"
 MB = 1024 * 1024
 
@@ -67,17 +70,6 @@ def write_config(home: Path, base_url: str, megabytes: float, days: float) -> No
         f"[contexts.{CONTEXT}.journal]\nmax_megabytes = {megabytes:g}\nretention_days = {days:g}\n"
     )
     config.chmod(0o600)
-
-
-def environment(home: Path) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(home),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "WDS_CONFIG": str(home / "config.toml"),
-        "WDS_API_KEY": KEY,
-    }
 
 
 def size(path: Path) -> int:

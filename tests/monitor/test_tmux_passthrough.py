@@ -29,7 +29,16 @@ def outside_bytes(tmp_path: Path, sent: bytes, *, passthrough: bool) -> bytes:
     """What the terminal around tmux receives while a pane prints `sent` (tmux on a server named for this test)."""
     conf = tmp_path / f"tmux-{passthrough}.conf"
     conf.write_text(("set -g allow-passthrough on\n" if passthrough else "") + "set -g status off\n")
-    script = f"import sys, time; sys.stdout.buffer.write({sent!r}); sys.stdout.flush(); time.sleep(1.5)"
+    # tmux passes a code through only to clients attached at that moment: under load the pane can print before
+    # its client is there, so the script waits for one (the pane's TMUX variable reaches this server) first
+    script = (
+        "import subprocess, sys, time\n"
+        "for _ in range(100):\n"
+        "    if subprocess.run(['tmux', 'list-clients'], capture_output=True, text=True).stdout.strip(): break\n"
+        "    time.sleep(0.1)\n"
+        "time.sleep(0.3)\n"
+        f"sys.stdout.buffer.write({sent!r}); sys.stdout.flush(); time.sleep(1.5)\n"
+    )
     # the server's socket goes in a short directory of its own (a socket path has ~100 bytes at most)
     sockets = tempfile.mkdtemp(prefix="wds-tmux-")
     pid, fd = pty.fork()

@@ -11,6 +11,7 @@ Where a helper lives (tests/test_test_layout.py holds these rules):
 
 The modules:
 - browser_pages: the browser tests' web site (ORIGIN, by request interception), `PagesBackend`, `loopback_site`.
+- clean_home: a `wds-tui` process's own home (`environment`, KEY): the watch tests' and the soak benchmark's.
 - crawl_sockets: the emulator without its crawl WebSocket (`served_without_socket`), hostile `socket_server`s.
 - dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, KEY, NOW, ...) and pilot waits.
 - emulator_teams: the emulator tests' teams' keys (ALPHA_KEY, BETA_KEY, ...), START, `auth`, `client_for`.

@@ -101,6 +101,7 @@ async def test_the_alert_resolves_when_the_window_passes_with_a_quiet_toast(tmp_
         assert app.monitor is not None
         app.monitor.tick()  # what the app's 15-second timer does
         await wait_until(pilot, lambda: app.header.alerts == 0, "the count to drop")
+        await wait_until(pilot, lambda: any(t[0].startswith("✓ resolved") for t in toasts(app)), "the resolved toast")
         title, _, severity = toasts(app)[-1]
         assert (title, severity) == ("✓ resolved: job_failed", "information")
         assert "alert" not in header_text(app)

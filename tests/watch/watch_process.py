@@ -16,25 +16,15 @@ from typing import Any
 
 import httpx
 
+from tests.support.clean_home import KEY, environment
 from tests.support.processes import REPO
 
-KEY = "wds-" + "7c" * 16
+__all__ = ["KEY", "environment"]  # the watch tests take both from here, with the rest
+
 NOTIFY_SCRIPT = "import sys\nwith open(sys.argv[1], 'a') as out:\n    out.write(sys.stdin.read())\n"
 """The alert command of the tests: appends the notice it reads on stdin to a file."""
 
 Line = dict[str, Any]
-
-
-def environment(home: Path) -> dict[str, str]:
-    """A clean environment: the home, state and config of the test only; the key by variable."""
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(home),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "WDS_CONFIG": str(home / "config.toml"),
-        "WDS_API_KEY": KEY,
-    }
 
 
 def write_config(home: Path, text: str) -> Path:

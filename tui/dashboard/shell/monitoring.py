@@ -111,9 +111,11 @@ class HasAMonitor(App[ReturnType], Generic[ReturnType]):
         if monitor.deliverer is not None:
             monitor.deliverer.on_outcome = self._say_delivery_failure
         self._catch_up(monitor)
-        self.set_interval(TICK_SECONDS, self._tick_rules, name="alert rules")
         if self.monitor_client is not None:
+            # watch's poller judges the rules on its own tick (`Intervals.tick`): one timer, not two.
             self.run_worker(self._poll_in_background(monitor, self.monitor_client), name="monitor polls")
+        else:
+            self.set_interval(TICK_SECONDS, self._tick_rules, name="alert rules")
         self.post_message(MonitorOpened())
 
     def _tick_rules(self) -> None:
