@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui.contract.redact import mask_key
+from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
@@ -223,6 +224,12 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
             f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
             f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
         ]
+    token = mask_key(emulator.admin_token) if emulator.admin_token in masked else emulator.admin_token
+    lines += [
+        "",
+        f"Admin (fault rules, job states, state snapshots; never a team key): {base_url}{ADMIN_PREFIX}/",
+        f'  curl -H "Authorization: Bearer {token}" "{base_url}{ADMIN_PREFIX}/"',
+    ]
     lines += ["", "Press Ctrl+C to stop."]
     return "\n".join(lines)
 
@@ -245,6 +252,12 @@ def run(args: argparse.Namespace) -> int:
     masked = frozenset(spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in secret_specs)
     # Taken out of the environment either way: browser sessions run callers' code in child processes.
     secret_from_environment = take_from_environment(SECRET_VARIABLE)
+    admin_token = take_from_environment(ADMIN_TOKEN_VARIABLE)
+    if admin_token is not None and not admin_token.strip():
+        print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is empty", file=sys.stderr)
+        return 2
+    if admin_token is not None:
+        masked |= {admin_token.strip()}  # the reader set it; the banner may end up in a log
     webhook_secret = args.webhook_secret if args.webhook_secret is not None else secret_from_environment
     if webhook_secret is not None and not webhook_secret.strip():
         given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
@@ -262,6 +275,7 @@ def run(args: argparse.Namespace) -> int:
         browser_backend=backend,
         latency=args.latency,
         clock=ScaledClock(args.clock_speed) if args.clock_speed != 1.0 else None,
+        admin_token=admin_token.strip() if admin_token is not None else None,
     )
 
     def ready(base_url: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from tui.emulator.admin.guard import new_admin_token
 from tui.emulator.browser.backend import BrowserBackend, NoBrowserBackend
 from tui.emulator.browser.sessions import BrowserSessionManager
 from tui.emulator.core.activity import ActivityEntry, ActivityLog
@@ -50,11 +51,14 @@ class Emulator:
         live: bool = False,
         latency: float = 0.0,
         history: bool = True,
+        admin_token: str | None = None,
     ) -> None:
         self.seed = seed
         self.live = live
         # Seconds added before every API answer (`--latency`), to show a slow service.
         self.latency = latency
+        # The admin prefix's token: given (tests, `$WDS_EMULATOR_ADMIN_TOKEN`) or fresh and unguessable.
+        self.admin_token = admin_token or new_admin_token()
         self.clock: Clock = clock or SystemClock()
         self.ids = SeededIds(seed)
         self.teams = TeamDirectory(teams if teams is not None else [Team.named("default", [self.ids.new_api_key()])])

@@ -19,6 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute
 
+from tui.emulator.admin.guard import AdminGuard
+from tui.emulator.admin.routes import admin_routes
 from tui.emulator.browser.sessions import BrowserSessionManager
 from tui.emulator.core.activity import ActivityLog
 from tui.emulator.core.billing import Billing
@@ -69,6 +71,10 @@ class ServiceParts(Protocol):
     def latency(self) -> float:
         """Seconds added before every API answer (`--latency`)."""
 
+    @property
+    def admin_token(self) -> str:
+        """The bearer token of the admin prefix `/_emulator/` (never a team's key)."""
+
 
 async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
     """Unmatched paths and methods answer in the service's error shape too."""
@@ -92,12 +98,14 @@ def create_app(service: ServiceParts) -> Starlette:
         cdp_proxy_route(service.browser),
         *live_view_routes(service.browser),
         *openapi.routes(),
+        *admin_routes(service),
     ]
     return Starlette(
         routes=routes,
         middleware=[
             Middleware(UnexpectedErrorMiddleware),
             Middleware(BodyLimitMiddleware),  # outermost: no body is read uncounted
+            Middleware(AdminGuard, token=service.admin_token),
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),
         ],

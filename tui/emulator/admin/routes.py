@@ -1,0 +1,34 @@
+"""Every route under the admin prefix, gathered from the modules that serve them."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from tui.emulator.admin.guard import ADMIN_PREFIX
+from tui.emulator.core.clock import Clock
+from tui.emulator.core.teams import TeamDirectory
+
+# What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
+ADMIN_INDEX: dict[str, str] = {}
+
+
+class AdminParts(Protocol):
+    """What the admin routes reach of an emulated service (the composition root's `Emulator` has it all)."""
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def teams(self) -> TeamDirectory: ...
+
+
+def admin_routes(service: AdminParts) -> list[BaseRoute]:
+    """The admin routes over `service`."""
+
+    async def index(request: Request) -> JSONResponse:
+        return JSONResponse({"success": True, "prefix": ADMIN_PREFIX + "/", "routes": ADMIN_INDEX})
+
+    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"])]
