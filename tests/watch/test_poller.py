@@ -4,7 +4,7 @@ and how a failing service is told: as health, in the stats, once per change."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 import pytest
@@ -38,6 +38,14 @@ async def client(transport: CountingTransport) -> AsyncIterator[WdsClient]:
 
 async def all_entries(client: WdsClient) -> list[str]:
     return [entry.id async for entry in client.team.iter_activity()]
+
+
+async def until(predicate: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
+    """Wait for `predicate` (the polls run every few hundredths of a second; a loaded machine is slower)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
 
 
 async def test_the_first_poll_feeds_the_whole_day_then_only_what_is_new(client: WdsClient) -> None:
@@ -148,7 +156,7 @@ async def test_a_call_the_service_does_not_offer_is_told_once_and_not_asked_agai
         client, RecordingFeed(), intervals=Intervals.every(0.01), on_change=lambda *change: changes.append(change)
     )
     running = asyncio.create_task(poller.run())
-    await asyncio.sleep(0.3)
+    await until(lambda: transport.asked("/v2/team/credit-usage") > 3, "the other polls to go on")
     poller.stop()
     await asyncio.wait_for(running, 5)
     assert transport.asked("/v2/team/queue-status") == 1
@@ -177,7 +185,8 @@ async def test_run_feeds_every_endpoint_and_stop_ends_it(client: WdsClient) -> N
     feed = RecordingFeed()
     poller = Poller(client, feed, intervals=Intervals.every(0.05))
     running = asyncio.create_task(poller.run())
-    await asyncio.sleep(0.5)
+    wanted = {"saw_activity", "saw_job", "saw_credits", "saw_queue", "saw_token_usage", "saw_sessions", "tick"}
+    await until(lambda: wanted <= {name for name, _, _ in feed.calls}, "every feed to be told")
     poller.stop()
     await asyncio.wait_for(running, 5)
     called = {name for name, _, _ in feed.calls}
@@ -203,7 +212,7 @@ async def test_a_feed_that_raises_is_told_once_and_the_polls_go_on(client: WdsCl
     changes: list[tuple[str, str | None]] = []
     poller = Poller(client, feed, intervals=Intervals.every(0.02), on_change=lambda *change: changes.append(change))
     running = asyncio.create_task(poller.run())
-    await asyncio.sleep(0.4)
+    await until(lambda: poller.stats.polls["credits"] > 2 and len(feed.named("saw_sessions")) > 2, "the polls to go on")
     poller.stop()
     await asyncio.wait_for(running, 5)
     assert changes.count(("watch", "ValueError: a bug in the monitor")) == 1
