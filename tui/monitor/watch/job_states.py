@@ -36,6 +36,7 @@ from tui.api.errors import (
     RateLimitError,
     WdsError,
 )
+from tui.api.rate_limit_pause import RateLimitPause
 from tui.api.resources.jobs import STATUS_KINDS
 from tui.contract.models import ActivityEntry
 from tui.contract.models.batch import BatchScrapeStatus
@@ -47,8 +48,6 @@ ASKS_PER_POLL = 200
 BACKLOG_SIZE = 5_000
 FINISHED_KEPT = 20_000
 """Finished job ids remembered: more than a busy team's day of activity, about 2 MB."""
-DEFAULT_PAUSE = 30.0
-"""Seconds asked of nothing after a 429 that did not say how long."""
 
 Key = tuple[str, str]  # (kind, job id)
 
@@ -107,10 +106,9 @@ class JobStates:
         self._asks_per_poll = asks_per_poll
         self._backlog_size = backlog_size
         self._finished_kept = finished_kept
-        self._monotonic = monotonic
+        self._pause = RateLimitPause(monotonic)
         self._backlog: OrderedDict[Key, JobSeen] = OrderedDict()
         self._finished: OrderedDict[Key, None] = OrderedDict()
-        self._paused_until = 0.0
 
     @property
     def waiting(self) -> int:
@@ -124,7 +122,7 @@ class JobStates:
 
     def paused_for(self) -> float:
         """Seconds left of a rate-limit pause (0 when not paused)."""
-        return max(0.0, self._paused_until - self._monotonic())
+        return self._pause.left()
 
     def add(self, entries: Iterable[ActivityEntry]) -> None:
         """Queue the jobs of `entries` whose state an endpoint gives and that are not known to be finished."""
@@ -151,7 +149,7 @@ class JobStates:
                 try:
                     answer = await self._ask(job)
                 except RateLimitError as error:
-                    self._paused_until = self._monotonic() + (error.retry_after or DEFAULT_PAUSE)
+                    self._pause.began(error)
                     self._wait((job.kind, job.id), job)
                     round_.errors.append(error)
                     return

@@ -23,9 +23,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tui.api.errors import RateLimitError
+from tui.api.rate_limit_pause import DEFAULT_PAUSE
 from tui.contract.limits import ACTIVITY_LIMIT_MAX
 from tui.contract.models import ActivityEntry
-from tui.dashboard.features.activity.job_states import DEFAULT_PAUSE, MAX_IN_FLIGHT, RowStatus, StatusChecker
+from tui.dashboard.features.activity.job_states import MAX_IN_FLIGHT, RowStatus, StatusChecker
 from tui.dashboard.kit.formatting import clock_time
 from tui.dashboard.kit.outside_text import visible
 

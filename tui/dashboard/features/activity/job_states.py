@@ -29,6 +29,7 @@ from typing import Protocol
 from rich.text import Text
 
 from tui.api.errors import APIStatusError, NotFoundError, RateLimitError, WdsError
+from tui.api.rate_limit_pause import RateLimitPause
 from tui.api.resources.jobs import STATUS_KINDS
 from tui.contract.models.job_summary import JobSummary
 from tui.dashboard.kit.formatting import NO_VALUE
@@ -37,8 +38,6 @@ from tui.dashboard.kit.status_look import state_text
 MAX_IN_FLIGHT = 4
 CACHE_SIZE = 5000
 """Finished states kept: about two days of a busy team's activity, a few hundred kB."""
-DEFAULT_PAUSE = 30.0
-"""Seconds to wait after a 429 that did not say how long."""
 EXPIRED = "expired"
 
 
@@ -109,8 +108,7 @@ class StatusChecker:
         self._slots = asyncio.Semaphore(max_in_flight)
         self._cache: OrderedDict[tuple[str, str], RowStatus] = OrderedDict()
         self._cache_size = cache_size
-        self._monotonic = monotonic
-        self._paused_until = 0.0
+        self._pause = RateLimitPause(monotonic)
 
     def known(self, kind: str, job_id: str) -> RowStatus | None:
         """The status when no request is needed: a kind without one, or a finished job seen before."""
@@ -128,7 +126,7 @@ class StatusChecker:
 
     def paused_for(self) -> float:
         """Seconds left of a rate-limit pause (0 when not paused)."""
-        return max(0.0, self._paused_until - self._monotonic())
+        return self._pause.left()
 
     async def check(self, kind: str, job_id: str, wanted: Callable[[], bool] = lambda: True) -> RowStatus | None:
         """The job's status; None when it was not asked after all (no longer `wanted`, or paused)."""
@@ -145,7 +143,7 @@ class StatusChecker:
             try:
                 status = RowStatus.of(await self._jobs.summary(kind, job_id))
             except RateLimitError as exc:
-                self._paused_until = self._monotonic() + (exc.retry_after or DEFAULT_PAUSE)
+                self._pause.began(exc)
                 return None
             except NotFoundError:
                 status = GONE
