@@ -30,6 +30,9 @@ from tui.emulator.key_sources import (
 )
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
+from tui.emulator.state.on_start import keep_state
+from tui.emulator.state.state_file import StateFileError
+from tui.emulator.state.state_file import load as load_state
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 3002
@@ -140,6 +143,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="answer every API request after this many milliseconds, to see how a client copes with a slow service",
     )
     parser.add_argument(
+        "--state-file",
+        type=Path,
+        metavar="PATH",
+        help="keep the emulator's state (teams, keys, activity, usage, jobs, cache, webhooks pending, sessions) "
+        "in this SQLite file, saved about every second and on stop, and load it on start instead of the "
+        "seeded history. Keys given as well are added to the file's teams",
+    )
+    parser.add_argument(
         "--clock-speed",
         type=_clock_speed,
         default=1.0,
@@ -175,7 +186,9 @@ def webhook_line(emulator: Emulator) -> str:
     return f"Webhooks: unsigned; set ${SECRET_VARIABLE} (or --webhook-secret) to sign them"
 
 
-def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset()) -> str:
+def banner(
+    base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset(), state: str | None = None
+) -> str:
     """What the person who started the emulator needs: the URL, the keys, a curl to try.
 
     Keys in `masked` (from a file or the environment) are shown as `…` and their last four characters.
@@ -203,6 +216,7 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
         f"Browser sessions: {browser}",
         *limits,
         webhook_line(emulator),
+        *([state] if state is not None else []),
         "",
     ]
     lines.append("Teams and API keys (full keys are shown only here):")
@@ -243,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
             secret_specs += file_specs
             for warning in warnings:
                 print(f"wds-tui emulator: warning: {warning}", file=sys.stderr)
+        specs_given = bool(args.api_key or secret_specs)
         teams = teams_from_specs([*args.api_key, *secret_specs])
         check_host(args.host, args.allow_remote)
         limits = SandboxLimits.from_environment()
@@ -267,8 +282,14 @@ def run(args: argparse.Namespace) -> int:
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
     backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
+    try:
+        stored = load_state(args.state_file) if args.state_file is not None else None
+    except StateFileError as exc:
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     emulator = Emulator.from_keys(
         teams,
+        history=stored is None,  # a restored emulator has its own past: no seeded one on top
         seed=args.seed,
         webhook_secret=webhook_secret,
         live=live,
@@ -278,14 +299,29 @@ def run(args: argparse.Namespace) -> int:
         admin_token=admin_token.strip() if admin_token is not None else None,
     )
 
+    saver, state = None, None
+    if args.state_file is not None:
+        try:
+            saver, state = keep_state(emulator, args.state_file, stored, given=teams if specs_given else {})
+        except (StateFileError, OSError) as exc:
+            print(f"wds-tui emulator: {exc}", file=sys.stderr)
+            return 2
+        if webhook_secret is not None:
+            for team in emulator.teams.values():
+                team.webhook_secret = team.webhook_secret or webhook_secret
+
     def ready(base_url: str) -> None:
-        print(banner(base_url, emulator, live, masked), flush=True)
+        print(banner(base_url, emulator, live, masked, state), flush=True)
 
     try:
         serve(emulator, args.host, args.port, allow_remote=args.allow_remote, on_ready=ready)
     except OSError as exc:
         print(f"wds-tui emulator: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        if saver is not None:
+            saver.save_now()  # a clean stop loses nothing
+            saver.close()
     return 0
 
 
