@@ -27,6 +27,33 @@ if TYPE_CHECKING:
 
 Rows = dict[str, Any]
 Apply = Callable[[], None]
+
+
+class Deferred:
+    """A row whose writing is slow (a crawl's documents): read on the loop, written later, off it, once.
+
+    What it reads must not change on the loop meanwhile (a crawl's plan never does; a batch's
+    progress does, so a batch is written at once).
+    """
+
+    __slots__ = ("_write", "_value", "_done")
+
+    def __init__(self, write: Callable[[], Any]) -> None:
+        self._write = write
+        self._value: Any = None
+        self._done = False
+
+    def value(self) -> Any:
+        if not self._done:
+            self._value, self._done = self._write(), True
+        return self._value
+
+
+def resolved(row: Any) -> Any:
+    """The row itself, written now if it was deferred."""
+    return row.value() if isinstance(row, Deferred) else row
+
+
 LOG_ROW = "log"  # the activity counter and what was pruned; the other rows are one per team
 
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tui.emulator.jobs.model import BatchJob, Job
 from tui.emulator.jobs.scrape_cache import CacheEntry
 from tui.emulator.jobs.webhook_delivery import Delivery
 from tui.emulator.jobs.webhooks import _BatchEvents
-from tui.emulator.state.core_parts import Apply, Rows, moment, need
+from tui.emulator.state.core_parts import Apply, Deferred, Rows, moment, need
 from tui.emulator.state.values import SnapshotError, StateContext, decode, encode
 
 if TYPE_CHECKING:
@@ -60,7 +61,12 @@ class JobRows:
         for job_id, job in jobs.items():
             mark = _progress(job, now)
             kept = self._written.get(job_id)
-            row = kept[1] if kept is not None and kept[0] == mark else encode(job)
+            if kept is not None and kept[0] == mark:
+                row = kept[1]
+            elif isinstance(job, BatchJob):
+                row = encode(job)  # its progress moves on the loop: read here, all at once
+            else:
+                row = Deferred(partial(encode, job))
             written[job_id] = (mark, row)
             rows[f"job:{job_id}"] = row
         self._written = written
@@ -111,30 +117,47 @@ def parse_jobs(rows: Rows, emulator: Stateful, context: StateContext) -> Apply:
 # --- the scrape cache -----------------------------------------------------------------
 
 
-def read_cache(emulator: Stateful) -> Rows:
-    cache = emulator.jobs.cache
-    return {
-        "limits": {"max_entries": cache.max_entries},
-        # Oldest stored first: the cache drops from the front.
-        "entries": [
-            [team_id, key, entry.stored_at.isoformat(), entry.document]
-            for (team_id, key), entry in cache._entries.items()
-        ],
-    }
+class CacheRows:
+    """The scrape cache as rows: one per entry, each written once (an entry never changes), and their order.
+
+    Oldest stored first: the cache drops from the front. Documents are written off the loop
+    (`Deferred`): an entry stored by a crawl is written only when first read.
+    """
+
+    def __init__(self) -> None:
+        self._rows: dict[int, tuple[CacheEntry, Deferred]] = {}
+
+    def read(self, emulator: Stateful) -> Rows:
+        cache = emulator.jobs.cache
+        rows: Rows = {"limits": {"max_entries": cache.max_entries}, ORDER_ROW: []}
+        kept: dict[int, tuple[CacheEntry, Deferred]] = {}
+        for (team_id, key), entry in cache._entries.items():
+            known = self._rows.get(id(entry))
+            row = known[1] if known is not None and known[0] is entry else Deferred(partial(_cache_row, entry))
+            kept[id(entry)] = (entry, row)
+            place = [team_id, key]
+            rows[ORDER_ROW].append(place)
+            rows[f"entry:{json.dumps(place)}"] = row
+        self._rows = kept
+        return rows
+
+
+def _cache_row(entry: CacheEntry) -> dict[str, Any]:
+    return {"stored_at": entry.stored_at.isoformat(), "document": entry.document}
 
 
 def parse_cache(rows: Rows, emulator: Stateful) -> Apply:
     limits = need(rows.get("limits", {}), dict, "cache.limits")
     max_entries = need(limits.get("max_entries", emulator.jobs.cache.max_entries), int, "cache.limits.max_entries")
     entries: dict[tuple[str, str], CacheEntry] = {}
-    for index, item in enumerate(need(rows.get("entries", []), list, "cache.entries")):
-        where = f"cache.entries[{index}]"
-        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[3], dict)):
-            raise SnapshotError(f"{where}: expected [team id, url key, stored at, document]")
-        team_id, key, stored_at, document = item
-        entries[(need(team_id, str, where), need(key, str, where))] = CacheEntry(
-            _keeps(document), moment(stored_at, where)
-        )
+    for index, place in enumerate(need(rows.get(ORDER_ROW, []), list, f"cache.{ORDER_ROW}")):
+        where = f"cache.{ORDER_ROW}[{index}]"
+        if not (isinstance(place, list) and len(place) == 2 and all(isinstance(part, str) for part in place)):
+            raise SnapshotError(f"{where}: expected [team id, url key]")
+        row = rows.get(f"entry:{json.dumps(place)}")
+        if not (isinstance(row, dict) and isinstance(row.get("document"), dict)):
+            raise SnapshotError(f"{where}: its row 'entry:{json.dumps(place)}' is missing or has no document")
+        entries[(place[0], place[1])] = CacheEntry(_keeps(row["document"]), moment(row.get("stored_at"), where))
 
     def apply() -> None:
         cache = emulator.jobs.cache

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.emulator.core.teams import DEFAULT_CREDITS
 from tui.emulator.state import browser_parts, core_parts, job_parts
-from tui.emulator.state.core_parts import Apply, Rows, moment, need
+from tui.emulator.state.core_parts import Apply, Rows, moment, need, resolved
 from tui.emulator.state.values import SnapshotError
 
 if TYPE_CHECKING:
@@ -39,10 +39,14 @@ class SnapshotReader:
     def __init__(self, emulator: Stateful) -> None:
         self.emulator = emulator
         self._jobs = job_parts.JobRows()
+        self._cache = job_parts.CacheRows()
         self._profiles = browser_parts.ProfileRows()
 
     def parts(self) -> dict[str, Rows]:
-        """Every part's rows now (call it on the event loop: it reads live state)."""
+        """Every part's rows now (call it on the event loop: it reads live state).
+
+        Slow rows come back `Deferred`: write them (`resolved`) off the loop.
+        """
         emulator = self.emulator
         readers: dict[str, Callable[[Stateful], Rows]] = {
             "ids": core_parts.read_ids,
@@ -50,7 +54,7 @@ class SnapshotReader:
             "activity": core_parts.read_activity,
             "usage": core_parts.read_usage,
             "jobs": self._jobs.read,
-            "cache": job_parts.read_cache,
+            "cache": self._cache.read,
             "webhooks": job_parts.read_webhooks,
             "browser": browser_parts.read_sessions,
             "profiles": self._profiles.read,
@@ -58,8 +62,9 @@ class SnapshotReader:
         return {name: readers[name](emulator) for name in PARTS}
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole snapshot (see the module's docstring)."""
-        return wrap(self.parts(), self.emulator.clock.now(), self.emulator.seed)
+        """The whole snapshot (see the module's docstring), every row written out."""
+        parts = {name: {key: resolved(row) for key, row in rows.items()} for name, rows in self.parts().items()}
+        return wrap(parts, self.emulator.clock.now(), self.emulator.seed)
 
 
 def wrap(parts: dict[str, Rows], saved_at: datetime, seed: int) -> dict[str, Any]:

@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.emulator.state.core_parts import resolved
 from tui.emulator.state.snapshot import FORMAT, PARTS, VERSION, SnapshotReader
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ class StateSaver:
                     if kept is not None and kept[0] is row:
                         text = kept[1]
                     else:
-                        text = json.dumps(row, separators=(",", ":"), ensure_ascii=False)
+                        text = json.dumps(resolved(row), separators=(",", ":"), ensure_ascii=False)
                         if kept is None or kept[1] != text:
                             upserts.append((name, key, text))
                     written[(name, key)] = (row, text)
