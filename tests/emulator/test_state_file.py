@@ -77,6 +77,10 @@ def seen(c: httpx.Client, ids: dict[str, str], cursor: str) -> dict[str, Any]:
     }
 
 
+def tokens(usage: dict[str, Any]) -> int:
+    return sum(period["totalTokens"] for period in usage["periods"])
+
+
 def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> None:
     state_file = tmp_path / "state.sqlite"
     with emulator_on(state_file) as served, httpx.Client(base_url=served.url, timeout=30) as c:
@@ -86,6 +90,8 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
         crawl = c.post("/v2/crawl", headers=TEAM, json={"url": f"{SITE}/", "limit": 3}).json()
         batch = c.post("/v2/batch/scrape", headers=TEAM, json={"urls": [f"{SITE}/", f"{SITE}/about"]}).json()
         ids = {"scrape": scrape["data"]["metadata"]["scrapeId"], "crawl": crawl["id"], "batch": batch["id"]}
+        session = c.post("/v2/browser", headers=TEAM, json={"ttl": 120}).json()
+        opened = session.get("success") is True  # only where Chromium is installed
         cursor = c.get("/v2/team/activity", headers=TEAM, params={"limit": "3"}).json()["cursor"]
         time.sleep(2.5)  # more than a save's second, and the crawl and the batch are done
         before = seen(c, ids, cursor)
@@ -98,8 +104,17 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
             rf"state: restored from {re.escape(str(state_file))} \(\d+ jobs, \d+ activity entries\)", line
         )
         after = seen(c, ids, cursor)
-        assert after == before
-        assert before["first_page"]["data"][0]["endpoint"] == "batch_scrape"
+        billed = tokens(after["usage"]) - tokens(before["usage"])
+        assert {**after, "usage": None} == {**before, "usage": None}
+        if opened:  # its browser died with the emulator (PR_SET_PDEATHSIG): listed, never reopened
+            [listed] = c.get("/v2/browser", headers=TEAM).json()["sessions"]
+            assert listed["id"] == session["id"] and listed["status"] == "destroyed"
+            assert listed["endReason"] == "the emulator restarted"
+            # Billed as any session that ends: its first minute, 2 credits (15 tokens each).
+            assert billed == 2 * 15
+        else:
+            assert billed == 0
+        assert {"scrape", "crawl", "batch_scrape"} <= {entry["endpoint"] for entry in before["first_page"]["data"][:4]}
         assert before["cursor_page"]["data"]
         assert before["crawl"]["status"] == before["batch"]["status"] == "completed"
 

@@ -188,3 +188,42 @@ async def test_a_snapshot_broken_deep_inside_is_refused_naming_the_place_and_cha
         assert f"jobs[{job_id!r}]" in answer.json()["error"] and "not one of the emulator's" in answer.json()["error"]
         assert (await c.get("/_emulator/state", headers=AS_ADMIN)).json() == before
         assert (await c.get("/v2/team/activity", headers=TEAM)).status_code == 200  # the old key still works
+
+
+async def test_webhook_deliveries_not_yet_done_keep_their_retry_time_and_bytes_across_a_restore() -> None:
+    clock = ManualClock()
+    first = emulator(clock, history=False)
+    first.webhooks.use_transport(httpx.MockTransport(lambda request: httpx.Response(503)))
+    hook = {"url": "https://receiver.test/hooks"}
+    async with client(first) as c:
+        await c.post("/v2/crawl", headers=TEAM, json={"url": f"{SITE}/", "limit": 2, "webhook": hook})
+        batch_urls = [f"{SITE}/", f"{SITE}/about"]
+        await c.post("/v2/batch/scrape", headers=TEAM, json={"urls": batch_urls, "webhook": hook})
+    attempted = await first.webhooks.run_due()
+    assert {d.event for d in attempted} == {"crawl.started", "batch_scrape.started"}
+    [failed] = [d for d in attempted if d.event == "crawl.started"]
+    assert failed.state == "pending" and failed.due_at == clock.now() + timedelta(minutes=1)
+    snapshot = json.loads(json.dumps(SnapshotReader(first).snapshot()))
+
+    second = emulator(clock, history=False)
+    received: list[httpx.Request] = []
+
+    def receive(request: httpx.Request) -> httpx.Response:
+        received.append(request)
+        return httpx.Response(200)
+
+    second.webhooks.use_transport(httpx.MockTransport(receive))
+    restore(second, snapshot)
+    clock.advance(30)  # every page and end done; the failed `started` events wait for their retry
+    await second.webhooks.run_due()
+    events = [json.loads(request.content)["type"] for request in received]
+    assert "crawl.started" not in events and "batch_scrape.started" not in events
+    assert {"crawl.completed", "batch_scrape.completed"} <= set(events)
+    assert events.count("batch_scrape.page") == 2
+    clock.advance(31)
+    await second.webhooks.run_due()
+    assert "batch_scrape.started" in [json.loads(request.content)["type"] for request in received]
+    [retried] = [request for request in received if json.loads(request.content)["type"] == "crawl.started"]
+    assert retried.content == failed.body  # the same bytes, the same webhookId
+    [again] = [d for d in second.webhooks.log if d.webhook_id == failed.webhook_id]
+    assert [attempt.status_code for attempt in again.attempts] == [503, 200] and again.state == "delivered"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import io
 import shutil
 import tarfile
@@ -37,9 +38,8 @@ def read_sessions(emulator: Stateful) -> Rows:
     manager = emulator.browser
     rows: Rows = {BY_JOB_ROW: dict(manager._by_job)}
     for session_id, session in manager._sessions.items():
-        fields = encode(session)
-        fields["v"]["handle"] = None  # a running browser is not state: it is gone with the process
-        rows[f"session:{session_id}"] = fields
+        # A running browser is not state: it is gone with the process.
+        rows[f"session:{session_id}"] = encode(dataclasses.replace(session, handle=None))
     return rows
 
 
