@@ -13,7 +13,9 @@ import argparse
 import secrets
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from tui.contract.redact import mask_key
 from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
@@ -248,6 +250,19 @@ def banner(
     return "\n".join(lines)
 
 
+def resumed_at(stored: dict[str, Any] | None) -> datetime | None:
+    """Where a fast clock starts: where the state file's left off when that is ahead of now (a run at
+    `--clock-speed` gets ahead of real time), so its jobs and activity are not in the future."""
+    if stored is None:
+        return None
+    try:
+        saved_at = datetime.fromisoformat(stored.get("saved_at") or "")
+    except ValueError:
+        return None
+    now = datetime.now(UTC)
+    return saved_at if saved_at.tzinfo is not None and saved_at > now else None
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 for unusable options, 1 when the port cannot be bound."""
     try:
@@ -295,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
         live=live,
         browser_backend=backend,
         latency=args.latency,
-        clock=ScaledClock(args.clock_speed) if args.clock_speed != 1.0 else None,
+        clock=ScaledClock(args.clock_speed, start=resumed_at(stored)) if args.clock_speed != 1.0 else None,
         admin_token=admin_token.strip() if admin_token is not None else None,
     )
 
@@ -309,6 +324,9 @@ def run(args: argparse.Namespace) -> int:
         if webhook_secret is not None:
             for team in emulator.teams.values():
                 team.webhook_secret = team.webhook_secret or webhook_secret
+        if stored is not None:  # kept in a file, maybe given in secret once: not printed in full now
+            plain = {spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in args.api_key}
+            masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
 
     def ready(base_url: str) -> None:
         print(banner(base_url, emulator, live, masked, state), flush=True)
