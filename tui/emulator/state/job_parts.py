@@ -51,23 +51,24 @@ class JobRows:
     """Jobs as rows, each written again only when it has moved since it was last written."""
 
     def __init__(self) -> None:
-        self._written: dict[str, tuple[Any, Any]] = {}
+        # job id -> (the job, its progress, its row): an imported job of the same id is another object.
+        self._written: dict[str, tuple[Job, Any, Any]] = {}
 
     def read(self, emulator: Stateful) -> Rows:
         now = emulator.clock.now()
         jobs = emulator.jobs._jobs
         rows: Rows = {ORDER_ROW: list(jobs)}
-        written: dict[str, tuple[Any, Any]] = {}
+        written: dict[str, tuple[Job, Any, Any]] = {}
         for job_id, job in jobs.items():
             mark = _progress(job, now)
             kept = self._written.get(job_id)
-            if kept is not None and kept[0] == mark:
-                row = kept[1]
+            if kept is not None and kept[0] is job and kept[1] == mark:
+                row = kept[2]
             elif isinstance(job, BatchJob):
                 row = encode(job)  # its progress moves on the loop: read here, all at once
             else:
                 row = Deferred(partial(encode, job))
-            written[job_id] = (mark, row)
+            written[job_id] = (job, mark, row)
             rows[f"job:{job_id}"] = row
         self._written = written
         rows[EXPIRED_ROW] = [[job_id, team, kind] for job_id, (team, kind) in emulator.jobs._expired.items()]
