@@ -20,11 +20,12 @@ import io
 import shutil
 import tarfile
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.emulator.browser.model import BrowserSession, credits_for
-from tui.emulator.state.core_parts import Apply, Rows, need
+from tui.emulator.state.core_parts import Apply, Deferred, Rows, need
 from tui.emulator.state.values import SnapshotError, StateContext, decode, encode
 
 if TYPE_CHECKING:
@@ -97,24 +98,31 @@ class ProfileRows:
     """Saved profiles as rows, each packed again only when its directory has changed."""
 
     def __init__(self) -> None:
-        self._packed: dict[str, tuple[int, str]] = {}
+        # A check-in moves a new directory into place (`ProfileStore.check_in`): a new inode.
+        self._packed: dict[str, tuple[tuple[int, int], Deferred]] = {}
 
     def read(self, emulator: Stateful) -> Rows:
         root = _profile_root(emulator)
         if root is None or not root.is_dir():
             return {}
         rows: Rows = {}
-        packed: dict[str, tuple[int, str]] = {}
+        packed: dict[str, tuple[tuple[int, int], Deferred]] = {}
         for folder in sorted(root.iterdir()):
             if not folder.is_dir() or folder.name.startswith("."):
                 continue  # `.incoming-*` and `.previous-*` are a check-in under way
-            stamp = folder.stat().st_mtime_ns
+            found = folder.stat()
+            stamp = (found.st_ino, found.st_mtime_ns)
             kept = self._packed.get(folder.name)
-            text = kept[1] if kept is not None and kept[0] == stamp else _pack(folder)
-            packed[folder.name] = (stamp, text)
-            rows[folder.name] = {"tar_gz": text}
+            # Packed off the loop, once per version of the directory.
+            row = kept[1] if kept is not None and kept[0] == stamp else Deferred(partial(_packed_row, folder))
+            packed[folder.name] = (stamp, row)
+            rows[folder.name] = row
         self._packed = packed
         return rows
+
+
+def _packed_row(folder: Path) -> dict[str, str]:
+    return {"tar_gz": _pack(folder)}
 
 
 def _pack(folder: Path) -> str:
