@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from tui.emulator.core.activity import ENDPOINT_KINDS, ActivityEntry
+from tui.emulator.core.activity import ENDPOINT_KINDS, ActivityEntry, ActivityLog
 from tui.emulator.core.teams import DEFAULT_CREDITS, Team
 from tui.emulator.state.values import SnapshotError
 
@@ -156,20 +157,42 @@ def parse_teams(rows: Rows, emulator: Stateful) -> Apply:
 # --- activity -----------------------------------------------------------------------
 
 
-def read_activity(emulator: Stateful) -> Rows:
-    log = emulator.activity
-    rows: Rows = {
-        LOG_ROW: {
-            "next_seq": log._next_seq,
-            "pruned": [[*(key if isinstance(key, tuple) else (key, None)), n] for key, n in log._pruned.items()],
-            "job_entries": list(log._job_entries),
-        }
+class ActivityRows:
+    """Activity as rows: the counter and what was pruned, and one row per team, rebuilt only when it grew or was pruned.
+
+    A team's list only grows at its end and loses a prefix when pruned, so its length and its
+    first and last sequence numbers say whether it changed.
+    """
+
+    def __init__(self) -> None:
+        self._rows: dict[str, tuple[Any, Any]] = {}
+
+    def read(self, emulator: Stateful) -> Rows:
+        log = emulator.activity
+        rows: Rows = {LOG_ROW: self._kept(LOG_ROW, (log._next_seq, sum(log._pruned.values())), lambda: _header(log))}
+        for team_id, entries in log._all.items():
+            mark = (len(entries), entries[0].seq if entries else 0, entries[-1].seq if entries else 0)
+            rows[f"team:{team_id}"] = self._kept(team_id, mark, partial(_team_row, entries))
+        self._rows = {key: self._rows[key] for key in [LOG_ROW, *log._all]}
+        return rows
+
+    def _kept(self, key: str, mark: Any, build: Callable[[], Any]) -> Any:
+        kept = self._rows.get(key)
+        if kept is None or kept[0] != mark:
+            kept = self._rows[key] = (mark, build())
+        return kept[1]
+
+
+def _header(log: ActivityLog) -> dict[str, Any]:
+    return {
+        "next_seq": log._next_seq,
+        "pruned": [[*(key if isinstance(key, tuple) else (key, None)), n] for key, n in log._pruned.items()],
+        "job_entries": list(log._job_entries),
     }
-    for team_id, entries in log._all.items():
-        rows[f"team:{team_id}"] = [
-            [e.seq, e.id, e.endpoint, e.target, e.created_at.isoformat(), e.api_key, e.api_version] for e in entries
-        ]
-    return rows
+
+
+def _team_row(entries: list[ActivityEntry]) -> list[list[Any]]:
+    return [[e.seq, e.id, e.endpoint, e.target, e.created_at.isoformat(), e.api_key, e.api_version] for e in entries]
 
 
 def parse_activity(rows: Rows, emulator: Stateful) -> Apply:

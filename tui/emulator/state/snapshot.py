@@ -39,6 +39,7 @@ class SnapshotReader:
     def __init__(self, emulator: Stateful) -> None:
         self.emulator = emulator
         self._jobs = job_parts.JobRows()
+        self._activity = core_parts.ActivityRows()
         self._cache = job_parts.CacheRows()
         self._profiles = browser_parts.ProfileRows()
 
@@ -51,7 +52,7 @@ class SnapshotReader:
         readers: dict[str, Callable[[Stateful], Rows]] = {
             "ids": core_parts.read_ids,
             "teams": core_parts.read_teams,
-            "activity": core_parts.read_activity,
+            "activity": self._activity.read,
             "usage": core_parts.read_usage,
             "jobs": self._jobs.read,
             "cache": self._cache.read,
