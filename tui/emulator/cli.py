@@ -13,7 +13,9 @@ import argparse
 import secrets
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from tui.contract.redact import mask_key
 from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
@@ -30,6 +32,9 @@ from tui.emulator.key_sources import (
 )
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
+from tui.emulator.state.on_start import keep_state
+from tui.emulator.state.state_file import StateFileError
+from tui.emulator.state.state_file import load as load_state
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 3002
@@ -140,6 +145,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="answer every API request after this many milliseconds, to see how a client copes with a slow service",
     )
     parser.add_argument(
+        "--state-file",
+        type=Path,
+        metavar="PATH",
+        help="keep the emulator's state (teams, keys, activity, usage, jobs, cache, webhooks pending, sessions) "
+        "in this SQLite file, saved about every second and on stop, and load it on start instead of the "
+        "seeded history. Keys given as well are added to the file's teams",
+    )
+    parser.add_argument(
         "--clock-speed",
         type=_clock_speed,
         default=1.0,
@@ -175,7 +188,9 @@ def webhook_line(emulator: Emulator) -> str:
     return f"Webhooks: unsigned; set ${SECRET_VARIABLE} (or --webhook-secret) to sign them"
 
 
-def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset()) -> str:
+def banner(
+    base_url: str, emulator: Emulator, live: bool, masked: frozenset[str] = frozenset(), state: str | None = None
+) -> str:
     """What the person who started the emulator needs: the URL, the keys, a curl to try.
 
     Keys in `masked` (from a file or the environment) are shown as `…` and their last four characters.
@@ -203,6 +218,7 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
         f"Browser sessions: {browser}",
         *limits,
         webhook_line(emulator),
+        *([state] if state is not None else []),
         "",
     ]
     lines.append("Teams and API keys (full keys are shown only here):")
@@ -234,6 +250,19 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
     return "\n".join(lines)
 
 
+def resumed_at(stored: dict[str, Any] | None) -> datetime | None:
+    """Where a fast clock starts: where the state file's left off when that is ahead of now (a run at
+    `--clock-speed` gets ahead of real time), so its jobs and activity are not in the future."""
+    if stored is None:
+        return None
+    try:
+        saved_at = datetime.fromisoformat(stored.get("saved_at") or "")
+    except ValueError:
+        return None
+    now = datetime.now(UTC)
+    return saved_at if saved_at.tzinfo is not None and saved_at > now else None
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 for unusable options, 1 when the port cannot be bound."""
     try:
@@ -243,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
             secret_specs += file_specs
             for warning in warnings:
                 print(f"wds-tui emulator: warning: {warning}", file=sys.stderr)
+        specs_given = bool(args.api_key or secret_specs)
         teams = teams_from_specs([*args.api_key, *secret_specs])
         check_host(args.host, args.allow_remote)
         limits = SandboxLimits.from_environment()
@@ -267,25 +297,49 @@ def run(args: argparse.Namespace) -> int:
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
     backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
+    try:
+        stored = load_state(args.state_file) if args.state_file is not None else None
+    except StateFileError as exc:
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     emulator = Emulator.from_keys(
         teams,
+        history=stored is None,  # a restored emulator has its own past: no seeded one on top
         seed=args.seed,
         webhook_secret=webhook_secret,
         live=live,
         browser_backend=backend,
         latency=args.latency,
-        clock=ScaledClock(args.clock_speed) if args.clock_speed != 1.0 else None,
+        clock=ScaledClock(args.clock_speed, start=resumed_at(stored)) if args.clock_speed != 1.0 else None,
         admin_token=admin_token.strip() if admin_token is not None else None,
     )
 
+    saver, state = None, None
+    if args.state_file is not None:
+        try:
+            saver, state = keep_state(emulator, args.state_file, stored, given=teams if specs_given else {})
+        except (StateFileError, OSError) as exc:
+            print(f"wds-tui emulator: {exc}", file=sys.stderr)
+            return 2
+        if webhook_secret is not None:
+            for team in emulator.teams.values():
+                team.webhook_secret = team.webhook_secret or webhook_secret
+        if stored is not None:  # kept in a file, maybe given in secret once: not printed in full now
+            plain = {spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in args.api_key}
+            masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
+
     def ready(base_url: str) -> None:
-        print(banner(base_url, emulator, live, masked), flush=True)
+        print(banner(base_url, emulator, live, masked, state), flush=True)
 
     try:
         serve(emulator, args.host, args.port, allow_remote=args.allow_remote, on_ready=ready)
     except OSError as exc:
         print(f"wds-tui emulator: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        if saver is not None:
+            saver.save_now()  # a clean stop loses nothing
+            saver.close()
     return 0
 
 

@@ -8,15 +8,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from tui.emulator.admin import state
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.state.stateful import Stateful
 
 # What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
 ADMIN_INDEX: dict[str, str] = {}
+state.register(ADMIN_INDEX)
 
 
-class AdminParts(Protocol):
+class AdminParts(Stateful, Protocol):
     """What the admin routes reach of an emulated service (the composition root's `Emulator` has it all)."""
 
     @property
@@ -31,4 +34,4 @@ def admin_routes(service: AdminParts) -> list[BaseRoute]:
     async def index(request: Request) -> JSONResponse:
         return JSONResponse({"success": True, "prefix": ADMIN_PREFIX + "/", "routes": ADMIN_INDEX})
 
-    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"])]
+    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"]), *state.routes(service)]

@@ -79,8 +79,8 @@ class BrowserSession:
         }
 
     def to_wire(self) -> dict[str, Any]:
-        """The session as `GET /v2/browser` lists it."""
-        return {
+        """The session as `GET /v2/browser` lists it; an ended one says why (`endReason`, the emulator's own field)."""
+        wire = {
             "id": self.id,
             "status": self.status,
             **self.urls(),
@@ -88,6 +88,9 @@ class BrowserSession:
             "createdAt": isoformat_z(self.created_at),
             "lastActivity": isoformat_z(self.last_activity),
         }
+        if self.status == "destroyed" and self.end_reason is not None:
+            wire["endReason"] = self.end_reason
+        return wire
 
 
 def credits_for(duration_ms: int) -> int:

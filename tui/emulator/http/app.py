@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute
 
 from tui.emulator.admin.guard import AdminGuard
-from tui.emulator.admin.routes import admin_routes
+from tui.emulator.admin.routes import AdminParts, admin_routes
 from tui.emulator.browser.sessions import BrowserSessionManager
 from tui.emulator.core.activity import ActivityLog
 from tui.emulator.core.billing import Billing
@@ -48,7 +48,7 @@ from tui.emulator.support.desk import SupportDesk
 _STATUS_MESSAGES = {404: "Not found.", 405: "Method not allowed."}
 
 
-class ServiceParts(Protocol):
+class ServiceParts(AdminParts, Protocol):
     """The built parts of an emulated service that its HTTP skin serves."""
 
     @property

@@ -1,0 +1,156 @@
+"""`wds-tui emulator --state-file`: killed with SIGKILL and started again, it answers as it did."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.processes import REPO
+
+KEY = "wds-" + "7e" * 16
+ADMIN = "emu-" + "4d" * 16
+TEAM = {"Authorization": f"Bearer {KEY}"}
+SITE = "https://acme-outdoor.com"
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[str]
+    url: str
+    banner: list[str]
+
+
+@contextmanager
+def emulator_on(state_file: Path) -> Iterator[Served]:
+    """`wds-tui emulator --state-file` in a child until it prints its URL; killed (SIGKILL) if still running at the end."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY, "WDS_EMULATOR_ADMIN_TOKEN": ADMIN},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        assert process.stdout is not None
+        banner = []
+        for line in process.stdout:
+            banner.append(line.rstrip("\n"))
+            if found := re.search(r"serving (http://\S+)", line):
+                break
+        else:
+            raise RuntimeError("the emulator did not print its URL:\n" + "\n".join(banner))
+        for line in process.stdout:  # the rest of the banner, up to its last line
+            banner.append(line.rstrip("\n"))
+            if "Press Ctrl+C" in line:
+                break
+        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+        yield Served(process, found.group(1), banner)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def seen(c: httpx.Client, ids: dict[str, str], cursor: str) -> dict[str, Any]:
+    return {
+        "first_page": c.get("/v2/team/activity", headers=TEAM, params={"limit": "10"}).json(),
+        "cursor_page": c.get("/v2/team/activity", headers=TEAM, params={"cursor": cursor, "limit": "10"}).json(),
+        "scrape": c.get(f"/v2/scrape/{ids['scrape']}", headers=TEAM).json(),
+        "crawl": c.get(f"/v2/crawl/{ids['crawl']}", headers=TEAM).json(),
+        "batch": c.get(f"/v2/batch/scrape/{ids['batch']}", headers=TEAM).json(),
+        "usage": c.get("/v2/team/token-usage/historical?byApiKey=true", headers=TEAM).json(),
+    }
+
+
+def tokens(usage: dict[str, Any]) -> int:
+    return sum(period["totalTokens"] for period in usage["periods"])
+
+
+def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> None:
+    state_file = tmp_path / "state.sqlite"
+    with emulator_on(state_file) as served, httpx.Client(base_url=served.url, timeout=30) as c:
+        assert f"state: new file {state_file}" in served.banner
+        assert stat.S_IMODE(state_file.stat().st_mode) == 0o600  # it holds the keys
+        scrape = c.post("/v2/scrape", headers=TEAM, json={"url": f"{SITE}/"}).json()
+        crawl = c.post("/v2/crawl", headers=TEAM, json={"url": f"{SITE}/", "limit": 3}).json()
+        batch = c.post("/v2/batch/scrape", headers=TEAM, json={"urls": [f"{SITE}/", f"{SITE}/about"]}).json()
+        ids = {"scrape": scrape["data"]["metadata"]["scrapeId"], "crawl": crawl["id"], "batch": batch["id"]}
+        session = c.post("/v2/browser", headers=TEAM, json={"ttl": 120}).json()
+        opened = session.get("success") is True  # only where Chromium is installed
+        cursor = c.get("/v2/team/activity", headers=TEAM, params={"limit": "3"}).json()["cursor"]
+        time.sleep(2.5)  # more than a save's second, and the crawl and the batch are done
+        before = seen(c, ids, cursor)
+        time.sleep(1.5)  # a save's second after the last read (a status read can bill a batch's pages)
+        served.process.send_signal(signal.SIGKILL)
+        served.process.wait(10)
+
+    with emulator_on(state_file) as served, httpx.Client(base_url=served.url, timeout=30) as c:
+        [line] = [line for line in served.banner if line.startswith("state: ")]
+        assert re.fullmatch(
+            rf"state: restored from {re.escape(str(state_file))} \(\d+ jobs, \d+ activity entries\)", line
+        )
+        after = seen(c, ids, cursor)
+        billed = tokens(after["usage"]) - tokens(before["usage"])
+        assert {**after, "usage": None} == {**before, "usage": None}
+        if opened:  # its browser died with the emulator (PR_SET_PDEATHSIG): listed, never reopened
+            [listed] = c.get("/v2/browser", headers=TEAM).json()["sessions"]
+            assert listed["id"] == session["id"] and listed["status"] == "destroyed"
+            assert listed["endReason"] == "the emulator restarted"
+            # Billed as any session that ends: its first minute, 2 credits (15 tokens each).
+            assert billed == 2 * 15
+        else:
+            assert billed == 0
+        assert {"scrape", "crawl", "batch_scrape"} <= {entry["endpoint"] for entry in before["first_page"]["data"][:4]}
+        assert before["cursor_page"]["data"]
+        assert before["crawl"]["status"] == before["batch"]["status"] == "completed"
+
+
+def test_a_corrupt_state_file_stops_the_emulator_with_one_line_and_is_left_alone(tmp_path: Path) -> None:
+    state_file = tmp_path / "state.sqlite"
+    state_file.write_bytes(b"not a database, but someone's notes\n" * 100)
+    before = state_file.read_bytes()
+    finished = subprocess.run(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY},
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert finished.returncode == 2
+    assert finished.stderr.strip().splitlines() == [
+        f"wds-tui emulator: state file {state_file}: not a readable SQLite database (file is not a database)"
+    ]
+    assert state_file.read_bytes() == before
+
+
+def test_a_state_file_of_another_kind_is_refused(tmp_path: Path) -> None:
+    state_file = tmp_path / "other.sqlite"
+    with sqlite3.connect(state_file) as db:
+        db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        db.execute("INSERT INTO meta VALUES ('format', 'something-else')")
+    finished = subprocess.run(
+        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
+        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY},
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert finished.returncode == 2
+    assert finished.stderr.strip() == f"wds-tui emulator: state file {state_file}: not a wds-tui emulator state file"

@@ -1,0 +1,71 @@
+"""`/_emulator/state` and `/_emulator/reset`: export a snapshot, import one, clear everything.
+
+- `GET /_emulator/state`: the snapshot (`tui.emulator.state.snapshot`) as JSON, for a fixture file.
+- `PUT /_emulator/state`: make a snapshot the emulator's state. It is read whole before anything
+  changes: a bad one is refused (400, saying where and what was expected) and changes nothing.
+  Sessions open now are ended first; sessions the snapshot saw running are listed `destroyed`.
+- `POST /_emulator/reset`: an empty emulator that keeps its teams and keys, so callers go on with
+  the keys they hold: activity, usage (credits full again), jobs, the cache, webhook deliveries
+  and sessions are gone; open sessions are ended first. Saved profiles are removed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from tui.emulator.admin.guard import ADMIN_PREFIX
+from tui.emulator.http.errors import ApiError
+from tui.emulator.state.snapshot import SnapshotReader, close_sessions, counts, emptied, prepare
+from tui.emulator.state.stateful import Stateful
+from tui.emulator.state.values import SnapshotError
+
+STATE_PATH = ADMIN_PREFIX + "/state"
+RESET_PATH = ADMIN_PREFIX + "/reset"
+IMPORTED = "the state was imported"
+RESET = "the emulator was reset"
+
+
+def register(index: dict[str, str]) -> None:
+    """Name the state routes in the admin index."""
+    index[f"GET {STATE_PATH}"] = "the emulator's whole state as a JSON snapshot (teams, activity, usage, jobs ...)"
+    index[f"PUT {STATE_PATH}"] = "replace the state with a snapshot that GET gave (400 and no change if it is bad)"
+    index[f"POST {RESET_PATH}"] = "clear everything but the teams and their keys"
+
+
+def routes(service: Stateful) -> list[BaseRoute]:
+    """The state routes over `service`."""
+
+    async def export(request: Request) -> JSONResponse:
+        return JSONResponse(SnapshotReader(service).snapshot())
+
+    async def import_(request: Request) -> JSONResponse:
+        try:
+            snapshot = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ApiError(400, f"The body is not JSON ({exc}); send what GET {STATE_PATH} answers.") from None
+        try:
+            changes = prepare(service, snapshot, reason=IMPORTED)
+        except SnapshotError as exc:
+            raise ApiError(400, f"Not a state snapshot this emulator can load: {exc}.", code="BAD_SNAPSHOT") from None
+        await close_sessions(service, IMPORTED)
+        for change in changes:
+            change()
+        jobs, activity = counts(snapshot)
+        return JSONResponse({"success": True, "jobs": jobs, "activityEntries": activity})
+
+    async def reset(request: Request) -> JSONResponse:
+        changes = prepare(service, emptied(service), reason=RESET)
+        await close_sessions(service, RESET)
+        for change in changes:
+            change()
+        return JSONResponse({"success": True, "teams": len(service.teams)})
+
+    return [
+        Route(STATE_PATH, export, methods=["GET"]),
+        Route(STATE_PATH, import_, methods=["PUT"]),
+        Route(RESET_PATH, reset, methods=["POST"]),
+    ]
