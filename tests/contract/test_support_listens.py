@@ -4,14 +4,22 @@ The job is a lockdown scrape that missed the cache. Asked about lockdown, the ag
 recommends turning it off and tests that; asked about maxAge by a caller who needs
 lockdown, it says maxAge cannot help, will not recommend turning lockdown off, and
 shows the cache lookup it made; asked about billing, it says it cannot diagnose that.
+The last test asks over a real loopback server (`ServerThread`), as any client would.
 """
 
 from __future__ import annotations
 
+import pytest
+
 from tests.contract.service import SITE, Service
+from tests.support.emulator_teams import ALPHA_KEY
 from tui.api.client import WdsClient
 from tui.contract.models import SupportAnswer
+from tui.emulator.core.clock import ManualClock
+from tui.emulator.core.teams import Caller
 from tui.emulator.jobs.scrape_engine import FailureKind
+from tui.emulator.server import ServerThread
+from tui.emulator.service import Emulator
 
 PAGE = f"{SITE}/about"
 
@@ -45,3 +53,21 @@ async def test_three_questions_about_one_failed_job(service: Service, alpha: Wds
     assert all(PAGE in a.answer for a in answers)
     assert all(isinstance(a.duration_ms, int) and a.request_id for a in answers)
     assert len({a.request_id for a in answers}) == 3
+
+
+@pytest.mark.socket
+async def test_two_questions_over_a_real_server(clock: ManualClock) -> None:
+    emulator = Emulator.from_keys({"alpha": [ALPHA_KEY]}, seed=7, history=False, clock=clock)
+    team = emulator.team_by_key(ALPHA_KEY)
+    assert team is not None
+    job = emulator.jobs.failing_scrape(Caller(team, ALPHA_KEY), FailureKind.LOCKDOWN_MISS, "acme-outdoor.com")
+    with ServerThread(emulator) as base_url:
+        async with WdsClient(base_url, ALPHA_KEY) as client:
+            plain = await client.support.ask("Why did lockdown fail?", job_id=job.id)
+            bound = await client.support.ask(
+                "Why did lockdown fail?", rationale="Lockdown is mandatory here.", job_id=job.id
+            )
+    assert (plain.fix_parameters, plain.confidence) == ({"lockdown": False}, "high")
+    assert (bound.fix_parameters, bound.confidence) == (None, "medium")
+    assert 'you said "Lockdown is mandatory here"' in bound.answer
+    assert PAGE in plain.answer and PAGE in bound.answer

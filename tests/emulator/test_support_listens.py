@@ -165,3 +165,17 @@ async def test_the_same_question_gets_the_same_answer(client: httpx.AsyncClient,
     for envelope in (first, second):
         del envelope["requestId"], envelope["durationMs"]
     assert first == second
+
+
+async def test_a_fix_not_yet_tested_is_at_most_medium(client: httpx.AsyncClient, emulator: Emulator) -> None:
+    job_id = lockdown_miss(emulator)
+    ticks = iter(range(100))
+    # Checkpoints: start, job found, verdict reached, then the budget is spent before the fix's re-run.
+    emulator.support.budget_seconds = 2.5
+    emulator.support.timer = lambda: float(next(ticks))
+    response = await client.post(
+        "/v2/support/ask", json={"question": "Why did lockdown fail?", "jobId": job_id}, headers=auth(ALPHA_KEY)
+    )
+    body = response.json()
+    assert response.status_code == 504 and body["fixParameters"] == {"lockdown": False}
+    assert body["validation"] is None and body["confidence"] == "medium"
