@@ -42,7 +42,8 @@ async def test_a_burst_of_keys_sends_one_request_once_typing_pauses(
         assert faults.asked == ["how long is a scrape cached"]
         assert "sources for “how long is a scrape cached”" in status(screen)
         assert shown_titles(screen)[0].startswith("Answer")
-        assert any("Caching" in title for title in shown_titles(screen)[1:])
+        # Sources about the cache; which page ranks third moves with any edit of the bundled docs.
+        assert all("cach" in title.lower() for title in shown_titles(screen)[1:3])
 
 
 async def test_enter_searches_at_once_without_waiting_for_the_pause(
