@@ -8,9 +8,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from tui.emulator.admin import job_control
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.jobs.steering import JobControl
+from tui.emulator.jobs.store import JobStore
 
 # What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
 ADMIN_INDEX: dict[str, str] = {}
@@ -23,6 +26,10 @@ class AdminParts(Protocol):
     def clock(self) -> Clock: ...
     @property
     def teams(self) -> TeamDirectory: ...
+    @property
+    def jobs(self) -> JobStore: ...
+    @property
+    def job_control(self) -> JobControl: ...
 
 
 def admin_routes(service: AdminParts) -> list[BaseRoute]:
@@ -31,4 +38,4 @@ def admin_routes(service: AdminParts) -> list[BaseRoute]:
     async def index(request: Request) -> JSONResponse:
         return JSONResponse({"success": True, "prefix": ADMIN_PREFIX + "/", "routes": ADMIN_INDEX})
 
-    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"])]
+    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"]), *job_control.routes(service, ADMIN_INDEX)]

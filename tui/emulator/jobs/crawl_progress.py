@@ -69,6 +69,11 @@ class Timeline:
             return "scraping"
         return "failed" if self.fails_at_start else "completed"
 
+    @property
+    def failed_with(self) -> str | None:
+        """The error a job was failed with from outside its own run (a tester's, `progression`); none here."""
+        return None
+
     def completed(self, now: datetime, cancelled_at: datetime | None = None) -> int:
         """Pages completed at `now`, frozen at the moment of a cancellation."""
         moment = min(now, cancelled_at) if cancelled_at is not None else now
