@@ -9,6 +9,9 @@ Pacing: each of the team's workers scrapes one page per emulator second
 (`PAGE_SECONDS`); a job uses `concurrency` workers (the team's limit, or a
 batch's `maxConcurrency`). A crawl's `delay` (seconds between requests) makes
 it sequential with at least that gap between pages.
+
+A tester may hold a job and move it by hand (`progression.SteeredTimeline`, a
+timeline with the held time cut out): still arithmetic, on the same clock.
 """
 
 from __future__ import annotations
