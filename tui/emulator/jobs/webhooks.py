@@ -32,6 +32,10 @@ A crawl's events are all queued when it starts (it is planned then, and at most
 a few thousand pages). A batch's page events and its end are made as its pages
 are scraped (`_BatchEvents`, pulled at each `run_due`): a batch of 100,000 URLs
 queued 100,000 documents up front.
+
+A crawl held by a tester (`steering`) has its events due after the hold dropped
+(`cancel_pending`); when it is moved or let go, the rest of its course is queued
+again at its new times (`schedule_course`), so its receiver hears a natural end.
 """
 
 from __future__ import annotations
