@@ -117,3 +117,24 @@ async def test_a_watcher_on_the_crawl_socket_sees_a_held_crawl_completed_when_to
                 statuses = [status async for status in updates]
     assert (caught_up.status, caught_up.completed) == ("scraping", 0)
     assert (statuses[-1].status, statuses[-1].completed, len(statuses[-1].data)) == ("completed", 3, 3)
+
+
+async def test_a_held_crawl_let_go_sends_the_rest_of_its_events_at_their_new_times() -> None:
+    with served() as service, ThreadedReceiver() as receiver:
+        async with httpx.AsyncClient(base_url=service.base_url) as http, WdsClient(service.base_url, ALPHA_KEY) as c:
+            await admin(http, "PUT", "/_emulator/teams/alpha/progression", {"mode": "manual"})
+            crawl = await c.crawl.start(SITE, limit=3, webhook={"url": receiver.url})
+            let_go_at = service.clock.advance(100)
+            await admin(http, "PUT", f"/_emulator/jobs/{crawl.id}/progression", {"mode": "clock"})
+            service.clock.advance(2)
+            events = [r.json["type"] for r in await deliveries(receiver, 5)]
+            status = await c.crawl.get(crawl.id)
+    sent = [(d.event, d.due_at) for d in service.emulator.webhooks.deliveries_for(crawl.id) if d.state == "delivered"]
+    assert events == ["crawl.started", "crawl.page", "crawl.page", "crawl.page", "crawl.completed"]
+    assert (status.status, status.completed) == ("completed", 3)
+    assert [(event, (due - let_go_at).total_seconds()) for event, due in sent[1:]] == [
+        ("crawl.page", 0.5),
+        ("crawl.page", 1.0),
+        ("crawl.page", 1.5),
+        ("crawl.completed", 1.5),
+    ]
