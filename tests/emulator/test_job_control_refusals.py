@@ -92,6 +92,12 @@ async def test_bad_bodies_unknown_names_and_ended_jobs_are_refused_with_what_is_
             assert "failed at its start (URL blocked by robots.txt.)" in said
             moved = await admin(http, "POST", f"/_emulator/jobs/{blocked}/transition", {"to": "failed"})
             assert moved["job"]["state"] == "failed"
+            as_natural = await http.get(f"/v2/crawl/{blocked}/errors", headers=auth(ALPHA_KEY))
+            assert as_natural.json()["errors"] == [] and as_natural.json()["robotsBlocked"] == [refused_start["url"]]
+            plain = (await http.post("/v2/crawl", json={"url": SITE, "limit": 2}, headers=auth(ALPHA_KEY))).json()["id"]
+            await admin(http, "POST", f"/_emulator/jobs/{plain}/transition", {"to": "failed"})
+            said = await http.get(f"/v2/crawl/{plain}/errors", headers=auth(ALPHA_KEY))
+            assert [error["error"] for error in said.json()["errors"]] == ["The job failed."]
 
 
 async def test_a_snapshot_taken_back_holds_what_was_held_and_keeps_what_was_moved() -> None:

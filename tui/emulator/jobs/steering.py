@@ -148,8 +148,8 @@ class JobControl:
             self._store.cancel(job, at=now)  # as a DELETE does: its `crawl.cancelled` included
             return
         done = job.completed(now)
-        if to == "failed" and error is None:
-            error = job.failure.message if isinstance(job, CrawlJob) and job.failure else DEFAULT_ERROR
+        if to == "failed" and error is None and not job.timeline.fails_at_start:
+            error = DEFAULT_ERROR  # a crawl that failed at its start needs none: it fails for its own reason
         steering.ending = Ending(to, now, error if to == "failed" else None)
         team = self._teams.get(job.team_id)
         if isinstance(job, CrawlJob) and team is not None:
