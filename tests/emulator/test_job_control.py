@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from tests.emulator.job_control_service import SITE, admin, served
 from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tests.support.webhook_receiver import Received, ThreadedReceiver
 from tui.api.client import WdsClient
+
+pytestmark = pytest.mark.socket  # a real emulator served on a loopback port
 
 ERROR = "Upstream proxy pool exhausted while crawling."
 

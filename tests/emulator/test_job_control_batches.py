@@ -11,10 +11,13 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.emulator.job_control_service import SITE, admin, served
 from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tests.support.webhook_receiver import ThreadedReceiver
+
+pytestmark = pytest.mark.socket  # a real emulator served on a loopback port
 
 URLS = [SITE, SITE + "about", SITE + "products", SITE + "blog"]
 

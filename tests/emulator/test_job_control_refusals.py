@@ -10,12 +10,15 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.emulator.job_control_service import ADMIN, SITE, admin, new_emulator, served
 from tests.support.emulator_teams import ALPHA_KEY, START, auth, client_for
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.jobs.model import CrawlJob
 from tui.emulator.jobs.progression import SteeredTimeline
+
+pytestmark = pytest.mark.socket  # a real emulator served on a loopback port
 
 UNKNOWN_JOB = "0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f"
 
