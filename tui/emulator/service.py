@@ -26,6 +26,7 @@ from tui.emulator.core.teams import Caller, Team, TeamDirectory
 from tui.emulator.core.usage import UsageLedger
 from tui.emulator.history import HistorySeeder
 from tui.emulator.http.app import create_app
+from tui.emulator.jobs.steering import JobControl
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.webhooks import WebhookDispatcher
 from tui.emulator.sites.registry import SiteRegistry
@@ -97,6 +98,9 @@ class Emulator:
             webhooks=self.webhooks,
             new_ids=self.ids.new_ids,
         )
+        # The tester's control of job states (`/_emulator/...progression`): new jobs and status polls go through it.
+        self.job_control = JobControl(store=self.jobs, webhooks=self.webhooks, teams=self.teams, clock=self.clock)
+        self.jobs.steer_with(self.job_control)
         self.background.add(self.webhooks.run_loop)
         self.background.add(self.jobs.running_batches.run_loop)  # running batches scraped (and billed) as time passes
         self.support = SupportDesk(jobs=self.jobs, sites=self.sites, clock=self.clock, new_id=new_id)
@@ -110,6 +114,7 @@ class Emulator:
         self.retention.add("activity", self.activity.prune)
         self.retention.add("jobs", lambda: self.jobs.prune(self.activity.lists))
         self.retention.add("webhook deliveries", self.webhooks.prune)
+        self.retention.add("steered jobs", self.job_control.prune)
         self.retention.add("browser sessions", self.browser.prune)
         self.background.add(self.retention.run_loop)
         if history:

@@ -8,10 +8,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.emulator.admin import state
+from tui.emulator.admin import job_control, state
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.jobs.steering import JobControl
+from tui.emulator.jobs.store import JobStore
 from tui.emulator.state.stateful import Stateful
 
 # What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
@@ -26,6 +28,10 @@ class AdminParts(Stateful, Protocol):
     def clock(self) -> Clock: ...
     @property
     def teams(self) -> TeamDirectory: ...
+    @property
+    def jobs(self) -> JobStore: ...
+    @property
+    def job_control(self) -> JobControl: ...
 
 
 def admin_routes(service: AdminParts) -> list[BaseRoute]:
@@ -34,4 +40,8 @@ def admin_routes(service: AdminParts) -> list[BaseRoute]:
     async def index(request: Request) -> JSONResponse:
         return JSONResponse({"success": True, "prefix": ADMIN_PREFIX + "/", "routes": ADMIN_INDEX})
 
-    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"]), *state.routes(service)]
+    return [
+        Route(ADMIN_PREFIX + "/", index, methods=["GET"]),
+        *state.routes(service),
+        *job_control.routes(service, ADMIN_INDEX),
+    ]

@@ -42,6 +42,7 @@ from tui.emulator.http.errors import (
 )
 from tui.emulator.http.latency import LatencyMiddleware
 from tui.emulator.http.live_view import live_view_routes
+from tui.emulator.jobs.steering import JobControl
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.support.desk import SupportDesk
 
@@ -63,6 +64,8 @@ class ServiceParts(AdminParts, Protocol):
     def billing(self) -> Billing: ...
     @property
     def jobs(self) -> JobStore: ...
+    @property
+    def job_control(self) -> JobControl: ...
     @property
     def browser(self) -> BrowserSessionManager: ...
     @property

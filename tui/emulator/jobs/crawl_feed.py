@@ -40,12 +40,16 @@ class CrawlFeed:
         self._pages_told = done
         if job.status(now) == "failed" and job.plan.start_failure is not None:
             # A crawl refused at its start: the service's catch-up says why, with nothing scraped.
-            failed = {"success": False, "error": job.plan.start_failure.message, "status": "failed"}
+            error = job.timeline.failed_with or job.plan.start_failure.message
+            failed = {"success": False, "error": error, "status": "failed"}
             counts = {"total": 0, "completed": 0, "creditsUsed": 0, "expiresAt": isoformat_z(job.expires_at)}
             return {"type": "catchup", "data": {**failed, **counts, "data": []}}
         # One page as large as everything done holds every document, so no `next` is made
         # (and the base URL it would be built from is not needed).
         body = job.status_payload(now, 0, max(1, done), "")
+        if body["status"] == "failed" and job.timeline.failed_with is not None:
+            # Failed by a tester (`progression`): said as a failed start says it, with the pages it had.
+            body = {**body, "success": False, "error": job.timeline.failed_with}
         return {"type": "catchup", "data": body}
 
     def news(self, now: datetime) -> list[dict[str, Any]]:

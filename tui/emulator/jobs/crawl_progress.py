@@ -9,6 +9,9 @@ Pacing: each of the team's workers scrapes one page per emulator second
 (`PAGE_SECONDS`); a job uses `concurrency` workers (the team's limit, or a
 batch's `maxConcurrency`). A crawl's `delay` (seconds between requests) makes
 it sequential with at least that gap between pages.
+
+A tester may hold a job and move it by hand (`progression.SteeredTimeline`, a
+timeline with the held time cut out): still arithmetic, on the same clock.
 """
 
 from __future__ import annotations
@@ -68,6 +71,11 @@ class Timeline:
         if now < self.ends_at:
             return "scraping"
         return "failed" if self.fails_at_start else "completed"
+
+    @property
+    def failed_with(self) -> str | None:
+        """The error a job was failed with from outside its own run (a tester's, `progression`); none here."""
+        return None
 
     def completed(self, now: datetime, cancelled_at: datetime | None = None) -> int:
         """Pages completed at `now`, frozen at the moment of a cancellation."""

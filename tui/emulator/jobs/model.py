@@ -4,7 +4,8 @@ Each job remembers who made it, what was asked, what came out and, when
 something went wrong, the `Failure` that explains it (the support desk reads
 it). A crawl holds its whole outcome from the start and reveals it along a
 `Timeline`; a batch scrapes each URL when its timeline reaches it
-(`BatchRun`). Either way their state is a function of the clock.
+(`BatchRun`). Either way their state is a function of the clock, unless a
+tester holds the job (its timeline is then a `progression.SteeredTimeline`).
 """
 
 from __future__ import annotations
@@ -196,8 +197,9 @@ class CrawlJob(_PagedJob):
     def errors_payload(self, now: datetime) -> dict[str, Any]:
         """`GET /v2/crawl/{id}/errors`: pages that could not be scraped, and robots.txt refusals."""
         errors = self.plan.errors if self.status(now) != "scraping" else []
-        if self.plan.start_failure is not None and self.plan.start_failure.kind != FailureKind.ROBOTS:
-            errors = [CrawlError(self.url, self.plan.start_failure)]
+        start_failure = self.plan.start_failure
+        if start_failure is not None and start_failure.kind != FailureKind.ROBOTS and not self.timeline.failed_with:
+            errors = [CrawlError(self.url, start_failure)]  # a tester's error, when given, says it instead
         done = self.completed(now)
         return {
             "success": True,
@@ -210,6 +212,7 @@ class CrawlJob(_PagedJob):
                 }
                 for e in errors
             ]
+            + _failed_with_entry(self, now)
             + [
                 _error_entry(self.page_ids[i], self.timeline.page_done_at(i), r)
                 for i, r in enumerate(self.plan.results[:done])
@@ -293,9 +296,18 @@ class BatchJob(_PagedJob):
                 _error_entry(self.page_ids[i], self.timeline.page_done_at(i), self.run.result(i))
                 for i in range(done)
                 if self.run.is_error(i)
-            ],
+            ]
+            + _failed_with_entry(self, now),
             "robotsBlocked": [],
         }
+
+
+def _failed_with_entry(job: CrawlJob | BatchJob, now: datetime) -> list[dict[str, Any]]:
+    """The error a tester failed the job with (`progression`), listed as a crawl lists its failed start."""
+    error = job.timeline.failed_with
+    if error is None or job.status(now) != "failed":
+        return []
+    return [{"id": job.id, "timestamp": isoformat_z(job.timeline.ends_at), "url": job.url, "error": error}]
 
 
 def _error_entry(page_id: str, at: datetime, result: FetchResult) -> dict[str, Any]:

@@ -12,6 +12,10 @@ is billed when it starts, for every page it will scrape; a batch page by page,
 as each URL is scraped (`BatchRun`), as the service bills. Either status shows
 `creditsUsed` growing as pages complete. A map costs 1 credit.
 
+A tester may hold a team's new crawls and batches, or any one of them, and move them by
+hand or on their Nth status poll (`progression`, `steering`): the store hands each new job
+and each status poll to its `Progression`, which follows the clock unless told otherwise.
+
 A team's queue is capped (`batch_intake.QUEUED_URLS_MAX`): a batch that would
 pass it is refused.
 """
@@ -36,6 +40,7 @@ from tui.emulator.jobs.crawl_plan import PlannedCrawl, plan_requested_crawl
 from tui.emulator.jobs.crawl_progress import JOB_RETENTION, Timeline, page_interval
 from tui.emulator.jobs.failure_recipes import failing_request
 from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob, webhook_config
+from tui.emulator.jobs.progression import ClockProgression, Progression
 from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.running_batches import RunningBatches
 from tui.emulator.jobs.scrape_cache import ScrapeCache
@@ -85,6 +90,15 @@ class JobStore:
         # Crawls and batches dropped by `prune`: id -> (team, kind), so their status still
         # answers "Job expired." rather than "Job not found." (ids only: ~200 B each, capped).
         self._expired: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._progression: Progression = ClockProgression()
+
+    def steer_with(self, progression: Progression) -> None:
+        """Hand new jobs and status polls to `progression` (the composition root wires the tester's control)."""
+        self._progression = progression
+
+    def polled(self, job: CrawlJob | BatchJob) -> None:
+        """Its team read `job`'s status (`GET /v2/crawl/{id}`, `GET /v2/batch/scrape/{id}`)."""
+        self._progression.polled(job)
 
     # -- lookup ------------------------------------------------------------------
 
@@ -210,6 +224,7 @@ class JobStore:
         if record:
             self._record(caller, "crawl", request.url, job_id, plan.credits, at)
         self._webhooks.schedule_job(job, caller.team)
+        self._progression.adopt(job)
         return job
 
     def cancel(self, job: CrawlJob | BatchJob, at: datetime | None = None) -> None:
@@ -286,6 +301,7 @@ class JobStore:
             # Billed page by page as the URLs are scraped.
             self._record(caller, "batch_scrape", urls.valid[0], job_id, 0, at)
         self._webhooks.schedule_job(job, caller.team)
+        self._progression.adopt(job)
         return job
 
     # -- map and agent -------------------------------------------------------------

@@ -32,6 +32,10 @@ A crawl's events are all queued when it starts (it is planned then, and at most
 a few thousand pages). A batch's page events and its end are made as its pages
 are scraped (`_BatchEvents`, pulled at each `run_due`): a batch of 100,000 URLs
 queued 100,000 documents up front.
+
+A crawl held by a tester (`steering`) has its events due after the hold dropped
+(`cancel_pending`); when it is moved or let go, the rest of its course is queued
+again at its new times (`schedule_course`), so its receiver hears a natural end.
 """
 
 from __future__ import annotations
@@ -120,49 +124,52 @@ class WebhookDispatcher:
 
     def schedule_job(self, job: CrawlJob | BatchJob, team: Team) -> list[Delivery]:
         """Queue every event of `job` that its webhook asks for, each at the time it happens."""
-        config = job.webhook
-        if config is None:
+        if job.webhook is None:
             return []
         prefix = "crawl" if job.kind == "crawl" else "batch_scrape"
-        wanted = set(config.events or DEFAULT_EVENTS)
-        queued = []
-
-        def add(suffix: str, due: datetime, data: list[Any], error: str | None = None) -> None:
-            if wants(wanted, prefix, suffix):
-                queued.append(
-                    self.enqueue(
-                        team,
-                        job.id,
-                        f"{prefix}.{suffix}",
-                        config.url,
-                        due,
-                        data,
-                        metadata=config.metadata,
-                        headers=config.headers,
-                        error=error,
-                    )
-                )
-
-        add("started", job.created_at, [])
-        if job.kind == "batch_scrape":
-            assert isinstance(job, BatchJob)
+        queued = self._add(job, team, f"{prefix}.started", job.created_at, [])
+        if isinstance(job, BatchJob):
+            wanted = set(job.webhook.events or DEFAULT_EVENTS)
             if wants(wanted, prefix, "page") or wants(wanted, prefix, "completed"):
                 self._batches.append(
                     _BatchEvents(job, team, pages=wants(wanted, prefix, "page"), end=wants(wanted, prefix, "completed"))
                 )
             return queued
+        return queued + self.schedule_course(job, team)
+
+    def schedule_course(self, job: CrawlJob, team: Team, from_page: int = 0) -> list[Delivery]:
+        """Queue a crawl's page events from `from_page` on and its end, at the times its timeline says.
+
+        At its start, and again when a tester moves or lets go a held crawl (`steering`): its
+        later events were dropped when it was held (`cancel_pending`), and happen at their new times.
+        """
         timeline = job.timeline
-        if timeline.fails_at_start:
+        error = timeline.failed_with
+        if error is None and timeline.fails_at_start:
             failure = getattr(job, "failure", None)
-            add("failed", timeline.ends_at, [], error=failure.message if failure else "The job failed.")
-            return queued
-        if wants(wanted, prefix, "page"):
-            for index in range(job.total):
+            error = failure.message if failure else "The job failed."
+        if error is not None:
+            return self._add(job, team, "crawl.failed", timeline.ends_at, [], error)
+        queued = []
+        if job.webhook is not None and wants(set(job.webhook.events or DEFAULT_EVENTS), "crawl", "page"):
+            for index in range(from_page, job.total):
                 document = job.page_document(index)
                 if document is not None:
-                    add("page", timeline.page_done_at(index), [document])
-        add("completed", timeline.ends_at, [])
-        return queued
+                    queued += self._add(job, team, "crawl.page", timeline.page_done_at(index), [document])
+        return queued + self._add(job, team, "crawl.completed", timeline.ends_at, [])
+
+    def _add(
+        self, job: CrawlJob | BatchJob, team: Team, event: str, due: datetime, data: list[Any], error: str | None = None
+    ) -> list[Delivery]:
+        """Queue `event` of `job` (`crawl.page`, ...) when its webhook wants it."""
+        config = job.webhook
+        prefix, _, suffix = event.partition(".")
+        if config is None or not wants(set(config.events or DEFAULT_EVENTS), prefix, suffix):
+            return []
+        delivery = self.enqueue(
+            team, job.id, event, config.url, due, data, metadata=config.metadata, headers=config.headers, error=error
+        )
+        return [delivery]
 
     def _batch_events_due(self, now: datetime) -> None:
         """Queue the page events (and ends) of running batches that have happened by `now`."""

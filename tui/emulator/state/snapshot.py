@@ -4,7 +4,8 @@ Format (version 1):
 
     {"format": "wds-emulator-state", "version": 1, "saved_at": "<ISO time>", "seed": 0,
      "parts": {"ids": {...}, "teams": {...}, "activity": {...}, "usage": {...}, "jobs": {...},
-               "cache": {...}, "webhooks": {...}, "browser": {...}, "profiles": {...}}}
+               "cache": {...}, "webhooks": {...}, "browser": {...}, "profiles": {...},
+               "progression": {"modes": {...}}}}
 
 Each part is a dict of rows (row key -> JSON value): the state file keeps one
 table per part and one line per row. What each row holds is said by the
@@ -20,7 +21,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from tui.emulator.core.errors import InvalidRequest
 from tui.emulator.core.teams import DEFAULT_CREDITS
+from tui.emulator.jobs.progression import Mode, Steering
 from tui.emulator.state import browser_parts, core_parts, job_parts
 from tui.emulator.state.core_parts import Apply, Rows, moment, need, resolved
 from tui.emulator.state.values import SnapshotError
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 
 FORMAT = "wds-emulator-state"
 VERSION = 1
-PARTS = ("ids", "teams", "activity", "usage", "jobs", "cache", "webhooks", "browser", "profiles")
+PARTS = ("ids", "teams", "activity", "usage", "jobs", "cache", "webhooks", "browser", "profiles", "progression")
 
 
 class SnapshotReader:
@@ -59,6 +62,7 @@ class SnapshotReader:
             "webhooks": job_parts.read_webhooks,
             "browser": browser_parts.read_sessions,
             "profiles": self._profiles.read,
+            "progression": read_progression,
         }
         return {name: readers[name](emulator) for name in PARTS}
 
@@ -111,7 +115,28 @@ def prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
         job_parts.parse_webhooks(rows["webhooks"], emulator, context, rows["jobs"]),
         browser_parts.parse_sessions(rows["browser"], emulator, context, saved_at, reason),
         browser_parts.parse_profiles(rows["profiles"], emulator),
+        parse_progression(rows["progression"], emulator),  # after the jobs: it holds them again
     ]
+
+
+def read_progression(emulator: Stateful) -> Rows:
+    """The tester's job modes (`tui.emulator.jobs.steering`): one row, as `JobControl.snapshot()` gives it."""
+    return {"modes": emulator.job_control.snapshot()}
+
+
+def parse_progression(rows: Rows, emulator: Stateful) -> Apply:
+    """Read the modes now (a bad one refuses the snapshot), take them back once the jobs are restored."""
+    modes = need(rows.get("modes", {}), dict, "parts.progression.modes")
+    teams = need(modes.get("teams", {}), dict, "parts.progression.modes.teams")
+    jobs = need(modes.get("jobs", {}), dict, "parts.progression.modes.jobs")
+    try:
+        for wire in teams.values():
+            Mode.from_wire(need(wire, dict, "parts.progression.modes.teams.*"))
+        for wire in jobs.values():
+            Steering.from_wire(need(wire, dict, "parts.progression.modes.jobs.*"))
+    except (InvalidRequest, KeyError, TypeError, ValueError) as exc:
+        raise SnapshotError(f"parts.progression: {exc}") from None
+    return lambda: emulator.job_control.restore(modes)
 
 
 def emptied(emulator: Stateful) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from tui.emulator.core.clock import Clock
 from tui.emulator.core.ids import SeededIds
 from tui.emulator.core.teams import TeamDirectory
 from tui.emulator.core.usage import UsageLedger
+from tui.emulator.jobs.steering import JobControl
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.webhooks import WebhookDispatcher
 
@@ -38,3 +39,5 @@ class Stateful(Protocol):
     def webhooks(self) -> WebhookDispatcher: ...
     @property
     def browser(self) -> BrowserSessionManager: ...
+    @property
+    def job_control(self) -> JobControl: ...

@@ -26,6 +26,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tui.emulator.core.ids import IdBlock
 from tui.emulator.jobs.batch_run import BatchRun
+from tui.emulator.jobs.progression import SteeredTimeline
 from tui.emulator.jobs.rendered_pages import RenderedPages
 from tui.emulator.jobs.scrape_cache import CacheEntry
 from tui.emulator.jobs.scrape_engine import FetchResult
@@ -97,6 +98,8 @@ def encode(value: Any) -> Any:
     if isinstance(value, BaseModel):
         dumped = value.model_dump(mode="json", by_alias=True, exclude_none=True)
         return {TAG: "model", "cls": class_path(type(value)), "v": dumped}
+    if isinstance(value, SteeredTimeline):  # the plan is saved; the tester's modes are a part of their own
+        return encode(value.natural())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {}
         for field in dataclasses.fields(value):
