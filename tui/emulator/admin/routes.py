@@ -8,12 +8,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from tui.emulator.admin import faults
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.http.fault_rules import FaultRules
 
 # What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
-ADMIN_INDEX: dict[str, str] = {}
+ADMIN_INDEX: dict[str, str] = {**faults.INDEX}
 
 
 class AdminParts(Protocol):
@@ -23,6 +25,8 @@ class AdminParts(Protocol):
     def clock(self) -> Clock: ...
     @property
     def teams(self) -> TeamDirectory: ...
+    @property
+    def faults(self) -> FaultRules: ...
 
 
 def admin_routes(service: AdminParts) -> list[BaseRoute]:
@@ -31,4 +35,4 @@ def admin_routes(service: AdminParts) -> list[BaseRoute]:
     async def index(request: Request) -> JSONResponse:
         return JSONResponse({"success": True, "prefix": ADMIN_PREFIX + "/", "routes": ADMIN_INDEX})
 
-    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"])]
+    return [Route(ADMIN_PREFIX + "/", index, methods=["GET"]), *faults.routes(service)]
