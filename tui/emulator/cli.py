@@ -10,6 +10,7 @@ so they are shown masked.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
+from tui.emulator.http.fault_rules import FaultRule, FaultRuleError
+from tui.emulator.http.fault_spec import FAULTS_VARIABLE, rule_from_spec, spec_of_rule, specs_of_variable
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.key_sources import (
     KEYS_VARIABLE,
@@ -140,12 +143,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="answer every API request after this many milliseconds, to see how a client copes with a slow service",
     )
     parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a fault rule from the start; repeat for more. SPEC is '[METHOD] PATH effect... [p=P] [team=NAME] "
+        "[times=N]', effects status=429|500|502|503|504 [retry_after=S], latency=MS or MIN-MAX, reset, "
+        "cut=BYTES or N%%, slow=BYTES/s; e.g. 'POST /v2/crawl status=429 retry_after=2 times=3'. "
+        f"Also read from ${FAULTS_VARIABLE} (specs separated by ';'). Managed at runtime under /_emulator/faults",
+    )
+    parser.add_argument(
         "--clock-speed",
         type=_clock_speed,
         default=1.0,
         metavar="N",
         help="run the emulator's clock N times faster than real time (live traffic too), for soak tests",
     )
+
+
+def fault_rules_of(given: Sequence[str], variable: str | None, team_names: Sequence[str]) -> list[FaultRule]:
+    """The rules of `--fault` specs and of `$WDS_EMULATOR_FAULTS`; `FaultRuleError` names the bad spec."""
+    specs = [("--fault", spec) for spec in given]
+    specs += [(FAULTS_VARIABLE, spec) for spec in specs_of_variable(variable or "")]
+    rules = []
+    for source, spec in specs:
+        try:
+            rules.append(rule_from_spec(spec, team_names))
+        except FaultRuleError as exc:
+            raise FaultRuleError(f"{source} {spec!r}: {exc}") from None
+    return rules
 
 
 def _latency_ms(text: str) -> float:
@@ -224,6 +250,10 @@ def banner(base_url: str, emulator: Emulator, live: bool, masked: frozenset[str]
             f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
             f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
         ]
+    rules = list(emulator.faults)
+    if rules:
+        lines += ["", "Fault rules (GET /_emulator/faults lists them with their firings):"]
+        lines += [f"  {rule.id}: {spec_of_rule(rule)}" for rule in rules]
     token = mask_key(emulator.admin_token) if emulator.admin_token in masked else emulator.admin_token
     lines += [
         "",
@@ -263,6 +293,11 @@ def run(args: argparse.Namespace) -> int:
         given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
         print(f"wds-tui emulator: {given} is empty", file=sys.stderr)
         return 2
+    try:
+        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), list(teams))
+    except FaultRuleError as exc:
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
@@ -277,6 +312,9 @@ def run(args: argparse.Namespace) -> int:
         clock=ScaledClock(args.clock_speed) if args.clock_speed != 1.0 else None,
         admin_token=admin_token.strip() if admin_token is not None else None,
     )
+
+    for rule in faults:
+        emulator.faults.add(rule)
 
     def ready(base_url: str) -> None:
         print(banner(base_url, emulator, live, masked), flush=True)

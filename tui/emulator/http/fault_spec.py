@@ -34,7 +34,7 @@ def fields_of_spec(spec: str) -> dict[str, Any]:
             "the rule is empty: write [METHOD] PATH and at least one effect, e.g. GET /v2/* status=503"
         )
     fields: dict[str, Any] = {}
-    if words[0].upper() in METHODS or (words[0] == "*" and len(words) > 1 and "=" not in words[1]):
+    if words[0].upper() in METHODS or (words[0] == "*" and len(words) > 1 and words[1].startswith(("/", "*"))):
         fields["method"] = words.pop(0)
     if not words or "=" in words[0] or words[0] in _FLAGS:
         raise FaultRuleError("the path is missing: write [METHOD] PATH, e.g. /v2/crawl or /v2/crawl/* or *")
