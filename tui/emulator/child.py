@@ -60,16 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not key:
         print(f"{parser.prog}: {KEY_VARIABLE} is not set", file=sys.stderr)
         return 2
-    die_with_parent(args.parent)
-    stop_at_end_of_stdin()
-    sock = socket.socket(fileno=args.fd)
-
-    # As in the dashboard (tui.dashboard.startup.cli.main): no cyclic collection while the long-lived
-    # state is built, then that state is kept out of later collections.
-    gc.disable()
-    from tui.emulator.cli import fault_rules_of
     from tui.emulator.http.fault_rules import FaultRuleError
-    from tui.emulator.http.fault_spec import FAULTS_VARIABLE
+    from tui.emulator.http.fault_spec import FAULTS_VARIABLE, fault_rules_of
 
     try:
         # A demo of the dashboard under trouble; a bad rule ends the child, which the dashboard's
@@ -78,6 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FaultRuleError as exc:
         print(f"{parser.prog}: {exc}", file=sys.stderr, flush=True)
         return 2
+    die_with_parent(args.parent)
+    stop_at_end_of_stdin()
+    sock = socket.socket(fileno=args.fd)
+
+    # As in the dashboard (tui.dashboard.startup.cli.main): no cyclic collection while the long-lived
+    # state is built, then that state is kept out of later collections.
+    gc.disable()
     from tui.emulator.browser.chromium import browser_backend_from_environment
     from tui.emulator.jobs.webhooks import SECRET_VARIABLE
     from tui.emulator.server import serve

@@ -21,8 +21,8 @@ from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
-from tui.emulator.http.fault_rules import FaultRule, FaultRuleError
-from tui.emulator.http.fault_spec import FAULTS_VARIABLE, rule_from_spec, spec_of_rule, specs_of_variable
+from tui.emulator.http.fault_rules import FaultRuleError
+from tui.emulator.http.fault_spec import FAULTS_VARIABLE, fault_rules_of, spec_of_rule
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.key_sources import (
     KEYS_VARIABLE,
@@ -159,19 +159,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="run the emulator's clock N times faster than real time (live traffic too), for soak tests",
     )
-
-
-def fault_rules_of(given: Sequence[str], variable: str | None, team_names: Sequence[str]) -> list[FaultRule]:
-    """The rules of `--fault` specs and of `$WDS_EMULATOR_FAULTS`; `FaultRuleError` names the bad spec."""
-    specs = [("--fault", spec) for spec in given]
-    specs += [(FAULTS_VARIABLE, spec) for spec in specs_of_variable(variable or "")]
-    rules = []
-    for source, spec in specs:
-        try:
-            rules.append(rule_from_spec(spec, team_names))
-        except FaultRuleError as exc:
-            raise FaultRuleError(f"{source} {spec!r}: {exc}") from None
-    return rules
 
 
 def _latency_ms(text: str) -> float:

@@ -14,7 +14,7 @@ into those fields and checked by `fault_rules.rule_from_fields`, as a JSON body 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from tui.emulator.http.fault_rules import FIELDS, METHODS, FaultRule, FaultRuleError, rule_from_fields
@@ -89,3 +89,16 @@ def spec_of_rule(rule: FaultRule) -> str:
     if rule.times is not None:
         words.append(f"times={rule.times}")
     return " ".join(words)
+
+
+def fault_rules_of(given: Sequence[str], variable: str | None, team_names: Collection[str]) -> list[FaultRule]:
+    """The rules of `--fault` specs and of `$WDS_EMULATOR_FAULTS`; `FaultRuleError` names the bad spec."""
+    specs = [("--fault", spec) for spec in given]
+    specs += [(FAULTS_VARIABLE, spec) for spec in specs_of_variable(variable or "")]
+    rules = []
+    for source, spec in specs:
+        try:
+            rules.append(rule_from_spec(spec, team_names))
+        except FaultRuleError as exc:
+            raise FaultRuleError(f"{source} {spec!r}: {exc}") from None
+    return rules
