@@ -16,73 +16,58 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.support.emulator_teams import ALPHA_KEY, auth
-from tui.emulator.server import ServerThread
-from tui.emulator.service import Emulator
+from tests.support.emulator_teams import ALPHA_KEY
+from tests.support.faulty_emulator import Faults, faulty_emulator
 
 firecrawl = pytest.importorskip("firecrawl", reason="the official SDK is in the test extras")
 from firecrawl.v2.utils.error_handler import RateLimitError  # noqa: E402
 
 pytestmark = pytest.mark.socket
 
-ADMIN = "emu-" + "0f" * 16
 SITE = "https://acme-outdoor.com"
 BACKOFF = 0.2  # the SDK sleeps 0.2 s, then 0.4 s, between its attempts
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[str]:
-    emulator = Emulator.from_keys({"alpha": [ALPHA_KEY]}, seed=7, admin_token=ADMIN, history=False)
-    with ServerThread(emulator) as base_url:
-        yield base_url
+def served() -> Iterator[tuple[str, Faults]]:
+    with faulty_emulator({"alpha": [ALPHA_KEY]}, seed=7) as served:
+        yield served
 
 
 @pytest.fixture
-def admin(served: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=served, headers=auth(ADMIN), timeout=10) as client:
-        yield client
-        client.delete("/_emulator/faults")
+def faults(served: tuple[str, Faults]) -> Iterator[Faults]:
+    yield served[1]
+    served[1].clear()
 
 
 @pytest.fixture
-def sdk(served: str) -> Any:
-    return firecrawl.Firecrawl(api_key=ALPHA_KEY, api_url=served, max_retries=3, backoff_factor=BACKOFF)
+def sdk(served: tuple[str, Faults]) -> Any:
+    return firecrawl.Firecrawl(api_key=ALPHA_KEY, api_url=served[0], max_retries=3, backoff_factor=BACKOFF)
 
 
-def add(admin: httpx.Client, **rule: Any) -> int:
-    answer = admin.post("/_emulator/faults", json=rule)
-    assert answer.status_code == 201, answer.text
-    return int(answer.json()["rule"]["id"])
-
-
-def rule_of(admin: httpx.Client, rule_id: int) -> dict[str, Any]:
-    return next(rule for rule in admin.get("/_emulator/faults").json()["rules"] if rule["id"] == rule_id)
-
-
-def test_the_sdk_retries_two_502s_after_its_backoff_and_then_succeeds(admin: httpx.Client, sdk: Any) -> None:
-    rule = add(admin, method="POST", path="/v2/scrape", status=502, times=2)
+def test_the_sdk_retries_two_502s_after_its_backoff_and_then_succeeds(faults: Faults, sdk: Any) -> None:
+    rule = faults.add(method="POST", path="/v2/scrape", status=502, times=2)
     started = time.monotonic()
     document = sdk.scrape(f"{SITE}/", formats=["markdown"])
     elapsed = time.monotonic() - started
     assert document.markdown
-    assert rule_of(admin, rule)["fired"] == 2 and rule_of(admin, rule)["spent"] is True
+    assert faults.rule(rule)["fired"] == 2 and faults.rule(rule)["spent"] is True
     assert elapsed >= BACKOFF + 2 * BACKOFF, f"answered after {elapsed:.2f} s: it did not wait between attempts"
 
 
-def test_the_sdk_retries_a_reset_connection_and_then_succeeds(admin: httpx.Client, sdk: Any) -> None:
-    rule = add(admin, method="POST", path="/v2/map", reset=True, times=1)
+def test_the_sdk_retries_a_reset_connection_and_then_succeeds(faults: Faults, sdk: Any) -> None:
+    rule = faults.add(method="POST", path="/v2/map", reset=True, times=1)
     links = sdk.map(SITE, limit=5).links
     assert len(links) == 5
-    assert rule_of(admin, rule)["fired"] == 1
+    assert faults.rule(rule)["fired"] == 1
 
 
 def test_a_429_is_raised_at_once_with_its_retry_after_and_a_caller_that_waits_succeeds(
-    admin: httpx.Client, sdk: Any
+    faults: Faults, sdk: Any
 ) -> None:
-    rule = add(admin, method="POST", path="/v2/scrape", status=429, retry_after=1, times=1)
+    rule = faults.add(method="POST", path="/v2/scrape", status=429, retry_after=1, times=1)
     started = time.monotonic()
     with pytest.raises(RateLimitError) as caught:
         sdk.scrape(f"{SITE}/about", formats=["markdown"])
@@ -90,7 +75,7 @@ def test_a_429_is_raised_at_once_with_its_retry_after_and_a_caller_that_waits_su
     error = caught.value
     assert error.status_code == 429 and error.response.headers["Retry-After"] == "1"
     assert "retry after 1s" in str(error)
-    assert rule_of(admin, rule)["fired"] == 1  # one attempt: no retry
+    assert faults.rule(rule)["fired"] == 1  # one attempt: no retry
     time.sleep(float(error.response.headers["Retry-After"]))  # what the SDK leaves to its caller
     assert sdk.scrape(f"{SITE}/about", formats=["markdown"]).markdown
-    assert rule_of(admin, rule) | {"fired": 1, "spent": True} == rule_of(admin, rule)
+    assert faults.rule(rule) | {"fired": 1, "spent": True} == faults.rule(rule)

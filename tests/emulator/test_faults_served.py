@@ -150,3 +150,19 @@ def test_the_admin_prefix_answers_through_a_reset_of_every_path(http: httpx.Clie
         http.get("/openapi.json")
     assert json.loads(http.get("/_emulator/", headers=auth(ADMIN)).content)["success"] is True
     assert fired(http) == [1]
+
+
+def test_a_client_that_gives_up_on_a_long_latency_frees_the_server_at_once() -> None:
+    emulator = Emulator.from_keys({"alpha": [ALPHA_KEY]}, admin_token=ADMIN, history=False)
+    server = ServerThread(emulator)
+    base_url = server.start()
+    try:
+        with httpx.Client(base_url=base_url, timeout=10) as client:
+            add(client, path=ACTIVITY, latency=60_000)
+            with pytest.raises(httpx.ReadTimeout):
+                client.get(ACTIVITY, headers=auth(ALPHA_KEY), timeout=0.3)
+    finally:
+        started = time.monotonic()
+        server.stop()
+    # uvicorn waits up to its graceful 3 s for a request still being answered: none is left
+    assert time.monotonic() - started < 1.5

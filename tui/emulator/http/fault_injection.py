@@ -80,15 +80,18 @@ class FaultInjectionMiddleware:
         if rule is None:
             await self.app(scope, receive, send)
             return
+        transport = scope.get("extensions", {}).get(TRANSPORT_EXTENSION)
         delay = self.rules.latency_seconds(rule)
         if delay > 0:
-            await asyncio.sleep(delay)
-        transport = scope.get("extensions", {}).get(TRANSPORT_EXTENSION)
+            still_there = await _wait_unless_gone(delay, receive)
+            if still_there is None:
+                return  # the client gave up waiting: nobody to answer
+            receive = still_there
         if rule.reset:
             await _reset(transport, receive)
             return
         app = fault_answer(rule, path).response() if rule.status is not None else self.app
-        shaper = _BodyShaper(rule, send)
+        shaper = _BodyShaper(rule, send, transport)
         await app(scope, receive, shaper.send)
         if shaper.was_cut:
             await _close_after_cut(transport, receive, shaper.sent)
@@ -97,9 +100,10 @@ class FaultInjectionMiddleware:
 class _BodyShaper:
     """The `send` of a faulted answer: marks its head, then cuts and paces its body as the rule says."""
 
-    def __init__(self, rule: FaultRule, send: Send) -> None:
+    def __init__(self, rule: FaultRule, send: Send, transport: Any) -> None:
         self.rule = rule
         self.inner = send
+        self.transport = transport  # None in-process
         self.keep: int | None = None  # body bytes still allowed out (a cut), None: all of them
         self.sent = 0
         self.was_cut = False
@@ -146,8 +150,42 @@ class _BodyShaper:
             last = start + piece >= len(body)
             chunk = body[start : start + piece]
             await self.inner({"type": "http.response.body", "body": chunk, "more_body": more or not last})
+            if self.transport is not None and self.transport.is_closing():
+                return  # the client gave up: the rest of a trickle would only hold the server
             if not last:
                 await asyncio.sleep(len(chunk) / rate)
+
+
+async def _wait_unless_gone(seconds: float, receive: Receive) -> Receive | None:
+    """Sleep `seconds`, or less if the client disconnects meanwhile (then None).
+
+    A client that gives up on a long latency frees the server at once, as it would the real
+    service. What the request's body sends meanwhile is kept, and the `receive` returned hands it
+    to the app first.
+    """
+    kept: list[Message] = []
+    sleeping = asyncio.ensure_future(asyncio.sleep(seconds))
+    try:
+        while True:
+            message = asyncio.ensure_future(receive())
+            await asyncio.wait({sleeping, message}, return_when=asyncio.FIRST_COMPLETED)
+            if not message.done():
+                message.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await message
+                break
+            if message.result()["type"] == "http.disconnect":
+                return None
+            kept.append(message.result())
+            if sleeping.done():
+                break
+    finally:
+        sleeping.cancel()
+
+    async def replaying() -> Message:
+        return kept.pop(0) if kept else await receive()
+
+    return replaying
 
 
 async def _reset(transport: Any, receive: Receive) -> None:
