@@ -47,7 +47,7 @@ _STATUS_WORDS = {
     429: ("RATE_LIMITED", "Rate limit exceeded: too many requests. Please retry after {retry_after}s."),
     500: ("UNKNOWN_ERROR", "An unexpected error occurred. Please try again later."),
     502: ("BAD_GATEWAY", "Bad gateway: an upstream service did not answer properly."),
-    503: ("SERVICE_UNAVAILABLE", "Service unavailable: the service is overloaded or down. Please try again later."),
+    503: ("SERVICE_UNAVAILABLE", "Service unavailable."),
     504: ("GATEWAY_TIMEOUT", "Gateway timeout: the request took too long to process."),
 }
 
