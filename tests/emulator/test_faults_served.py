@@ -8,6 +8,7 @@ body. The admin prefix answers through every rule.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests.support.emulator_teams import ALPHA_KEY, BETA_KEY, auth
 from tui.emulator.server import ServerThread
@@ -166,3 +168,16 @@ def test_a_client_that_gives_up_on_a_long_latency_frees_the_server_at_once() -> 
         server.stop()
     # uvicorn waits up to its graceful 3 s for a request still being answered: none is left
     assert time.monotonic() - started < 1.5
+
+
+async def test_a_websocket_is_never_faulted(served: tuple[str, Emulator], http: httpx.Client) -> None:
+    started = http.post("/v2/crawl", json={"url": "https://acme-outdoor.com", "limit": 3}, headers=auth(ALPHA_KEY))
+    crawl_id = started.json()["id"]
+    add(http, method="GET", path="/v2/crawl/*", reset=True)
+    with pytest.raises(httpx.TransportError):
+        http.get(f"/v2/crawl/{crawl_id}", headers=auth(ALPHA_KEY))
+    url = served[0].replace("http://", "ws://") + f"/v2/crawl/{crawl_id}"
+    async with websockets.connect(url, additional_headers=auth(ALPHA_KEY)) as socket_:
+        first = json.loads(await asyncio.wait_for(socket_.recv(), 10))
+    assert first["type"] == "catchup"
+    assert fired(http) == [1]  # the status poll met the rule; the same path's upgrade did not

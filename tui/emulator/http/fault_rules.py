@@ -17,7 +17,7 @@ from __future__ import annotations
 import fnmatch
 import random
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -312,7 +312,7 @@ class FaultRules:
         self._rules.clear()
         return count
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[FaultRule]:
         return iter(list(self._rules.values()))
 
     def __len__(self) -> int:
