@@ -195,3 +195,10 @@ def test_the_spec_words() -> None:
 def test_a_bad_spec_says_what_is_wrong(spec: str, said: str) -> None:
     with pytest.raises(FaultRuleError, match=said):
         rule_from_spec(spec, TEAMS)
+
+
+async def test_a_body_sent_during_a_latency_still_reaches_the_route(client: httpx.AsyncClient) -> None:
+    await add(client, method="POST", path="/v2/map", latency=50)
+    answer = await client.post("/v2/map", json={"url": "https://example.com", "limit": 3}, headers=auth(ALPHA_KEY))
+    assert answer.status_code == 200 and len(answer.json()["links"]) == 3
+    assert answer.headers["X-Emulator-Fault"] == "1"

@@ -181,3 +181,18 @@ async def test_a_websocket_is_never_faulted(served: tuple[str, Emulator], http: 
         first = json.loads(await asyncio.wait_for(socket_.recv(), 10))
     assert first["type"] == "catchup"
     assert fired(http) == [1]  # the status poll met the rule; the same path's upgrade did not
+
+
+def test_a_body_sent_during_a_latency_still_reaches_the_route(http: httpx.Client) -> None:
+    add(http, method="POST", path="/v2/map", latency=200)
+    started = time.monotonic()
+    answer = http.post("/v2/map", json={"url": "https://example.com", "limit": 3}, headers=auth(ALPHA_KEY))
+    assert answer.status_code == 200 and len(answer.json()["links"]) == 3
+    assert time.monotonic() - started >= 0.2
+
+
+def test_a_probability_faults_some_calls_and_counts_only_those(http: httpx.Client) -> None:
+    rule = add(http, method="GET", path="/v2/team/*", status=503, p=0.5)
+    statuses = [http.get(ACTIVITY, headers=auth(ALPHA_KEY)).status_code for _ in range(30)]
+    assert set(statuses) == {200, 503}
+    assert fired(http) == [statuses.count(503)] and rule > 0
