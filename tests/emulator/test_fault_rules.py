@@ -202,3 +202,14 @@ async def test_a_body_sent_during_a_latency_still_reaches_the_route(client: http
     answer = await client.post("/v2/map", json={"url": "https://example.com", "limit": 3}, headers=auth(ALPHA_KEY))
     assert answer.status_code == 200 and len(answer.json()["links"]) == 3
     assert answer.headers["X-Emulator-Fault"] == "1"
+
+
+async def test_rules_apply_in_the_order_they_were_added_and_the_first_that_fires_wins(
+    client: httpx.AsyncClient,
+) -> None:
+    first = await add(client, method="GET", path="/v2/team/activity", status=503, times=1)
+    second = await add(client, path="/v2/team/*", status=500)
+    statuses = [(await client.get("/v2/team/activity", headers=auth(ALPHA_KEY))).status_code for _ in range(3)]
+    assert statuses == [503, 500, 500]
+    listed = (await client.get("/_emulator/faults", headers=auth(ADMIN))).json()["rules"]
+    assert [(rule["id"], rule["fired"]) for rule in listed] == [(first["id"], 1), (second["id"], 2)]
