@@ -152,3 +152,29 @@ def test_what_runs_before_the_child_starts_stays_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_fault_rules_from_the_environment_reach_the_embedded_emulator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WDS_EMULATOR_FAULTS", "GET /v2/team/activity status=503 retry_after=2; GET /v2/map latency=1")
+    with LocalEmulator.start(seed=7, log_path=tmp_path / "emulator.log") as running:
+        headers = {"Authorization": f"Bearer {running.api_key}"}
+        answer = httpx.get(f"{running.base_url}/v2/team/activity", headers=headers, timeout=30)
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert answer.json()["code"] == "SERVICE_UNAVAILABLE"
+
+
+def test_a_bad_fault_rule_in_the_environment_stops_the_child_with_the_reason_in_its_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WDS_EMULATOR_FAULTS", "GET /v2/team/* status=503; GET /v2/map team=acme status=500")
+    log = tmp_path / "emulator.log"
+    with LocalEmulator.start(seed=7, log_path=log) as running:
+        assert running.process.wait(30) == 2
+        # What the dashboard meets: no answer, so its connection screen points at this log.
+        with pytest.raises(httpx.TransportError):
+            httpx.get(f"{running.base_url}/v2/team/activity", timeout=5)
+    said = log.read_text()
+    assert "WDS_EMULATOR_FAULTS 'GET /v2/map team=acme status=500': team 'acme' is not a team" in said
+    assert "(its teams: local)" in said and "Traceback" not in said

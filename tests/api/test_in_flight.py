@@ -1,4 +1,7 @@
-"""The client's record of the calls on their way: what a dashboard names while its first answer is slow."""
+"""The client's record of the calls on their way: what a dashboard names while its first answer is slow.
+
+The slow service is the emulator with fault rules (a long latency holds every call; a 503 fails one).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.api.mock_service import API_KEY
-from tests.support.hostile_server import HostileServer
+from tests.support.faulty_emulator import Faults, faulty_emulator
 from tui.api import errors
 from tui.api.client import WdsClient
 
@@ -16,13 +19,22 @@ pytestmark = pytest.mark.socket
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[HostileServer]:
-    with HostileServer.start() as hostile:
-        yield hostile
+def served() -> Iterator[tuple[str, Faults]]:
+    with faulty_emulator({"ops": [API_KEY]}) as served:
+        yield served
 
 
-async def test_a_call_is_on_record_while_it_waits_and_gone_when_it_ends(server: HostileServer) -> None:
-    async with WdsClient(server.base_url("stall"), API_KEY, max_retries=0) as client:
+@pytest.fixture
+def base_url(served: tuple[str, Faults]) -> Iterator[str]:
+    yield served[0]
+    served[1].clear()
+
+
+async def test_a_call_is_on_record_while_it_waits_and_gone_when_it_ends(
+    base_url: str, served: tuple[str, Faults]
+) -> None:
+    served[1].add(path="/v2/*", latency=60_000)  # holds every call
+    async with WdsClient(base_url, API_KEY, max_retries=0) as client:
         copy = client.with_options(max_retries=0)
         waiting = asyncio.create_task(client.team.activity())
         asked = asyncio.create_task(copy.crawl.active())
@@ -43,8 +55,9 @@ async def test_a_call_is_on_record_while_it_waits_and_gone_when_it_ends(server: 
         assert client.in_flight.now() == []
 
 
-async def test_a_failed_call_leaves_the_record(server: HostileServer) -> None:
-    async with WdsClient(server.base_url("unavailable"), API_KEY, max_retries=0) as client:
+async def test_a_failed_call_leaves_the_record(base_url: str, served: tuple[str, Faults]) -> None:
+    served[1].add(path="/v2/crawl/active", status=503)
+    async with WdsClient(base_url, API_KEY, max_retries=0) as client:
         with pytest.raises(errors.ServiceUnavailableError):
             await client.crawl.active()
         assert client.in_flight.now() == []

@@ -280,3 +280,41 @@ def test_the_banner_says_whether_sessions_are_isolated(bwrap: bool, monkeypatch:
         asyncio.run(backend.shutdown())  # removes the temp root the sandbox's hidden list made
     expected = "each session in its own sandbox (bubblewrap)" if bwrap else "sessions NOT isolated (install bubblewrap)"
     assert f"Browser sessions: Chromium, {expected}" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        (["--fault", "GET /v2/x stauts=503"], {}, "--fault 'GET /v2/x stauts=503': unknown key 'stauts'"),
+        (
+            ["--api-key", "ops=wds-" + "3" * 32, "--fault", "GET /v2/x status=503 team=acme"],
+            {},
+            "team 'acme' is not a team of this emulator (its teams: ops)",
+        ),
+        ([], {"WDS_EMULATOR_FAULTS": "GET /v2/x status=503; GET /v2/y p=2 status=500"}, "p must be above 0"),
+    ],
+)
+def test_a_bad_fault_rule_exits_2_with_one_line(args: list[str], env: dict[str, str], message: str) -> None:
+    result = run_module(*args, env={**os.environ, **env})
+    assert result.returncode == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.socket
+def test_fault_rules_from_the_command_line_and_environment_are_served_and_in_the_banner() -> None:
+    key = "wds-" + "4" * 32
+    env = {**os.environ, "WDS_EMULATOR_FAULTS": "GET /v2/crawl/active latency=1"}
+    process, base_url, text = start_emulator(
+        "--api-key", f"ops={key}", "--fault", "GET /v2/team/activity status=429 retry_after=3 times=1", env=env
+    )
+    try:
+        assert "Fault rules (GET /_emulator/faults lists them with their firings):" in text
+        assert "  1: GET /v2/team/activity status=429 retry_after=3 times=1" in text
+        assert "  2: GET /v2/crawl/active latency=1" in text
+        headers = {"Authorization": f"Bearer {key}"}
+        first = httpx.get(f"{base_url}/v2/team/activity", headers=headers, timeout=5)
+        assert first.status_code == 429 and first.headers["Retry-After"] == "3"
+        assert httpx.get(f"{base_url}/v2/team/activity", headers=headers, timeout=5).status_code == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=15)

@@ -23,13 +23,18 @@ LAYERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("jobs", ("jobs",), "scrape, crawl, batch, map and agent jobs, webhook deliveries"),
     ("support", ("support",), "docs search and the diagnosis of failed jobs"),
     ("callers", ("history", "traffic"), "the seeded past and the live traffic, made through the stores and the API"),
-    ("http", ("http", "admin"), "the HTTP skin: create_app, auth, parsing, errors, routes, CDP proxy, live view"),
+    ("state", ("state",), "the whole state as a snapshot, and the SQLite file that keeps it across restarts"),
+    (
+        "http",
+        ("http", "admin"),
+        "the HTTP skin: create_app, auth, parsing, errors, routes, CDP proxy, live view, admin prefix",
+    ),
     ("service", ("service",), "the composition root: builds and wires every part"),
     ("server", ("server", "header_deadline"), "serving on uvicorn, with a deadline for request heads"),
     ("cli", ("cli", "key_sources", "__main__", "child"), "the command line and its keys; the embedded child process"),
 )
 # Layers that hold domain state and rules: they know nothing of HTTP.
-STORES = ("core", "browser", "sites", "jobs", "support", "callers")
+STORES = ("core", "browser", "sites", "jobs", "support", "callers", "state")
 HTTP_LIBRARIES = ("starlette", "uvicorn")
 
 

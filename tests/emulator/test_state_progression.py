@@ -51,7 +51,9 @@ async def test_a_held_crawl_and_a_team_mode_survive_an_export_and_import_and_a_r
         assert (await second.get(f"/v2/crawl/{crawl_id}", headers=TEAM)).json()["status"] == "failed"
 
         assert (await second.post("/_emulator/reset", headers=AS_ADMIN)).status_code == 200
-        assert (await second.get("/_emulator/progression", headers=AS_ADMIN)).json()["teams"] == {"acme": {"mode": "clock"}}
+        assert (await second.get("/_emulator/progression", headers=AS_ADMIN)).json()["teams"] == {
+            "acme": {"mode": "clock"}
+        }
 
 
 async def test_a_snapshot_with_a_bad_mode_is_refused_and_changes_nothing() -> None:

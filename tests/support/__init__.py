@@ -15,7 +15,8 @@ The modules:
 - crawl_sockets: the emulator without its crawl WebSocket (`served_without_socket`), hostile `socket_server`s.
 - dashboard: the dashboard on a seeded emulator in-process (`dashboard`, `PaneHost`, KEY, NOW, ...) and pilot waits.
 - emulator_teams: the emulator tests' teams' keys (ALPHA_KEY, BETA_KEY, ...), START, `auth`, `client_for`.
-- hostile_server: `HostileServer`, a real socket that answers as a hostile or broken service would.
+- faulty_emulator: the emulator on a loopback socket with its fault rules (`faulty_emulator`, `Faults`).
+- hostile_server: `HostileServer`, a real socket that answers as no emulator ever would (bombs, deep JSON, ...).
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
 - marker_report: a pytest plugin printing each collected test's markers (`-p tests.support.marker_report`).
 - processes: the processes tests start and look for (an emulator or `serve` in a child, their children).

@@ -39,6 +39,7 @@ from tui.dashboard.shell.sightings import RECENT_WINDOW
 from tui.dashboard.startup.app_factory import make_app
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.http.app import create_app
+from tui.emulator.http.fault_rules import FaultRule, rule_from_fields
 from tui.emulator.service import Emulator
 from tui.monitor.settings import MonitorSettings
 
@@ -57,18 +58,32 @@ def frozen_clock(at: datetime) -> Clock:
 
 
 class SwitchableTransport(httpx.AsyncBaseTransport):
-    """The emulator in-process, with a switch that makes the service answer 503, and a request log."""
+    """The emulator in-process, with a switch that makes the service answer 503, and a request log.
+
+    The switch is a fault rule of the emulator's own (`status=503` on every path), so the 503 is
+    the service's error body as a faulty service answers it; every client of the emulator meets it.
+    """
 
     def __init__(self, emulator: Emulator) -> None:
+        self.emulator = emulator
         self.inner = httpx.ASGITransport(app=create_app(emulator))
-        self.failing = False
         self.paths: list[str] = []
+        self._outage: FaultRule | None = None
+
+    @property
+    def failing(self) -> bool:
+        return self._outage is not None
+
+    @failing.setter
+    def failing(self, value: bool) -> None:
+        if value and self._outage is None:
+            self._outage = self.emulator.faults.add(rule_from_fields({"status": 503}))
+        elif not value and self._outage is not None:
+            self.emulator.faults.remove(self._outage.id)
+            self._outage = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.paths.append(request.url.path)
-        if self.failing:
-            body = {"success": False, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}
-            return httpx.Response(503, json=body)
         return await self.inner.handle_async_request(request)
 
 

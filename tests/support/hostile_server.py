@@ -1,12 +1,14 @@
 """A real HTTP server on a real socket that answers the way a hostile or broken service would.
 
-The first segment of the path picks the behaviour, so one server serves them
-all: a client made with base URL `http://127.0.0.1:PORT/trickle` meets the
-trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
+Only what the emulator must never do lives here: bombs, endless or huge bodies,
+JSON nested past any parser, broken compression, answers missing their fields.
+An ordinary faulty service (a 503, a 429, a long latency, a trickling body, a
+reset) is the emulator with fault rules: tests/support/faulty_emulator.py.
 
-- `trickle`: the whole answer (status line, headers, a valid body), one byte
-  every `trickle_interval` seconds. httpx's timeouts are per read, so each
-  byte restarts them.
+The first segment of the path picks the behaviour, so one server serves them
+all: a client made with base URL `http://127.0.0.1:PORT/deep` meets the
+deep JSON on every call (`/deep/v2/team/activity`, `/deep/v2/map`, ...).
+
 - `deep`: a 200 whose JSON is nested 100,000 levels deep.
 - `bomb`: a 200 with `Content-Encoding: gzip` that inflates to `BOMB_BYTES`.
 - `deflatebomb`: a 200 with `Content-Encoding: deflate`, half a megabyte
@@ -17,12 +19,9 @@ trickle on every call (`/trickle/v2/team/activity`, `/trickle/v2/map`, ...).
 - `spaces`: the same with `SPACES_BYTES`, under the cap of a map of 20,000 links.
 - `bigmap`: a valid map of `BIG_MAP_LINKS` long links, 6 MiB: more than any
   answer but a map may be.
-- `unavailable`: a 503 at once, which a GET retries after a backoff.
 - `nolinks`: a 200 `{"success": true}`: every required list missing.
 - `gzip`, `deflate`, `rawdeflate`: the `ok` answer compressed (deflate as
   the standard says, zlib-wrapped, and raw as some servers send it).
-- `stall`: reads the request and never answers (a proxy holding it, a
-  service that accepts and hangs), until the client gives up or the server stops.
 - `ok`: valid, empty answers (`links`, `data`, ...).
 
 Run in a thread with its own event loop (`HostileServer.start()` as a context
@@ -88,12 +87,8 @@ def _json_answer(body: bytes) -> bytes:
 class HostileServer:
     """The server; `base_url(behaviour)` is the base URL a client uses to meet that behaviour."""
 
-    def __init__(self, trickle_interval: float = 1.0) -> None:
-        self.trickle_interval = trickle_interval
+    def __init__(self) -> None:
         self.port = 0
-        self.requests: list[str] = []
-        # when set, every request meets this behaviour whatever its path (a service turning hostile)
-        self.override: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
 
@@ -102,9 +97,9 @@ class HostileServer:
 
     @classmethod
     @contextmanager
-    def start(cls, trickle_interval: float = 1.0) -> Iterator[HostileServer]:
+    def start(cls) -> Iterator[HostileServer]:
         """Serve on a free port in a thread until the block ends."""
-        server = cls(trickle_interval)
+        server = cls()
         ready = threading.Event()
         thread = threading.Thread(target=server._run, args=(ready,), name="hostile-server", daemon=True)
         thread.start()
@@ -128,7 +123,7 @@ class HostileServer:
             loop.run_forever()
         finally:
             self._server.close()
-            # connections still being served (a trickle) end now, inside the loop
+            # connections still being served (a huge body) end now, inside the loop
             pending = asyncio.all_tasks(loop)
             for task in pending:
                 task.cancel()
@@ -147,8 +142,7 @@ class HostileServer:
             if length:
                 await reader.readexactly(length)
             path = request_line.split(" ")[1]
-            self.requests.append(path)
-            await self._answer(self.override or path.split("/")[1], writer)
+            await self._answer(path.split("/")[1], writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client gave up: what a hostile server hopes for
         except asyncio.CancelledError:
@@ -157,14 +151,7 @@ class HostileServer:
             writer.close()
 
     async def _answer(self, behaviour: str, writer: asyncio.StreamWriter) -> None:
-        if behaviour == "trickle":
-            for byte in _json_answer(json.dumps(OK_BODY).encode()):
-                writer.write(bytes([byte]))
-                await writer.drain()
-                await asyncio.sleep(self.trickle_interval)
-        elif behaviour == "stall":
-            await asyncio.Event().wait()  # set by nobody: the server's stop cancels this
-        elif behaviour == "deep":
+        if behaviour == "deep":
             nested = b"[" * DEEP_LEVELS + b"]" * DEEP_LEVELS
             writer.write(_json_answer(b'{"success": true, "links": ' + nested + b', "data": ' + nested + b"}"))
         elif behaviour in ("bomb", "deflatebomb"):
@@ -195,10 +182,6 @@ class HostileServer:
             encoding = "gzip" if behaviour == "gzip" else "deflate"
             headers = {"Content-Encoding": encoding, "Content-Length": str(len(body)), "Connection": "close"}
             writer.write(_head("200 OK", headers) + body)
-        elif behaviour == "unavailable":
-            body = b'{"success": false, "error": "Service unavailable.", "code": "SERVICE_UNAVAILABLE"}'
-            headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"}
-            writer.write(_head("503 Service Unavailable", headers) + body)
         elif behaviour == "bigmap":
             writer.write(_json_answer(big_map()))
         elif behaviour == "nolinks":

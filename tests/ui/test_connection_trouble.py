@@ -28,7 +28,7 @@ from tests.support.dashboard import (
     settle,
     wait_until,
 )
-from tests.support.hostile_server import HostileServer
+from tests.support.faulty_emulator import Faults, faulty_emulator
 from tui.api.client import WdsClient
 from tui.dashboard.connection import banner as connection_banner
 from tui.dashboard.connection.banner import ConnectionBanner
@@ -214,15 +214,18 @@ async def test_the_problem_screen_of_an_unreachable_service_shows_retry_and_quit
 
 
 @pytest.fixture(scope="module")
-def hostile() -> Iterator[HostileServer]:
-    with HostileServer.start() as server:
-        yield server
+def holding() -> Iterator[tuple[str, Faults]]:
+    """The emulator on a socket, holding every API call for a minute (a fault rule's latency)."""
+    with faulty_emulator({"ops": [KEY]}) as (base_url, faults):
+        faults.add(path="/v2/*", latency=60_000)
+        yield base_url, faults
 
 
 @pytest.mark.socket
-async def test_a_first_call_that_hangs_is_named_with_its_wait_on_the_app_clock(hostile: HostileServer) -> None:
+async def test_a_first_call_that_hangs_is_named_with_its_wait_on_the_app_clock(holding: tuple[str, Faults]) -> None:
+    base_url, faults = holding
     clock = ManualClock(NOW)
-    client = WdsClient(hostile.base_url("stall"), KEY, max_retries=0)
+    client = WdsClient(base_url, KEY, max_retries=0)
     app = make_app(client, emulator_service(), clock=clock.now, refresh=SLOW)
     async with app.run_test(size=(80, 24)) as pilot:
         # The four panes' first calls, and the usage pane's capacity line's (however many it makes).
@@ -241,7 +244,9 @@ async def test_a_first_call_that_hangs_is_named_with_its_wait_on_the_app_clock(h
         assert oldest.method == "GET"
 
         def held_by_the_server() -> bool:
-            return any(path.startswith(f"/stall{oldest.path}") for path in hostile.requests)
+            # Every call the server received is held: once it holds as many as are in flight, the named one is among them.
+            (rule,) = faults.rules()
+            return rule["fired"] >= len(client.in_flight.now())
 
         await wait_until(pilot, held_by_the_server, "the call named among those the server holds")
         await wait_until(pilot, lambda: wait.region.height == 1, "the line laid out")

@@ -2,7 +2,8 @@
 
 Started by `tui.dashboard.startup.embedded_emulator` (read it for the why). It serves a live
 emulator with one team ("local") on the listening socket the dashboard hands
-over, takes its key from the environment, and ends when the dashboard does:
+over, takes its key from the environment (and fault rules from `$WDS_EMULATOR_FAULTS`, for a
+demo of the dashboard under trouble), and ends when the dashboard does:
 SIGTERM from the kernel when the parent dies (Linux), or end of file on stdin.
 """
 
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 
 KEY_VARIABLE = "WDS_EMBEDDED_EMULATOR_KEY"
 """Where the child finds its API key (not in its arguments: the process list is public)."""
+TEAM = "local"
 
 
 def die_with_parent(parent: int) -> None:
@@ -58,6 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not key:
         print(f"{parser.prog}: {KEY_VARIABLE} is not set", file=sys.stderr)
         return 2
+    from tui.emulator.http.fault_rules import FaultRuleError
+    from tui.emulator.http.fault_spec import FAULTS_VARIABLE, fault_rules_of
+
+    try:
+        # A demo of the dashboard under trouble; a bad rule ends the child, which the dashboard's
+        # connection screen reports with this log's path (what runs here prints only to that log).
+        faults = fault_rules_of([], os.environ.get(FAULTS_VARIABLE), [TEAM])
+    except FaultRuleError as exc:
+        print(f"{parser.prog}: {exc}", file=sys.stderr, flush=True)
+        return 2
     die_with_parent(args.parent)
     stop_at_end_of_stdin()
     sock = socket.socket(fileno=args.fd)
@@ -75,12 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if webhook_secret is not None and not webhook_secret.strip():
         webhook_secret = None  # a blank secret signs nothing: deliveries go unsigned
     emulator = Emulator.from_keys(
-        {"local": [key]},
+        {TEAM: [key]},
         seed=args.seed,
         live=True,
         browser_backend=browser_backend_from_environment(),
         webhook_secret=webhook_secret,
     )
+    for rule in faults:
+        emulator.faults.add(rule)
     gc.freeze()
     gc.enable()
     serve(emulator, sock=sock, on_ready=lambda url: print(f"embedded emulator serving {url}", flush=True))

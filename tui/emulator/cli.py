@@ -10,6 +10,7 @@ so they are shown masked.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -22,6 +23,8 @@ from tui.emulator.admin.guard import ADMIN_PREFIX, ADMIN_TOKEN_VARIABLE
 from tui.emulator.browser.chromium import browser_backend_from_environment
 from tui.emulator.browser.limits import LimitsError, SandboxLimits
 from tui.emulator.core.clock import ScaledClock
+from tui.emulator.http.fault_rules import FaultRuleError
+from tui.emulator.http.fault_spec import FAULTS_VARIABLE, fault_rules_of, spec_of_rule
 from tui.emulator.jobs.webhooks import SECRET_VARIABLE
 from tui.emulator.key_sources import (
     KEYS_VARIABLE,
@@ -153,6 +156,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seeded history. Keys given as well are added to the file's teams",
     )
     parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a fault rule from the start; repeat for more. SPEC is '[METHOD] PATH effect... [p=P] [team=NAME] "
+        "[times=N]', effects status=429|500|502|503|504 [retry_after=S], latency=MS or MIN-MAX, reset, "
+        "cut=BYTES or N%%, slow=BYTES/s; e.g. 'POST /v2/crawl status=429 retry_after=2 times=3'. "
+        f"Also read from ${FAULTS_VARIABLE} (specs separated by ';'). Managed at runtime under /_emulator/faults",
+    )
+    parser.add_argument(
         "--clock-speed",
         type=_clock_speed,
         default=1.0,
@@ -240,6 +253,10 @@ def banner(
             f'  curl -H "Authorization: Bearer {first_key}" "{base_url}/v2/team/activity?limit=5"',
             f"  WDS_BASE_URL={base_url} WDS_API_KEY={first_key} wds-tui",
         ]
+    rules = list(emulator.faults)
+    if rules:
+        lines += ["", "Fault rules (GET /_emulator/faults lists them with their firings):"]
+        lines += [f"  {rule.id}: {spec_of_rule(rule)}" for rule in rules]
     token = mask_key(emulator.admin_token) if emulator.admin_token in masked else emulator.admin_token
     lines += [
         "",
@@ -293,6 +310,11 @@ def run(args: argparse.Namespace) -> int:
         given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
         print(f"wds-tui emulator: {given} is empty", file=sys.stderr)
         return 2
+    try:
+        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), list(teams))
+    except FaultRuleError as exc:
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
@@ -327,6 +349,9 @@ def run(args: argparse.Namespace) -> int:
         if stored is not None:  # kept in a file, maybe given in secret once: not printed in full now
             plain = {spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in args.api_key}
             masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
+
+    for rule in faults:
+        emulator.faults.add(rule)
 
     def ready(base_url: str) -> None:
         print(banner(base_url, emulator, live, masked, state), flush=True)

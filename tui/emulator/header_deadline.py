@@ -30,10 +30,12 @@ import asyncio
 import json
 import logging
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from tui.emulator.http.fault_injection import TRANSPORT_EXTENSION
 
 HEADER_TIMEOUT_SECONDS = 10.0
 # h11's own default, stated here: a request head still incomplete past this many bytes
@@ -124,6 +126,14 @@ class HeaderDeadlineProtocol(H11Protocol):
             self._release()  # a websocket took over: it is no longer an HTTP connection waiting
         if not self._awaiting_request() or self.transport.get_protocol() is not self:
             self._disarm()  # the head is complete: the app has the request, or a websocket took over
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            # The app's fault rules reset or close this very connection (`http.fault_injection`).
+            extensions = cast(dict[str, Any], cycle.scope).setdefault("extensions", {})
+            extensions[TRANSPORT_EXTENSION] = self.transport
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

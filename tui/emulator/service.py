@@ -26,6 +26,7 @@ from tui.emulator.core.teams import Caller, Team, TeamDirectory
 from tui.emulator.core.usage import UsageLedger
 from tui.emulator.history import HistorySeeder
 from tui.emulator.http.app import create_app
+from tui.emulator.http.fault_rules import FaultRules
 from tui.emulator.jobs.steering import JobControl
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.jobs.webhooks import WebhookDispatcher
@@ -61,6 +62,8 @@ class Emulator:
         # The admin prefix's token: given (tests, `$WDS_EMULATOR_ADMIN_TOKEN`) or fresh and unguessable.
         self.admin_token = admin_token or new_admin_token()
         self.clock: Clock = clock or SystemClock()
+        # Fault rules requests may meet, with dice seeded like everything else (`/_emulator/faults`).
+        self.faults = FaultRules.seeded(seed)
         self.ids = SeededIds(seed)
         self.teams = TeamDirectory(teams if teams is not None else [Team.named("default", [self.ids.new_api_key()])])
         if webhook_secret is not None:

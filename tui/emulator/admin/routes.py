@@ -8,16 +8,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from tui.emulator.admin import job_control, state
+from tui.emulator.admin import faults, job_control, state
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.clock import Clock
 from tui.emulator.core.teams import TeamDirectory
+from tui.emulator.http.fault_rules import FaultRules
 from tui.emulator.jobs.steering import JobControl
 from tui.emulator.jobs.store import JobStore
 from tui.emulator.state.stateful import Stateful
 
 # What each admin path is for: `GET /_emulator/` answers it, so a tester with curl finds the rest.
-ADMIN_INDEX: dict[str, str] = {}
+ADMIN_INDEX: dict[str, str] = {**faults.INDEX}
 state.register(ADMIN_INDEX)
 
 
@@ -32,6 +33,8 @@ class AdminParts(Stateful, Protocol):
     def jobs(self) -> JobStore: ...
     @property
     def job_control(self) -> JobControl: ...
+    @property
+    def faults(self) -> FaultRules: ...
 
 
 def admin_routes(service: AdminParts) -> list[BaseRoute]:
@@ -42,6 +45,7 @@ def admin_routes(service: AdminParts) -> list[BaseRoute]:
 
     return [
         Route(ADMIN_PREFIX + "/", index, methods=["GET"]),
+        *faults.routes(service),
         *state.routes(service),
         *job_control.routes(service, ADMIN_INDEX),
     ]

@@ -40,6 +40,8 @@ from tui.emulator.http.errors import (
     api_error_handler,
     domain_error_handler,
 )
+from tui.emulator.http.fault_injection import FaultInjectionMiddleware
+from tui.emulator.http.fault_rules import FaultRules
 from tui.emulator.http.latency import LatencyMiddleware
 from tui.emulator.http.live_view import live_view_routes
 from tui.emulator.jobs.steering import JobControl
@@ -70,6 +72,10 @@ class ServiceParts(AdminParts, Protocol):
     def browser(self) -> BrowserSessionManager: ...
     @property
     def support(self) -> SupportDesk: ...
+    @property
+    def faults(self) -> FaultRules:
+        """The fault rules requests may meet (`/_emulator/faults`, `--fault`)."""
+
     @property
     def latency(self) -> float:
         """Seconds added before every API answer (`--latency`)."""
@@ -106,8 +112,10 @@ def create_app(service: ServiceParts) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[
+            # Outermost: a fault shapes the whole answer as it leaves (never on the admin prefix).
+            Middleware(FaultInjectionMiddleware, rules=service.faults, teams=service.teams),
             Middleware(UnexpectedErrorMiddleware),
-            Middleware(BodyLimitMiddleware),  # outermost: no body is read uncounted
+            Middleware(BodyLimitMiddleware),  # before any reader: no body is read uncounted
             Middleware(AdminGuard, token=service.admin_token),
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),

@@ -145,7 +145,7 @@ class UnexpectedErrorMiddleware:
     Starlette's own handler for `Exception` answers and then re-raises, so that
     the server logs it; uvicorn then closes the keep-alive connection, and the
     caller's next request on it fails with a reset. Here the exception is
-    logged and answered, and goes no further. Outermost of the app's middleware.
+    logged and answered, and goes no further. Outermost of the app's middleware but for fault injection.
     """
 
     def __init__(self, app: ASGIApp) -> None:
