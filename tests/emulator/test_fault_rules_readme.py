@@ -22,7 +22,7 @@ TEAMS = ["acme", "local"]
 def section() -> str:
     text = README.read_text()
     emulator = text.split("\n## The emulator\n", 1)[1].split("\n## ", 1)[0]
-    return emulator.split("\n### Fault rules\n", 1)[1]
+    return emulator.split("\n### Fault rules\n", 1)[1].split("\n### ", 1)[0]
 
 
 def commands(start: str) -> list[list[str]]:

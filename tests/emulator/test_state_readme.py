@@ -23,7 +23,7 @@ KEY = "wds-" + "2f" * 16
 def section() -> str:
     text = README.read_text()
     start = text.index("### State that survives a restart")
-    return text[start : text.index("\n## ", start)]
+    return text[start:].split("\n## ", 1)[0].split("\n### ", 2)[0]
 
 
 def test_the_documented_curl_examples_export_import_and_reset(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_the_documented_curl_examples_export_import_and_reset(tmp_path: Path) ->
         export, put, reset = (
             subprocess.run(
                 ["bash", "-c", line],
-                env={**os.environ, "EMULATOR": url, "ADMIN_TOKEN": ADMIN},
+                env={**os.environ, "E": url, "ADMIN": ADMIN},
                 cwd=tmp_path,
                 capture_output=True,
                 text=True,
