@@ -40,6 +40,18 @@ async def test_the_admin_token_opens_the_index_and_is_no_team_key() -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(emulator())), base_url="http://e") as c:
         index = await c.get("/_emulator/", headers={"Authorization": f"Bearer {ADMIN}"})
         assert index.status_code == 200 and index.json()["prefix"] == "/_emulator/"
+        routes = index.json()["routes"]
+        for route in (
+            "GET /_emulator/faults",
+            "GET /_emulator/state",
+            "POST /_emulator/reset",
+            "POST /_emulator/jobs/{jobId}/transition",
+            "PUT /_emulator/teams/{team}/progression",
+        ):
+            assert route in routes
+        for route, what in routes.items():  # each says its method, its path and what it is for
+            method, _, path = route.partition(" ")
+            assert method in {"GET", "POST", "PUT", "DELETE"} and path.startswith("/_emulator/") and what
         as_team = await c.get("/v2/team/activity", headers={"Authorization": f"Bearer {ADMIN}"})
         assert as_team.status_code == 401
 

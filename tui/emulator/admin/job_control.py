@@ -35,11 +35,11 @@ JOB_MODE_PATH = JOB_PATH + "/progression"
 TRANSITION_PATH = JOB_PATH + "/transition"
 
 INDEX = {
-    PROGRESSION_PATH: "GET: the progression modes, each team's mode and every job whose mode was set",
-    TEAM_MODE_PATH: 'PUT {"mode": "clock"|"manual"|"after_polls", ...}: how the team\'s new crawls and batches move',
-    JOB_MODE_PATH: "PUT a mode: how one running crawl or batch moves from now on",
-    TRANSITION_PATH: 'POST {"to": "completed"|"failed"|"cancelled", "error"?: "..."}: end a running job now',
-    JOB_PATH: "GET: a job's kind, team, state, mode and status polls counted",
+    f"GET {PROGRESSION_PATH}": "the progression modes, each team's mode and every job whose mode was set",
+    f"PUT {TEAM_MODE_PATH}": 'how the team\'s new crawls and batches move: {"mode": "clock"|"manual"|"after_polls", ...}',
+    f"PUT {JOB_MODE_PATH}": "how one running crawl or batch moves from now on (the same modes)",
+    f"POST {TRANSITION_PATH}": 'end a running job now: {"to": "completed"|"failed"|"cancelled", "error"?: "..."}',
+    f"GET {JOB_PATH}": "a job's kind, team, state, mode and status polls counted",
 }
 
 
