@@ -120,11 +120,9 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
         assert before["crawl"]["status"] == before["batch"]["status"] == "completed"
 
 
-def test_a_corrupt_state_file_stops_the_emulator_with_one_line_and_is_left_alone(tmp_path: Path) -> None:
-    state_file = tmp_path / "state.sqlite"
-    state_file.write_bytes(b"not a database, but someone's notes\n" * 100)
-    before = state_file.read_bytes()
-    finished = subprocess.run(
+def start_refused(state_file: Path) -> subprocess.CompletedProcess[str]:
+    """`wds-tui emulator` on a state file it should refuse: its exit, and what it said."""
+    return subprocess.run(
         [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
         env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY},
         capture_output=True,
@@ -132,6 +130,13 @@ def test_a_corrupt_state_file_stops_the_emulator_with_one_line_and_is_left_alone
         cwd=REPO,
         timeout=60,
     )
+
+
+def test_a_corrupt_state_file_stops_the_emulator_with_one_line_and_is_left_alone(tmp_path: Path) -> None:
+    state_file = tmp_path / "state.sqlite"
+    state_file.write_bytes(b"not a database, but someone's notes\n" * 100)
+    before = state_file.read_bytes()
+    finished = start_refused(state_file)
     assert finished.returncode == 2
     assert finished.stderr.strip().splitlines() == [
         f"wds-tui emulator: state file {state_file}: not a readable SQLite database (file is not a database)"
@@ -144,13 +149,6 @@ def test_a_state_file_of_another_kind_is_refused(tmp_path: Path) -> None:
     with sqlite3.connect(state_file) as db:
         db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
         db.execute("INSERT INTO meta VALUES ('format', 'something-else')")
-    finished = subprocess.run(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
-        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY},
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
+    finished = start_refused(state_file)
     assert finished.returncode == 2
     assert finished.stderr.strip() == f"wds-tui emulator: state file {state_file}: not a wds-tui emulator state file"

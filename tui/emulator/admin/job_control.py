@@ -52,10 +52,9 @@ class JobControlParts(Protocol):
     def job_control(self) -> JobControl: ...
 
 
-def routes(service: JobControlParts, index: dict[str, str]) -> list[BaseRoute]:
-    """The job-control routes over `service`'s job store and its `JobControl`, each said in `index`."""
+def routes(service: JobControlParts) -> list[BaseRoute]:
+    """The job-control routes over `service`'s job store and its `JobControl` (each said in `INDEX`)."""
     control = service.job_control
-    index.update(INDEX)
 
     def job_of(request: Request) -> Job:
         job_id = job_id_param(request)

@@ -29,11 +29,11 @@ IMPORTED = "the state was imported"
 RESET = "the emulator was reset"
 
 
-def register(index: dict[str, str]) -> None:
-    """Name the state routes in the admin index."""
-    index[f"GET {STATE_PATH}"] = "the emulator's whole state as a JSON snapshot (teams, activity, usage, jobs ...)"
-    index[f"PUT {STATE_PATH}"] = "replace the state with a snapshot that GET gave (400 and no change if it is bad)"
-    index[f"POST {RESET_PATH}"] = "clear everything but the teams and their keys"
+INDEX = {
+    f"GET {STATE_PATH}": "the emulator's whole state as a JSON snapshot (teams, activity, usage, jobs ...)",
+    f"PUT {STATE_PATH}": "replace the state with a snapshot that GET gave (400 and no change if it is bad)",
+    f"POST {RESET_PATH}": "clear everything but the teams and their keys",
+}
 
 
 def routes(service: Stateful) -> list[BaseRoute]:

@@ -21,13 +21,7 @@ from starlette.routing import BaseRoute
 
 from tui.emulator.admin.guard import AdminGuard
 from tui.emulator.admin.routes import AdminParts, admin_routes
-from tui.emulator.browser.sessions import BrowserSessionManager
-from tui.emulator.core.activity import ActivityLog
-from tui.emulator.core.billing import Billing
-from tui.emulator.core.clock import Clock
 from tui.emulator.core.errors import ServiceError
-from tui.emulator.core.teams import TeamDirectory
-from tui.emulator.core.usage import UsageLedger
 from tui.emulator.http import openapi, routes_browser, routes_jobs, routes_support, routes_team
 from tui.emulator.http.auth import BearerAuthMiddleware
 from tui.emulator.http.body_limit import BodyLimitMiddleware
@@ -41,41 +35,18 @@ from tui.emulator.http.errors import (
     domain_error_handler,
 )
 from tui.emulator.http.fault_injection import FaultInjectionMiddleware
-from tui.emulator.http.fault_rules import FaultRules
 from tui.emulator.http.latency import LatencyMiddleware
 from tui.emulator.http.live_view import live_view_routes
-from tui.emulator.jobs.steering import JobControl
-from tui.emulator.jobs.store import JobStore
 from tui.emulator.support.desk import SupportDesk
 
 _STATUS_MESSAGES = {404: "Not found.", 405: "Method not allowed."}
 
 
 class ServiceParts(AdminParts, Protocol):
-    """The built parts of an emulated service that its HTTP skin serves."""
+    """The built parts of an emulated service that its HTTP skin serves (the stores come with `AdminParts`)."""
 
-    @property
-    def clock(self) -> Clock: ...
-    @property
-    def teams(self) -> TeamDirectory: ...
-    @property
-    def activity(self) -> ActivityLog: ...
-    @property
-    def usage(self) -> UsageLedger: ...
-    @property
-    def billing(self) -> Billing: ...
-    @property
-    def jobs(self) -> JobStore: ...
-    @property
-    def job_control(self) -> JobControl: ...
-    @property
-    def browser(self) -> BrowserSessionManager: ...
     @property
     def support(self) -> SupportDesk: ...
-    @property
-    def faults(self) -> FaultRules:
-        """The fault rules requests may meet (`/_emulator/faults`, `--fault`)."""
-
     @property
     def latency(self) -> float:
         """Seconds added before every API answer (`--latency`)."""
