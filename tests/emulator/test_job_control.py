@@ -101,6 +101,8 @@ async def test_a_job_set_to_fail_on_its_second_poll_fails_then_with_the_error() 
             service.clock.advance(60)
             other_team = await http.get(f"/v2/crawl/{crawl_id}", headers=auth(ALPHA_KEY))
             assert other_team.status_code == 403  # not a poll of its team: not counted
+            head = await http.head(f"/v2/crawl/{crawl_id}", headers=auth(BETA_KEY))
+            assert head.status_code == 200  # a HEAD is no poll either
             first = await http.get(f"/v2/crawl/{crawl_id}", headers=auth(BETA_KEY))
             second = await http.get(f"/v2/crawl/{crawl_id}", headers=auth(BETA_KEY))
             errors = await http.get(f"/v2/crawl/{crawl_id}/errors", headers=auth(BETA_KEY))

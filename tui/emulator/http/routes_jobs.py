@@ -115,7 +115,8 @@ def routes(store: JobStore, clock: Clock) -> list[BaseRoute]:
     async def status(request: Request, kind: str) -> Response:
         job = paged_job(request, kind)
         page = parse_query(request, StatusPageQuery)
-        store.polled(job)  # a job moved on this poll reads moved (`progression`): before `now` is read
+        if request.method == "GET":  # a HEAD (Starlette answers one on every GET route) is no poll
+            store.polled(job)  # a job moved on this poll reads moved (`progression`): before `now` is read
         now, base = clock.now(), base_url(request)
         if isinstance(job, BatchJob):
             await store.running_batches.catch_up(job)  # its URLs are scraped (on the loop, in slices) before it is read
