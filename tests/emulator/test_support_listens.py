@@ -127,6 +127,8 @@ async def test_the_question_topic_comes_first_and_the_fix_follows(
         pytest.param("How do I verify the signature of a webhook?", "about webhooks", id="unrelated-feature"),
         pytest.param("Should I use the enhanced proxy?", "about the proxy, which played no part", id="other-topic"),
         pytest.param("asdf qwerty zxcv", "not one I can read as being about this job", id="gibberish"),
+        pytest.param("How much does this cost?", "about billing", id="price"),
+        pytest.param("How do I change my plan?", "about your plan", id="plan"),
     ],
 )
 async def test_questions_outside_the_failure_are_said_to_be(
@@ -136,6 +138,27 @@ async def test_questions_outside_the_failure_are_said_to_be(
     assert envelope["answer"].startswith(f"I can't diagnose that from this job: your question is {about}")
     assert envelope["confidence"] == "low" and envelope["fixParameters"] is None
     assert envelope["validation"] == SKIPPED_OUT_OF_SCOPE and envelope["feedback"]["attempted"]
+
+
+@pytest.mark.parametrize(
+    ("question", "rationale"),
+    [
+        pytest.param(
+            "Why did my scrape fail?", "Lockdown isn't required for us, we just want fresh data.", id="waived"
+        ),
+        pytest.param("Why did my scrape fail?", "We only turned lockdown on by accident.", id="by-accident"),
+        pytest.param("Why did my scrape fail? I'm on the free plan.", None, id="mentions-plan"),
+        pytest.param("Why did my scrape fail? My account is new.", None, id="mentions-account"),
+    ],
+)
+async def test_a_failure_question_gets_the_fix_the_caller_wants(
+    client: httpx.AsyncClient, emulator: Emulator, question: str, rationale: str | None
+) -> None:
+    envelope = await ask(client, lockdown_miss(emulator), question, rationale)
+    assert envelope["answer"].startswith("Lockdown mode only reads the cache")
+    assert "you said" not in envelope["answer"]
+    assert envelope["fixParameters"] == {"lockdown": False} and envelope["confidence"] == "high"
+    assert envelope["validation"]["result"] == "success" and envelope["feedback"] is None
 
 
 async def test_respecting_robots_txt_leaves_no_fix(client: httpx.AsyncClient) -> None:

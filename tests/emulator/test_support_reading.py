@@ -35,6 +35,12 @@ def test_question_topics(question: str, topics: set[str]) -> None:
         ("We must never contact the site.", {"minAge": None}, {"minAge": 1000}),
         ("We can only spend 1 credit a page.", {"proxy": "auto"}, {"waitFor": 4000}),
         ("Our policy is to respect robots.txt.", {"ignoreRobotsTxt": True}, {"includePaths": []}),
+        ("Lockdown must stay on.", {"lockdown": False}, {"maxAge": 10}),
+        ("Policy requires lockdown.", {"lockdown": False}, {"maxAge": 10}),
+        ("We must keep lockdown.", {"lockdown": False}, {"maxAge": 10}),
+        ("Lockdown is not optional.", {"lockdown": False}, {"maxAge": 10}),
+        # A clause that waives something else leaves the rest of the sentence standing.
+        ("We don't need fresh data, but lockdown must stay on.", {"lockdown": False}, {"maxAge": 10}),
     ],
 )
 def test_rationale_constraints(rationale: str, ruled_out: dict[str, object], allowed: dict[str, object]) -> None:
@@ -46,10 +52,28 @@ def test_rationale_constraints(rationale: str, ruled_out: dict[str, object], all
 
 @pytest.mark.parametrize(
     "rationale",
-    ["We don't need lockdown any more.", "Lockdown was on when it failed.", "The user wants the about page."],
+    [
+        "We don't need lockdown any more.",
+        "Lockdown was on when it failed.",
+        "The user wants the about page.",
+        # Negated: the rationale waives lockdown, in any of the usual words.
+        "Lockdown isn't required for us, we just want fresh data.",
+        "Lockdown is not required.",
+        "Lockdown is not needed here.",
+        "Lockdown isn\u2019t needed.",  # a typographic apostrophe reads the same
+        "There's no need for lockdown.",
+        "Lockdown doesn't matter to us.",
+        "Lockdown is optional.",
+        "We turned lockdown on by mistake.",
+        # "only" and "keep" are no need words on their own.
+        "We only turned lockdown on by accident.",
+        "We only use lockdown to try it out.",
+        "Lockdown is on; we keep the report short.",
+    ],
 )
 def test_a_rationale_that_states_no_constraint(rationale: str) -> None:
-    assert read("Why?", rationale).ruling_out({"lockdown": False}) is None
+    reading = read("Why?", rationale)
+    assert reading.constraints == () and reading.ruling_out({"lockdown": False}) is None
 
 
 @pytest.mark.parametrize(
@@ -61,6 +85,18 @@ def test_a_rationale_that_states_no_constraint(rationale: str) -> None:
         ("How do I set up a webhook?", "about webhooks"),
         ("Is the 403 from the proxy?", "about the proxy, which played no part in this failure"),
         ("lorem ipsum dolor", "not one I can read as being about this job"),
+        # A failure question that mentions an off-topic subject is still about the failure.
+        ("Why did my scrape fail? I'm on the free plan.", None),
+        ("Why did my scrape fail? My account is new.", None),
+        ("Why did it fail? I'm on the free plan.", None),
+        ("Did my crawl fail because of my plan?", None),
+        # Off-topic words decide when no sentence asks about the job or its failure.
+        ("How much does this cost?", "about billing"),
+        ("How do I change my plan?", "about your plan"),
+        ("Why did my payment fail?", "about billing"),
+        ("Can I scrape more pages on a bigger plan?", "about your plan"),
+        # A topic of another failure still decides, whatever else is said.
+        ("Why did my scrape fail? Is it the proxy?", "about the proxy, which played no part in this failure"),
     ],
 )
 def test_scope(question: str, outside: str | None) -> None:

@@ -2,9 +2,11 @@
 
 The rules, in order:
 1. Scope: a question that names one of the failure's topics is in scope. Otherwise one
-   that names an off-topic subject (billing, webhooks, ...) or only topics of other
-   failures is out of scope, and so is one that names neither the job nor a failure
-   in general words (gibberish): the agent says it cannot diagnose that from this job.
+   that names an off-topic subject (billing, webhooks, ...) is out of scope unless it
+   also asks about the job or its failure ("Why did my scrape fail? I'm on the free
+   plan."); one that names only topics of other failures is out of scope, and so is one
+   that names neither the job nor a failure in general words (gibberish): the agent says
+   it cannot diagnose that from this job.
 2. Rank: each topic of a diagnosis that the question names scores 2, each one the
    rationale names scores 1; the highest score comes first, ties keep the rule's order.
 3. Rule out: a diagnosis whose fix breaks a constraint the rationale states is never
@@ -43,7 +45,7 @@ def out_of_scope(reading: Reading, kind_topics: frozenset[str]) -> str | None:
     """Why the question is outside what this failure explains (words after "your question is"), or None."""
     if reading.question_topics & kind_topics:
         return None
-    if reading.off_topic:
+    if reading.off_topic and not reading.asks_about_the_job:
         return "about " + " and ".join(reading.off_topic)
     other = sorted(reading.question_topics - kind_topics)
     if other:

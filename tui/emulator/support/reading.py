@@ -5,10 +5,14 @@ The agent has no model, so it listens through three tables, each readable on its
   `maxAge`, or a symptom such as "403"). A diagnosis whose topics the question names
   ranks first; a rationale's topics count half as much.
 - `OFF_TOPIC_WORDS`: subjects no job failure explains (billing, the account, features
-  such as webhooks). A question about one of them is out of scope.
+  such as webhooks). A question about one of them is out of scope, unless one of its
+  sentences asks about the job's failure without naming such a subject ("Why did my
+  scrape fail? I'm on the free plan." asks about the scrape).
 - `CONSTRAINTS`: what a rationale can rule out. A sentence of the rationale that names
-  the constraint's words together with a need word ("we need lockdown for compliance")
-  forbids the fixes the constraint's test matches (turning lockdown off).
+  the constraint's words together with a need word ("we need lockdown for compliance",
+  "keep lockdown on") forbids the fixes the constraint's test matches (turning lockdown
+  off). A clause that waives it ("lockdown isn't required", "we turned lockdown on by
+  accident") states no constraint, so a rationale is read clause by clause.
 
 Text is matched in lower case on word boundaries, with URLs taken out first (a path such
 as `/pricing/enterprise` is not a question about prices).
@@ -49,7 +53,26 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
 # "instead", "retry", "blocked", "agent", "page".
 
 OFF_TOPIC_WORDS: dict[str, tuple[str, ...]] = {
-    "billing": ("billing", "bill", "billed", "invoice", "invoices", "refund", "payment", "pay", "subscription"),
+    "billing": (
+        "billing",
+        "bill",
+        "billed",
+        "invoice",
+        "invoices",
+        "refund",
+        "payment",
+        "pay",
+        "subscription",
+        "charge",
+        "charged",
+        "charges",
+        "cost",
+        "costs",
+        "price",
+        "prices",
+        "pricing",
+        "how much",
+    ),
     "your plan": ("plan", "upgrade", "downgrade", "credit card"),
     "the account": ("password", "login", "log in", "sign in", "api key", "account", "invite", "team member"),
     "webhooks": ("webhook", "webhooks", "signature"),
@@ -57,35 +80,12 @@ OFF_TOPIC_WORDS: dict[str, tuple[str, ...]] = {
     "screenshots": ("screenshot", "screenshots"),
 }
 
-# Words that make a question about the job in general ("Why did my scrape fail?").
-JOB_WORDS = (
-    "why",
-    "fail",
-    "failed",
-    "fails",
-    "failing",
-    "failure",
-    "error",
-    "errors",
-    "wrong",
-    "broken",
-    "fix",
-    "work",
-    "working",
-    "problem",
-    "issue",
-    "happened",
-    "scrape",
-    "scraped",
-    "crawl",
-    "crawled",
-    "batch",
-    "job",
-    "page",
-    "pages",
-    "empty",
-    "missing",
-)
+# Words that name the job itself, or its failure; a sentence that names either without an
+# off-topic subject, or names both, asks about the job whatever else the question says.
+JOB_NOUNS = ("scrape", "scraped", "scrapes", "crawl", "crawled", "crawls", "batch", "job", "jobs", "page", "pages")
+FAILURE_WORDS = ("fail", "failed", "fails", "failing", "failure", "error", "errors", "broken", "empty", "missing")
+# Words that make a question about the job in general ("Why?") when it names no off-topic subject.
+GENERAL_WORDS = ("why", "wrong", "fix", "work", "working", "problem", "issue", "happened")
 
 NEED_WORDS = (
     "need",
@@ -96,11 +96,13 @@ NEED_WORDS = (
     "requires",
     "compliance",
     "mandatory",
+    "not optional",
+    "isn't optional",
     "policy",
     "have to",
     "has to",
-    "keep",
-    "only",
+    "can only",
+    "may only",
     "respect",
     "obey",
     "cannot",
@@ -108,7 +110,46 @@ NEED_WORDS = (
     "not allowed",
     "at most",
 )
-NEGATIONS = ("don't need", "do not need", "no longer need", "not required", "doesn't matter", "optional")
+# "keep" is a need word only right before what is kept ("keep lockdown on", "keep our timeout").
+_KEEP = r"(?<![a-z])keep(?:s|ing)?\s+(?:the\s+|our\s+|using\s+)?"
+# Phrases that waive whatever their clause names ("lockdown isn't required", "on by accident").
+WAIVERS = (
+    "don't need",
+    "do not need",
+    "doesn't need",
+    "does not need",
+    "no longer need",
+    "needn't",
+    "no need",
+    "not needed",
+    "isn't needed",
+    "aren't needed",
+    "not required",
+    "isn't required",
+    "aren't required",
+    "not necessary",
+    "isn't necessary",
+    "unnecessary",
+    "not a requirement",
+    "isn't a requirement",
+    "don't have to",
+    "do not have to",
+    "doesn't have to",
+    "does not have to",
+    "don't care",
+    "do not care",
+    "doesn't matter",
+    "does not matter",
+    "not important",
+    "by accident",
+    "accidentally",
+    "by mistake",
+    "optional",
+)
+# A waiver said with "not" before it says the opposite ("lockdown is not optional").
+_WAIVER = re.compile(
+    r"(?<!not )(?<!n't )(?<!never )(?<![a-z0-9_])(?:" + "|".join(map(re.escape, WAIVERS)) + r")(?![a-z0-9_])"
+)
 
 
 @dataclass(frozen=True)
@@ -165,6 +206,7 @@ class Reading:
     rationale_topics: frozenset[str]
     off_topic: tuple[str, ...]
     about_the_job: bool  # names the job in general words ("why", "failed", "scrape", ...)
+    asks_about_the_job: bool  # a sentence asks about the job or its failure, off-topic subjects aside
     constraints: tuple[StatedConstraint, ...]
 
     def ruling_out(self, fix: dict[str, Any] | None) -> StatedConstraint | None:
@@ -177,10 +219,15 @@ class Reading:
 
 _URL = re.compile(r"https?://\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_CLAUSE_END = re.compile(r",\s*|\s+(?:but|though|although|however|whereas)\s+")
 
 
 def _plain(text: str) -> str:
-    return _URL.sub(" ", text.lower())
+    return _URL.sub(" ", text.lower().replace("\u2019", "'"))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 def mentions(text: str, word: str) -> bool:
@@ -192,28 +239,48 @@ def _topics(text: str) -> frozenset[str]:
     return frozenset(topic for topic, words in TOPIC_WORDS.items() if any(mentions(text, w) for w in words))
 
 
+def _needs(text: str, constraint: Constraint) -> bool:
+    """Whether `text` says the constraint is needed: a need word, or "keep" right before its words."""
+    return any(mentions(text, w) for w in NEED_WORDS) or any(
+        re.search(_KEEP + re.escape(w) + r"(?![a-z0-9_])", text) for w in constraint.words
+    )
+
+
 def _constraints(rationale: str) -> tuple[StatedConstraint, ...]:
     stated: list[StatedConstraint] = []
-    for sentence in (s.strip() for s in _SENTENCE_END.split(rationale) if s.strip()):
-        plain = _plain(sentence)
-        if any(negation in plain for negation in NEGATIONS) or not any(mentions(plain, w) for w in NEED_WORDS):
-            continue
+    for sentence in _sentences(rationale):
+        # The clauses that waive what they name are left out; the rest of the sentence still counts.
+        plain = " , ".join(c for c in _CLAUSE_END.split(_plain(sentence)) if not _WAIVER.search(c))
         for constraint in CONSTRAINTS:
-            if any(mentions(plain, w) for w in constraint.words):
+            if any(mentions(plain, w) for w in constraint.words) and _needs(plain, constraint):
                 stated.append(StatedConstraint(constraint, sentence.rstrip(".;!")))
     return tuple(stated)
+
+
+def _asks_about_the_job(sentence: str, names_the_job: bool) -> bool:
+    """Whether one sentence asks about the job: it names the job and its failure, or either without
+    an off-topic subject ("Why did my payment fail?" asks about billing)."""
+    job = names_the_job or any(mentions(sentence, w) for w in JOB_NOUNS)
+    failure = any(mentions(sentence, w) for w in FAILURE_WORDS)
+    off_topic = any(mentions(sentence, w) for words in OFF_TOPIC_WORDS.values() for w in words)
+    return (job and failure) or ((job or failure) and not off_topic)
 
 
 def read(question: str, rationale: str | None, *, job_id: str = "", url: str = "") -> Reading:
     """Read `question` and `rationale`; naming the job's id or URL counts as asking about the job."""
     asked = _plain(question)
-    names_the_job = bool(job_id and job_id.lower() in question.lower()) or bool(url and url in question)
+    named = [
+        (_plain(sentence), bool(job_id and job_id.lower() in sentence.lower()) or bool(url and url in sentence))
+        for sentence in _sentences(question)
+    ]
+    job_words = (*JOB_NOUNS, *FAILURE_WORDS, *GENERAL_WORDS)
     return Reading(
         question_topics=_topics(asked),
         rationale_topics=_topics(_plain(rationale or "")),
         off_topic=tuple(
             subject for subject, words in OFF_TOPIC_WORDS.items() if any(mentions(asked, w) for w in words)
         ),
-        about_the_job=names_the_job or any(mentions(asked, w) for w in JOB_WORDS),
+        about_the_job=any(names for _, names in named) or any(mentions(asked, w) for w in job_words),
+        asks_about_the_job=any(_asks_about_the_job(sentence, names) for sentence, names in named),
         constraints=_constraints(rationale or ""),
     )
