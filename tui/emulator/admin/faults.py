@@ -4,6 +4,10 @@
 - `POST /_emulator/faults`: add one rule (a JSON object of `fault_rules.FIELDS`): 201 with it;
 - `DELETE /_emulator/faults/{id}`: remove one (404 for an id that is not a rule);
 - `DELETE /_emulator/faults`: remove them all.
+
+`/_emulator/faults/` (a slash, no id) answers 404 to every method and changes nothing: left to
+Starlette it was redirected to `/_emulator/faults`, so a client following redirects that sent
+`DELETE /_emulator/faults/` with an empty id removed every rule.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from starlette.routing import BaseRoute, Route
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.core.teams import TeamDirectory
 from tui.emulator.http.errors import bad_request, not_found
-from tui.emulator.http.fault_rules import FaultRuleError, FaultRules, rule_from_fields
+from tui.emulator.http.fault_rules import METHODS, FaultRuleError, FaultRules, rule_from_fields
 from tui.emulator.http.parsing import read_json_object
 
 FAULTS_PATH = ADMIN_PREFIX + "/faults"
@@ -65,9 +69,17 @@ def routes(service: FaultParts) -> list[BaseRoute]:
     async def cleared(request: Request) -> JSONResponse:
         return JSONResponse({"success": True, "removed": service.faults.clear()})
 
+    async def no_id(request: Request) -> JSONResponse:
+        raise not_found(
+            f"No fault rule id after {FAULTS_PATH}/, and nothing was changed: {FAULTS_PATH}/{{id}} removes one "
+            f"rule; {FAULTS_PATH} (no trailing slash) lists them, adds one, or removes them all.",
+            "FAULT_RULE_NOT_FOUND",
+        )
+
     return [
         Route(FAULTS_PATH, listed, methods=["GET"]),
         Route(FAULTS_PATH, added, methods=["POST"]),
         Route(FAULTS_PATH, cleared, methods=["DELETE"]),
         Route(FAULTS_PATH + "/{rule_id}", removed, methods=["DELETE"]),
+        Route(FAULTS_PATH + "/", no_id, methods=list(METHODS)),  # no redirect to the path without the slash
     ]

@@ -83,10 +83,12 @@ def create_app(service: ServiceParts) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[
-            # Outermost: a fault shapes the whole answer as it leaves (never on the admin prefix).
+            # Outermost, before any reader (a fault's latency reads the body too): no body is read uncounted,
+            # and a declared length over the limit is refused before a fault's latency is slept.
+            Middleware(BodyLimitMiddleware),
+            # Then a fault shapes the whole answer as it leaves (never on the admin prefix).
             Middleware(FaultInjectionMiddleware, rules=service.faults, teams=service.teams),
             Middleware(UnexpectedErrorMiddleware),
-            Middleware(BodyLimitMiddleware),  # before any reader: no body is read uncounted
             Middleware(AdminGuard, token=service.admin_token),
             Middleware(LatencyMiddleware, seconds=service.latency),
             Middleware(BearerAuthMiddleware, teams=service.teams),

@@ -1,11 +1,13 @@
 """The middleware that makes a request meet the fault rule it fires (`fault_rules`).
 
-Outermost of the app's middleware, so that a fault shapes the whole answer as it leaves, and so
-that a rule's team is known before anything else runs (read from the bearer key here, as the
+Just inside the body limit (`body_limit`, outermost), so that a fault shapes the whole answer as it
+leaves, and so that a rule's team is known before anything else runs (read from the bearer key here, as the
 auth middleware reads it). Never on the admin prefix, never on a websocket. Any other HTTP path
 can meet a fault: the `/v2` API, `/openapi.json`, a live view's page.
 
-In order: the rule's latency is slept (wall-clock seconds: it is a client's wait); then a `reset`
+In order: the rule's latency is slept (wall-clock seconds: it is a client's wait; the body that
+arrives meanwhile is kept for the route, at most `MAX_BODY_BYTES` of it: past that the request is
+answered 413 at once, as the body limit outside would); then a `reset`
 ends the connection with a TCP RST before any byte of an answer, a `status` answers the
 service's error body instead of the route, and `cut` and `slow` shape the body of whichever
 answer goes out (`cut`: the head with its full Content-Length, then part of the body, then the
@@ -32,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tui.emulator.admin.guard import is_admin_path
 from tui.emulator.core.teams import TeamDirectory
 from tui.emulator.http.auth import bearer_token
+from tui.emulator.http.body_limit import MAX_BODY_BYTES, body_too_large
 from tui.emulator.http.errors import SUPPORT_PREFIX, ApiError
 from tui.emulator.http.fault_rules import FaultRule, FaultRules
 
@@ -83,7 +86,7 @@ class FaultInjectionMiddleware:
         transport = scope.get("extensions", {}).get(TRANSPORT_EXTENSION)
         delay = self.rules.latency_seconds(rule)
         if delay > 0:
-            still_there = await _wait_unless_gone(delay, receive)
+            still_there = await _wait_unless_gone(delay, receive, path)
             if still_there is None:
                 return  # the client gave up waiting: nobody to answer
             receive = still_there
@@ -156,14 +159,18 @@ class _BodyShaper:
                 await asyncio.sleep(len(chunk) / rate)
 
 
-async def _wait_unless_gone(seconds: float, receive: Receive) -> Receive | None:
+async def _wait_unless_gone(
+    seconds: float, receive: Receive, path: str, max_kept: int = MAX_BODY_BYTES
+) -> Receive | None:
     """Sleep `seconds`, or less if the client disconnects meanwhile (then None).
 
     A client that gives up on a long latency frees the server at once, as it would the real
     service. What the request's body sends meanwhile is kept, and the `receive` returned hands it
-    to the app first.
+    to the app first; a body that grows past `max_kept` raises the 413 at once (the body limit
+    outside counts it too: this cap holds whatever wraps the middleware).
     """
     kept: list[Message] = []
+    kept_bytes = 0
     sleeping = asyncio.ensure_future(asyncio.sleep(seconds))
     try:
         while True:
@@ -177,6 +184,9 @@ async def _wait_unless_gone(seconds: float, receive: Receive) -> Receive | None:
             if message.result()["type"] == "http.disconnect":
                 return None
             kept.append(message.result())
+            kept_bytes += len(kept[-1].get("body", b""))
+            if kept_bytes > max_kept:
+                raise body_too_large(path, max_kept)
             if sleeping.done():
                 break
     finally:

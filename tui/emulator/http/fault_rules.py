@@ -15,6 +15,7 @@ the same faults on every run.
 from __future__ import annotations
 
 import fnmatch
+import math
 import random
 import re
 from collections.abc import Collection, Iterator, Mapping
@@ -30,13 +31,18 @@ RETRY_AFTER_STATUSES = (429, 503)
 DEFAULT_RETRY_AFTER = 1
 MAX_LATENCY_MS = 120_000
 MAX_RETRY_AFTER = 3_600
+MAX_TIMES = 1_000_000
+MAX_CUT_BYTES = 1_000_000_000
+MAX_SLOW_RATE = 10_000_000
 PATTERN_MAX_LENGTH = 300
 FIELDS = ("method", "path", "team", "p", "times", "status", "retry_after", "latency", "reset", "cut", "slow")
 EFFECTS = ("status", "latency", "reset", "cut", "slow")
 
 _RANGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:ms)?\s*(?:-\s*(\d+(?:\.\d+)?)\s*(?:ms)?)?\s*$")
-_CUT = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*%|(\d+)\s*(?:B)?)\s*$", re.IGNORECASE)
-_RATE = re.compile(r"^\s*(\d+)\s*(?:B?/s|B)?\s*$", re.IGNORECASE)
+# Digit counts are bounded so that no written number is too long for int() (Python refuses past 4300 digits).
+_CUT = re.compile(r"^\s*(?:(\d{1,3}(?:\.\d{1,6})?)\s*%|(\d{1,12})\s*(?:B)?)\s*$", re.IGNORECASE)
+_RATE = re.compile(r"^\s*(\d{1,12})\s*(?:B?/s|B)?\s*$", re.IGNORECASE)
+SHOWN_MAX_LENGTH = 40
 
 
 class FaultRuleError(ValueError):
@@ -148,25 +154,29 @@ def _check_effects(rule: FaultRule) -> None:
 
 def _text(name: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise FaultRuleError(f"{name} must be a string, not {value!r}")
+        raise FaultRuleError(f"{name} must be a string, not {_shown(value)}")
     return value.strip()
 
 
 def _method(value: Any) -> str:
     method = _text("method", value).upper()
     if method != "*" and method not in METHODS:
-        raise FaultRuleError(f"method {value!r} is not a method: use * or one of {', '.join(METHODS)}")
+        raise FaultRuleError(f"method {_shown(value)} is not a method: use * or one of {', '.join(METHODS)}")
     return method
 
 
 def _pattern(value: Any) -> str:
     pattern = _text("path", value)
     if pattern != "*" and not pattern.startswith("/"):
-        raise FaultRuleError(f"path {value!r} must start with / (a glob such as /v2/crawl/*) or be * (every path)")
+        raise FaultRuleError(
+            f"path {_shown(value)} must start with / (a glob such as /v2/crawl/*) or be * (every path)"
+        )
     if len(pattern) > PATTERN_MAX_LENGTH or any(ch.isspace() or not ch.isprintable() for ch in pattern):
-        raise FaultRuleError(f"path {value!r} must be at most {PATTERN_MAX_LENGTH} printable characters without spaces")
+        raise FaultRuleError(
+            f"path {_shown(value)} must be at most {PATTERN_MAX_LENGTH} printable characters without spaces"
+        )
     if pattern.startswith(ADMIN_PREFIX):
-        raise FaultRuleError(f"path {value!r} is under {ADMIN_PREFIX}/: faults never touch the admin prefix")
+        raise FaultRuleError(f"path {_shown(value)} is under {ADMIN_PREFIX}/: faults never touch the admin prefix")
     return pattern
 
 
@@ -180,47 +190,63 @@ def _team(value: Any, team_names: Collection[str] | None) -> str | None:
     return name
 
 
-def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool):
-        raise FaultRuleError(f"{name} must be a number, not {value!r}")
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
+def _shown(value: Any) -> str:
+    """`value` as a message quotes it: short (a huge int has no decimal form Python will write)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {value.bit_length()}-bit number"
+    shown = repr(value)
+    return shown if len(shown) <= SHOWN_MAX_LENGTH else shown[: SHOWN_MAX_LENGTH - 3] + "..."
+
+
+def _number(name: str, value: Any, accepted: str) -> float:
+    """`value` as a finite float; inf, nan and numbers too large for a float are refused, the
+    message saying what is `accepted`."""
+    number: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
         try:
-            return float(value)
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+    elif isinstance(value, str):
+        try:
+            number = float(value)
         except ValueError:
             pass
-    raise FaultRuleError(f"{name} must be a number, not {value!r}")
+    if number is None or not math.isfinite(number):
+        raise FaultRuleError(f"{name} must be {accepted}, not {_shown(value)}")
+    return number
 
 
 def _whole(name: str, value: Any, low: int, high: int, meaning: str) -> int:
-    number = _number(name, value)
-    if number != int(number) or not low <= number <= high:
-        raise FaultRuleError(f"{name} must be a whole number from {low} to {high} ({meaning}), not {value!r}")
+    accepted = f"a whole number from {low} to {high} ({meaning})"
+    number = _number(name, value, accepted)
+    if not low <= number <= high or not number.is_integer():
+        raise FaultRuleError(f"{name} must be {accepted}, not {_shown(value)}")
     return int(number)
 
 
 def _probability(value: Any) -> float:
-    p = _number("p", value)
+    accepted = "above 0 and at most 1 (the chance a matching request meets the fault)"
+    p = _number("p", value, accepted)
     if not 0 < p <= 1:
-        raise FaultRuleError(
-            f"p must be above 0 and at most 1 (the chance a matching request meets the fault), not {value!r}"
-        )
+        raise FaultRuleError(f"p must be {accepted}, not {_shown(value)}")
     return p
 
 
 def _times(value: Any) -> int | None:
     if value is None:
         return None
-    return _whole("times", value, 1, 1_000_000, "the rule applies to that many matching requests, then is spent")
+    return _whole("times", value, 1, MAX_TIMES, "the rule applies to that many matching requests, then is spent")
 
 
 def _status(value: Any) -> int | None:
     if value is None:
         return None
-    status = _number("status", value)
+    status = _number("status", value, f"one of {', '.join(map(str, STATUSES))}")
     if status not in STATUSES:
-        raise FaultRuleError(f"status {value!r} is not one a rule answers: use one of {', '.join(map(str, STATUSES))}")
+        raise FaultRuleError(
+            f"status {_shown(value)} is not one a rule answers: use one of {', '.join(map(str, STATUSES))}"
+        )
     return int(status)
 
 
@@ -244,17 +270,20 @@ def _latency(value: Any) -> tuple[float, float] | None:
     elif isinstance(value, int | float) and not isinstance(value, bool):
         low = high = value
     else:
-        raise FaultRuleError(f"latency {value!r} must be milliseconds: 200, or a range 200-800 ([200, 800] in JSON)")
-    ends = (_number("latency", low), _number("latency", high))
+        raise FaultRuleError(
+            f"latency {_shown(value)} must be milliseconds: 200, or a range 200-800 ([200, 800] in JSON)"
+        )
+    accepted = f"milliseconds from 0 to {MAX_LATENCY_MS}"
+    ends = (_number("latency", low, accepted), _number("latency", high, accepted))
     if not 0 <= ends[0] <= ends[1] <= MAX_LATENCY_MS:
-        raise FaultRuleError(f"latency {value!r} must be from 0 to {MAX_LATENCY_MS} ms, the smaller end first")
+        raise FaultRuleError(f"latency {_shown(value)} must be from 0 to {MAX_LATENCY_MS} ms, the smaller end first")
     return ends
 
 
 def _flag(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise FaultRuleError(f"{name} must be true or false, not {value!r}")
+    raise FaultRuleError(f"{name} must be true or false, not {_shown(value)}")
 
 
 def _cut(value: Any) -> tuple[int | None, float | None]:
@@ -264,12 +293,15 @@ def _cut(value: Any) -> tuple[int | None, float | None]:
         return None, 0.5
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     found = _CUT.match(text) if isinstance(text, str) else None
-    if found is None:
-        raise FaultRuleError(f"cut {value!r} must be the bytes of the body to send (100) or a share of it (50%)")
+    if found is None or (found.group(2) is not None and int(found.group(2)) > MAX_CUT_BYTES):
+        raise FaultRuleError(
+            f"cut {_shown(value)} must be the bytes of the body to send, from 0 to {MAX_CUT_BYTES} (100), "
+            "or a share of it (50%)"
+        )
     if found.group(1) is not None:
         fraction = float(found.group(1)) / 100
         if not 0 <= fraction < 1:
-            raise FaultRuleError(f"cut {value!r} must keep less than 100% of the body")
+            raise FaultRuleError(f"cut {_shown(value)} must keep less than 100% of the body")
         return None, fraction
     return int(found.group(2)), None
 
@@ -279,8 +311,8 @@ def _rate(value: Any) -> int | None:
         return None
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     found = _RATE.match(text) if isinstance(text, str) else None
-    if found is None or not 1 <= int(found.group(1)) <= 10_000_000:
-        raise FaultRuleError(f"slow {value!r} must be bytes per second from 1 to 10000000 (64, or 64B/s)")
+    if found is None or not 1 <= int(found.group(1)) <= MAX_SLOW_RATE:
+        raise FaultRuleError(f"slow {_shown(value)} must be bytes per second from 1 to {MAX_SLOW_RATE} (64, or 64B/s)")
     return int(found.group(1))
 
 
