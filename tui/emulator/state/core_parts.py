@@ -77,6 +77,13 @@ def need(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
     return value
 
 
+def bounded(value: Any, where: str, most: int = 2**53) -> int:
+    """`value` if it is an integer from 0 to `most` (the snapshot's counters, credits and limits)."""
+    if not 0 <= need(value, int, where) <= most:
+        raise SnapshotError(f"{where}: expected an integer from 0 to {most}, got {value}")
+    return int(value)
+
+
 # --- ids ----------------------------------------------------------------------------
 
 
@@ -134,10 +141,10 @@ def parse_teams(rows: Rows, emulator: Stateful) -> Apply:
                 name=need(row.get("name"), str, f"{where}.name"),
                 api_keys=list(api_keys),
                 webhook_secret=need(secret, str, f"{where}.webhook_secret") if secret is not None else None,
-                max_browser_sessions=need(row.get("max_browser_sessions", 5), int, f"{where}.max_browser_sessions"),
-                credits_remaining=need(
-                    row.get("credits_remaining", DEFAULT_CREDITS), int, f"{where}.credits_remaining"
+                max_browser_sessions=bounded(
+                    row.get("max_browser_sessions", 5), f"{where}.max_browser_sessions", 10_000
                 ),
+                credits_remaining=bounded(row.get("credits_remaining", DEFAULT_CREDITS), f"{where}.credits_remaining"),
             )
         )
     if not teams:
@@ -197,7 +204,7 @@ def _team_row(entries: list[ActivityEntry]) -> list[list[Any]]:
 
 def parse_activity(rows: Rows, emulator: Stateful) -> Apply:
     header = need(rows.get(LOG_ROW, {"next_seq": 1, "pruned": [], "job_entries": []}), dict, f"activity.{LOG_ROW}")
-    next_seq = need(header.get("next_seq"), int, "activity.log.next_seq")
+    next_seq = bounded(header.get("next_seq"), "activity.log.next_seq")
     by_team: dict[str, list[ActivityEntry]] = {}
     for key, raw_entries in rows.items():
         if key == LOG_ROW:
@@ -280,7 +287,7 @@ def parse_usage(rows: Rows, emulator: Stateful) -> Apply:
             if not isinstance(item, list) or len(item) != 3:
                 raise SnapshotError(f"{where}: expected [month start, api key, credits]")
             month, key, used = item
-            months[moment(month, where)][need(key, str, where)] = need(used, int, where)
+            months[moment(month, where)][need(key, str, where)] = bounded(used, where)
         credits[team_id] = months
 
     def apply() -> None:
