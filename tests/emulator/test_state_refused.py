@@ -13,6 +13,8 @@ import pytest
 from tests.emulator.test_state_snapshot import AS_ADMIN, SITE, TEAM, client, emulator
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.service import Emulator
+from tui.emulator.state.snapshot import prepare
+from tui.emulator.state.values import SnapshotError
 
 Edit = Callable[[dict[str, Any]], None]
 
@@ -71,3 +73,68 @@ async def test_a_snapshot_that_would_break_a_route_or_a_save_is_refused_and_chan
         assert (await c.get("/v2/crawl/active", headers=TEAM)).status_code == 200
         assert (await c.post("/v2/scrape", headers=TEAM, json={"url": f"{SITE}/"})).status_code == 200
         assert (await c.get("/_emulator/state", headers=AS_ADMIN)).status_code == 200
+
+
+def pruned_unhashable(snapshot: dict[str, Any], crawl_id: str) -> None:
+    snapshot["parts"]["activity"]["log"]["pruned"] = [[[1], None, 3]]
+
+
+def job_entries_unhashable(snapshot: dict[str, Any], crawl_id: str) -> None:
+    snapshot["parts"]["activity"]["log"]["job_entries"] = [[1]]
+
+
+def rng_word(value: int) -> Callable[[dict[str, Any], str], None]:
+    def edit(snapshot: dict[str, Any], crawl_id: str) -> None:
+        snapshot["parts"]["ids"]["rng"]["words"][0] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (pruned_unhashable, "activity.log.pruned"),
+        (job_entries_unhashable, "activity.log.job_entries"),
+        (rng_word(-1), "ids.rng.words"),
+        (rng_word(2**70), "ids.rng.words"),
+    ],
+)
+async def test_rows_of_the_wrong_shape_are_refused_400_not_500(
+    edit: Callable[[dict[str, Any], str], None], said: str
+) -> None:
+    service = emulator(ManualClock())
+    async with client(service) as c:
+        snapshot, crawl_id = await exported(service, c)
+        edit(snapshot, crawl_id)
+        answer = await c.put("/_emulator/state", headers=AS_ADMIN, content=json.dumps(snapshot))
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["code"] == "BAD_SNAPSHOT" and said in answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"format": "wds-emulator-state", "version": 1, "seed": ' + b"9" * 5000 + b"}",
+        b'{"parts": ' + b"[" * 100_000 + b"}",
+        b'{"format": "wds-emulator-state", "version": 1, "seed": NaN}',
+        b'{"format": "wds-emulator-state", "version": 1, "seed": Infinity}',
+    ],
+    ids=["5000 digits", "100k nested", "NaN", "Infinity"],
+)
+async def test_a_body_the_service_would_not_read_as_json_is_refused_400(body: bytes) -> None:
+    service = emulator(ManualClock(), history=False)
+    async with client(service) as c:
+        answer = await c.put("/_emulator/state", headers=AS_ADMIN, content=body)
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["code"] == "BAD_REQUEST_INVALID_JSON"
+
+
+async def test_a_poll_count_that_is_infinite_is_refused_as_a_bad_snapshot() -> None:
+    """A state file's rows are read by Python, not over HTTP: an Infinity there reaches the parts."""
+    service = emulator(ManualClock(), history=False)
+    async with client(service) as c:
+        snapshot, crawl_id = await exported(service, c)
+    steering = {"mode": {"mode": "clock"}, "polls": float("inf")}
+    snapshot["parts"]["progression"] = {"modes": {"teams": {}, "jobs": {crawl_id: steering}}}
+    with pytest.raises(SnapshotError, match="parts.progression: cannot convert float infinity"):
+        prepare(service, snapshot, reason="test")

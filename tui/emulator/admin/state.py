@@ -11,14 +11,13 @@
 
 from __future__ import annotations
 
-import json
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.http.errors import ApiError
+from tui.emulator.http.parsing import decode_json_object
 from tui.emulator.state.snapshot import SnapshotReader, close_sessions, counts, emptied, prepare
 from tui.emulator.state.stateful import Stateful
 from tui.emulator.state.values import SnapshotError
@@ -43,10 +42,8 @@ def routes(service: Stateful) -> list[BaseRoute]:
         return JSONResponse(SnapshotReader(service).snapshot())
 
     async def import_(request: Request) -> JSONResponse:
-        try:
-            snapshot = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ApiError(400, f"The body is not JSON ({exc}); send what GET {STATE_PATH} answers.") from None
+        # The service's own reader: no NaN or Infinity, no 5,000-digit numbers, no nesting past the stack.
+        snapshot = decode_json_object(await request.body())
         try:
             changes = prepare(service, snapshot, reason=IMPORTED)
         except SnapshotError as exc:

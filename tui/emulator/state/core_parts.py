@@ -96,12 +96,12 @@ def read_ids(emulator: Stateful) -> Rows:
 def parse_ids(rows: Rows, emulator: Stateful) -> Apply:
     state = need(rows.get("rng"), dict, "ids.rng")
     words = need(state.get("words"), list, "ids.rng.words")
-    if len(words) != 625 or not all(isinstance(w, int) for w in words):
+    if len(words) != 625 or not all(isinstance(w, int) and 0 <= w < 2**32 for w in words):
         raise SnapshotError("ids.rng.words: expected the 625 integers of a random generator's state")
     rng_state = (state.get("version"), tuple(words), state.get("gauss"))
     try:
         emulator.ids.rng.__class__().setstate(rng_state)  # checked on a spare generator first
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"ids.rng: not a random generator's state ({exc})") from None
     return lambda: emulator.ids.rng.setstate(rng_state)
 
@@ -243,11 +243,20 @@ def parse_activity(rows: Rows, emulator: Stateful) -> Apply:
         by_team[team_id] = entries
     pruned: dict[str | tuple[str, str], int] = {}
     for item in need(header.get("pruned", []), list, "activity.log.pruned"):
-        if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], int):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and isinstance(item[0], str)
+            and (item[1] is None or isinstance(item[1], str))
+            and isinstance(item[2], int)
+        ):
             raise SnapshotError("activity.log.pruned: expected [team id, endpoint or null, count] items")
-        team_id, endpoint, count = item
+        team_id, endpoint, count = item[0], item[1], bounded(item[2], "activity.log.pruned[*][2]")
         pruned[team_id if endpoint is None else (team_id, endpoint)] = count
-    job_entry_ids = set(need(header.get("job_entries", []), list, "activity.log.job_entries"))
+    job_entry_ids = need(header.get("job_entries", []), list, "activity.log.job_entries")
+    if not all(isinstance(entry_id, str) for entry_id in job_entry_ids):
+        raise SnapshotError("activity.log.job_entries: expected a list of activity entry ids")
+    job_entry_ids = set(job_entry_ids)
 
     def apply() -> None:
         log = emulator.activity

@@ -89,6 +89,16 @@ def restore(emulator: Stateful, snapshot: Any, *, reason: str = browser_parts.RE
 
 def prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
     """Read a snapshot into the changes that make it the emulator's state, changing nothing yet."""
+    try:
+        return _prepare(emulator, snapshot, reason=reason)
+    except SnapshotError:
+        raise
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        # A value of the right type the parts did not foresee (a huge number, a nesting too deep).
+        raise SnapshotError(f"a value cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
     need(snapshot, dict, "the snapshot")
     if snapshot.get("format") != FORMAT:
         raise SnapshotError(f"format: expected {FORMAT!r}, got {snapshot.get('format')!r}")
@@ -134,7 +144,7 @@ def parse_progression(rows: Rows, emulator: Stateful) -> Apply:
             Mode.from_wire(need(wire, dict, "parts.progression.modes.teams.*"))
         for wire in jobs.values():
             Steering.from_wire(need(wire, dict, "parts.progression.modes.jobs.*"))
-    except (InvalidRequest, KeyError, TypeError, ValueError) as exc:
+    except (InvalidRequest, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"parts.progression: {exc}") from None
     return lambda: emulator.job_control.restore(modes)
 

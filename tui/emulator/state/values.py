@@ -157,7 +157,7 @@ def decode(data: Any, context: StateContext, where: str = "snapshot") -> Any:
         return _decode_tagged(tag, data, context, where)
     except SnapshotError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"{where}: a {tag!r} value that cannot be read ({type(exc).__name__}: {exc})") from None
 
 
