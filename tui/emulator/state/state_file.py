@@ -39,6 +39,10 @@ SAVE_SECONDS = 1.0
 FILE_MODE = 0o600
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")  # Python reads NaN and Infinity; JSON has neither
+
+
 class StateFileError(Exception):
     """A state file that cannot be used; the message says which and why, in one line."""
 
@@ -73,11 +77,13 @@ def load(path: Path) -> dict[str, Any] | None:
         for name in PARTS:
             if f"part_{name}" in tables:
                 rows = connection.execute(f"SELECT key, body FROM part_{name} ORDER BY rowid").fetchall()  # noqa: S608
-                parts[name] = {key: json.loads(body) for key, body in rows}
+                parts[name] = {key: json.loads(body, parse_constant=_refuse_constant) for key, body in rows}
     except sqlite3.Error as exc:
         raise StateFileError(f"state file {path}: not a readable SQLite database ({exc})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError) as exc:  # ValueError: also a number past the digit limit
         raise StateFileError(f"state file {path}: a row is not JSON ({exc})") from None
+    except RecursionError:
+        raise StateFileError(f"state file {path}: a row is nested too deep to read") from None
     finally:
         connection.close()
     seed = meta.get("seed", "0")
