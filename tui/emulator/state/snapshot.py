@@ -124,8 +124,8 @@ def _prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
         job_parts.parse_jobs(rows["jobs"], emulator, context),
         job_parts.parse_webhooks(rows["webhooks"], emulator, context, rows["jobs"]),
         browser_parts.parse_sessions(rows["browser"], emulator, context, saved_at, reason),
-        browser_parts.parse_profiles(rows["profiles"], emulator),
         parse_progression(rows["progression"], emulator),  # after the jobs: it holds them again
+        browser_parts.parse_profiles(rows["profiles"], emulator),  # last: it unpacks (aside) as it reads
     ]
 
 
