@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
 
-from tests.emulator.test_state_file import KEY, start_refused
+from tests.emulator.test_state_file import KEY, emulator_on, start_refused
 from tui.emulator.service import Emulator
 from tui.emulator.state.state_file import StateSaver
 
@@ -43,3 +44,15 @@ def test_a_bad_row_in_a_state_file_is_one_line_and_exit_2(tmp_path: Path, part: 
     [line] = finished.stderr.strip().splitlines()
     assert line.startswith(f"wds-tui emulator: state file {state_file}: ")
     assert state_file.read_bytes() == before
+
+
+def test_a_second_emulator_on_the_same_state_file_is_refused_naming_the_first(tmp_path: Path) -> None:
+    state_file = tmp_path / "state.sqlite"
+    with emulator_on(state_file) as served:
+        finished = start_refused(state_file)
+        assert finished.returncode == 2
+        assert finished.stderr.strip().splitlines() == [
+            f"wds-tui emulator: state file {state_file} is in use by another emulator (pid {served.process.pid})"
+        ]
+        lock = state_file.with_name(state_file.name + ".lock")
+        assert stat.S_IMODE(lock.stat().st_mode) == 0o600

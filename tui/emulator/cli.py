@@ -36,7 +36,7 @@ from tui.emulator.key_sources import (
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 from tui.emulator.state.on_start import keep_state
-from tui.emulator.state.state_file import StateFileError
+from tui.emulator.state.state_file import StateFileError, hold_lock
 from tui.emulator.state.state_file import load as load_state
 
 DEFAULT_HOST = "127.0.0.1"
@@ -320,6 +320,8 @@ def run(args: argparse.Namespace) -> int:
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
     backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
     try:
+        # Held until the process ends: one emulator per state file.
+        _lock = hold_lock(args.state_file) if args.state_file is not None else None  # noqa: F841
         stored = load_state(args.state_file) if args.state_file is not None else None
     except StateFileError as exc:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)

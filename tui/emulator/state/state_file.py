@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -52,6 +53,26 @@ def _connect(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a killed process
     return connection
+
+
+def hold_lock(path: Path) -> int:
+    """Lock `path` for this process's life (a `PATH.lock` beside it, 0600): two emulators on one file would
+    each restore the same id generator and write a silent mix. The descriptor returned holds the lock."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    except OSError as exc:
+        raise StateFileError(f"state file {path}: cannot make its lock {lock_path} ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        os.close(fd)
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise StateFileError(f"state file {path} is in use by another emulator{by}") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+    return fd
 
 
 def load(path: Path) -> dict[str, Any] | None:
