@@ -310,11 +310,6 @@ def run(args: argparse.Namespace) -> int:
         given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
         print(f"wds-tui emulator: {given} is empty", file=sys.stderr)
         return 2
-    try:
-        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), list(teams))
-    except FaultRuleError as exc:
-        print(f"wds-tui emulator: {exc}", file=sys.stderr)
-        return 2
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
@@ -352,6 +347,15 @@ def run(args: argparse.Namespace) -> int:
             plain = {spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in args.api_key}
             masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
 
+    try:  # after the state is loaded: a rule's team is one of the file's teams
+        faults = fault_rules_of(
+            args.fault, os.environ.get(FAULTS_VARIABLE), [team.name for team in emulator.teams.values()]
+        )
+    except FaultRuleError as exc:
+        if saver is not None:
+            saver.close()
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     for rule in faults:
         emulator.faults.add(rule)
 
