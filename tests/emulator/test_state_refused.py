@@ -138,3 +138,13 @@ async def test_a_poll_count_that_is_infinite_is_refused_as_a_bad_snapshot() -> N
     snapshot["parts"]["progression"] = {"modes": {"teams": {}, "jobs": {crawl_id: steering}}}
     with pytest.raises(SnapshotError, match="parts.progression: cannot convert float infinity"):
         prepare(service, snapshot, reason="test")
+
+
+async def test_a_team_key_equal_to_the_admin_token_is_refused() -> None:
+    service = emulator(ManualClock(), history=False)
+    async with client(service) as c:
+        snapshot, _ = await exported(service, c)
+        snapshot["parts"]["teams"]["intruder"] = {"name": "intruder", "api_keys": [AS_ADMIN["Authorization"][7:]]}
+        answer = await c.put("/_emulator/state", headers=AS_ADMIN, content=json.dumps(snapshot))
+        assert answer.status_code == 400, answer.text
+        assert "a key is this emulator's admin token" in answer.json()["error"]

@@ -303,6 +303,13 @@ def run(args: argparse.Namespace) -> int:
     if admin_token is not None and not admin_token.strip():
         print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is empty", file=sys.stderr)
         return 2
+    if admin_token is not None and any(admin_token.strip() in keys for keys in teams.values()):
+        # It would open both the service and the admin prefix (a state file's keys are checked as it is read).
+        print(
+            f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is also a team's API key; give the admin its own",
+            file=sys.stderr,
+        )
+        return 2
     if admin_token is not None:
         masked |= {admin_token.strip()}  # the reader set it; the banner may end up in a log
     webhook_secret = args.webhook_secret if args.webhook_secret is not None else secret_from_environment

@@ -132,6 +132,8 @@ def parse_teams(rows: Rows, emulator: Stateful) -> Apply:
         if not api_keys or not all(isinstance(key, str) and key for key in api_keys):
             raise SnapshotError(f"{where}.api_keys: expected a non-empty list of keys")
         for key in api_keys:
+            if key == emulator.admin_token:  # a team's key must never open the admin prefix
+                raise SnapshotError(f"{where}.api_keys: a key is this emulator's admin token")
             if keys.setdefault(key, team_id) != team_id:
                 raise SnapshotError(f"{where}.api_keys: a key also belongs to team {keys[key]!r}")
         secret = row.get("webhook_secret")
