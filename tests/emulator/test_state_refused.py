@@ -12,9 +12,10 @@ import pytest
 
 from tests.emulator.test_state_snapshot import AS_ADMIN, SITE, TEAM, client, emulator
 from tui.emulator.core.clock import ManualClock
+from tui.emulator.jobs.model import CrawlJob
 from tui.emulator.service import Emulator
 from tui.emulator.state.snapshot import prepare
-from tui.emulator.state.values import SnapshotError
+from tui.emulator.state.values import SnapshotError, class_path, named_class
 
 Edit = Callable[[dict[str, Any]], None]
 
@@ -148,3 +149,20 @@ async def test_a_team_key_equal_to_the_admin_token_is_refused() -> None:
         answer = await c.put("/_emulator/state", headers=AS_ADMIN, content=json.dumps(snapshot))
         assert answer.status_code == 400, answer.text
         assert "a key is this emulator's admin token" in answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "tui.emulator.http:openapi.BaseModel",
+        "tui.emulator.state.values:BaseModel",
+        "tui.emulator.state.values:datetime",
+    ],
+)
+def test_a_class_is_read_only_where_it_is_defined_not_through_an_imported_name(named: str) -> None:
+    with pytest.raises(SnapshotError, match="not one of the emulator's or the contract's"):
+        named_class(named, "jobs['x']")
+
+
+def test_the_emulators_own_classes_are_still_read() -> None:
+    assert named_class(class_path(CrawlJob), "jobs['x']") is CrawlJob

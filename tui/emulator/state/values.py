@@ -71,6 +71,9 @@ def named_class(path: Any, where: str) -> type:
         raise SnapshotError(f"{where}: class {path!r} does not exist in this version of the emulator") from None
     if not isinstance(found, type):
         raise SnapshotError(f"{where}: {path!r} is not a class")
+    # Defined there, not imported there: `tui.emulator.x:BaseModel` must not reach pydantic's class.
+    if found.__module__ != module_name or found.__qualname__ != name:
+        raise SnapshotError(f"{where}: class {path!r} is not one of the emulator's or the contract's")
     return found
 
 
