@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ from tests.emulator.test_state_snapshot import AS_ADMIN, SITE, TEAM, client, emu
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.jobs.model import CrawlJob
 from tui.emulator.service import Emulator
+from tui.emulator.state.core_parts import Deferred
 from tui.emulator.state.snapshot import prepare
 from tui.emulator.state.values import SnapshotError, class_path, named_class
 
@@ -166,3 +168,21 @@ def test_a_class_is_read_only_where_it_is_defined_not_through_an_imported_name(n
 
 def test_the_emulators_own_classes_are_still_read() -> None:
     assert named_class(class_path(CrawlJob), "jobs['x']") is CrawlJob
+
+
+async def test_the_export_writes_its_slow_rows_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    service = emulator(ManualClock())
+    loop_thread = threading.get_ident()
+    writers: list[int] = []
+    write = Deferred.value
+
+    def recorded(self: Deferred) -> Any:
+        writers.append(threading.get_ident())
+        return write(self)
+
+    monkeypatch.setattr(Deferred, "value", recorded)
+    async with client(service) as c:
+        await exported(service, c)
+        answer = await c.get("/_emulator/state", headers=AS_ADMIN)
+    assert answer.status_code == 200 and answer.json()["format"] == "wds-emulator-state"
+    assert writers and loop_thread not in writers
