@@ -55,7 +55,7 @@ def test_an_admin_token_equal_to_a_given_key_is_refused_at_start() -> None:
     finished = started(None, {"WDS_EMULATOR_API_KEYS": KEY, "WDS_EMULATOR_ADMIN_TOKEN": KEY})
     assert finished.returncode == 2
     assert finished.stderr.strip().splitlines() == [
-        "wds-tui emulator: WDS_EMULATOR_ADMIN_TOKEN is also a team's API key; give the admin its own"
+        "wds-tui emulator: WDS_EMULATOR_ADMIN_TOKEN is also a team's API key: it must differ"
     ]
 
 

@@ -304,11 +304,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is empty", file=sys.stderr)
         return 2
     if admin_token is not None and any(admin_token.strip() in keys for keys in teams.values()):
-        # It would open both the service and the admin prefix (a state file's keys are checked as it is read).
-        print(
-            f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is also a team's API key; give the admin its own",
-            file=sys.stderr,
-        )
+        print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is also a team's API key: it must differ", file=sys.stderr)
         return 2
     if admin_token is not None:
         masked |= {admin_token.strip()}  # the reader set it; the banner may end up in a log
@@ -322,8 +318,8 @@ def run(args: argparse.Namespace) -> int:
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
     backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
     try:
-        # Held until the process ends: one emulator per state file.
-        _lock = hold_lock(args.state_file) if args.state_file is not None else None  # noqa: F841
+        if args.state_file is not None:
+            hold_lock(args.state_file)  # until the process ends: one emulator per state file
         stored = load_state(args.state_file) if args.state_file is not None else None
     except StateFileError as exc:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)
@@ -355,9 +351,8 @@ def run(args: argparse.Namespace) -> int:
             masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
 
     try:  # after the state is loaded: a rule's team is one of the file's teams
-        faults = fault_rules_of(
-            args.fault, os.environ.get(FAULTS_VARIABLE), [team.name for team in emulator.teams.values()]
-        )
+        names = [team.name for team in emulator.teams.values()]
+        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), names)
     except FaultRuleError as exc:
         if saver is not None:
             saver.close()
