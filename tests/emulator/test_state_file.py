@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from tests.support.processes import REPO
+from tui.emulator.state.state_file import load
 
 KEY = "wds-" + "7e" * 16
 ADMIN = "emu-" + "4d" * 16
@@ -77,6 +78,19 @@ def seen(c: httpx.Client, ids: dict[str, str], cursor: str) -> dict[str, Any]:
     }
 
 
+def saved_as_served(c: httpx.Client, state_file: Path, deadline: float = 10.0) -> None:
+    """Wait until the file holds what the emulator serves now (its next save has landed), or fail at the deadline."""
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    give_up = time.monotonic() + deadline
+    while True:
+        served = c.get("/_emulator/state", headers=admin).json()["parts"]
+        stored = load(state_file)
+        if stored is not None and stored["parts"] == served:
+            return
+        assert time.monotonic() < give_up, "the state file never caught up with the served state"
+        time.sleep(0.1)
+
+
 def tokens(usage: dict[str, Any]) -> int:
     return sum(period["totalTokens"] for period in usage["periods"])
 
@@ -95,7 +109,7 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
         cursor = c.get("/v2/team/activity", headers=TEAM, params={"limit": "3"}).json()["cursor"]
         time.sleep(2.5)  # more than a save's second, and the crawl and the batch are done
         before = seen(c, ids, cursor)
-        time.sleep(1.5)  # a save's second after the last read (a status read can bill a batch's pages)
+        saved_as_served(c, state_file)  # a status read can bill a batch's pages: wait for that save to land
         served.process.send_signal(signal.SIGKILL)
         served.process.wait(10)
 

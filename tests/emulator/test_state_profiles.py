@@ -55,3 +55,31 @@ def test_a_broken_profile_archive_is_refused_before_anything_changes(tmp_path: P
     with pytest.raises(SnapshotError, match=r"profiles\['shop'\].tar_gz: not a base64 gzipped tar archive"):
         restore(service, snapshot)
     assert SnapshotReader(service).snapshot() == before
+
+
+@pytest.mark.parametrize("name", ["x" * 300, "a\0b", "..", "."], ids=["300 bytes", "NUL", "dot-dot", "dot"])
+def test_a_profile_name_no_directory_can_have_is_refused_before_anything_changes(tmp_path: Path, name: str) -> None:
+    first = emulator_with_profiles(tmp_path / "first")
+    saved = first.browser.backend.profiles.path_for("team/shop")  # type: ignore[attr-defined]
+    (saved / "Default").mkdir(parents=True)
+    snapshot = json.loads(json.dumps(SnapshotReader(first).snapshot()))
+    snapshot["parts"]["profiles"][name] = snapshot["parts"]["profiles"][saved.name]
+
+    root = tmp_path / "second"
+    (root / "kept-profile").mkdir(parents=True)
+    service = emulator_with_profiles(root)
+    service.jobs._jobs.clear()
+    before = SnapshotReader(service).snapshot()
+    with pytest.raises(SnapshotError, match="not a profile directory's name"):
+        restore(service, snapshot)
+    assert SnapshotReader(service).snapshot() == before
+    assert sorted(path.name for path in root.iterdir()) == ["kept-profile"]
+
+
+def test_a_restore_leaves_no_staging_directory_behind(tmp_path: Path) -> None:
+    first = emulator_with_profiles(tmp_path / "first")
+    (first.browser.backend.profiles.path_for("team/shop") / "Default").mkdir(parents=True)  # type: ignore[attr-defined]
+    snapshot = json.loads(json.dumps(SnapshotReader(first).snapshot()))
+    root = tmp_path / "second"
+    restore(emulator_with_profiles(root), snapshot)
+    assert [path.name for path in root.iterdir()] == list(snapshot["parts"]["profiles"])

@@ -160,8 +160,8 @@ async def test_reset_keeps_teams_and_keys_and_clears_the_rest() -> None:
 @pytest.mark.parametrize(
     ("body", "said"),
     [
-        (b"{not json", "The body is not JSON"),
-        (b"[]", "the snapshot: expected dict, got list"),
+        (b"{not json", "Invalid JSON in request body"),
+        (b"[]", "Request body must be a JSON object"),
         (b'{"format": "other", "version": 1}', "format: expected 'wds-emulator-state'"),
         (b'{"format": "wds-emulator-state", "version": 7}', "this emulator reads version 1, the snapshot is version 7"),
     ],

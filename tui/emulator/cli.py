@@ -36,7 +36,7 @@ from tui.emulator.key_sources import (
 from tui.emulator.server import RemoteBindRefused, check_host, serve
 from tui.emulator.service import Emulator
 from tui.emulator.state.on_start import keep_state
-from tui.emulator.state.state_file import StateFileError
+from tui.emulator.state.state_file import StateFileError, hold_lock
 from tui.emulator.state.state_file import load as load_state
 
 DEFAULT_HOST = "127.0.0.1"
@@ -303,6 +303,9 @@ def run(args: argparse.Namespace) -> int:
     if admin_token is not None and not admin_token.strip():
         print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is empty", file=sys.stderr)
         return 2
+    if admin_token is not None and any(admin_token.strip() in keys for keys in teams.values()):
+        print(f"wds-tui emulator: {ADMIN_TOKEN_VARIABLE} is also a team's API key: it must differ", file=sys.stderr)
+        return 2
     if admin_token is not None:
         masked |= {admin_token.strip()}  # the reader set it; the banner may end up in a log
     webhook_secret = args.webhook_secret if args.webhook_secret is not None else secret_from_environment
@@ -310,16 +313,13 @@ def run(args: argparse.Namespace) -> int:
         given = "--webhook-secret" if args.webhook_secret is not None else SECRET_VARIABLE
         print(f"wds-tui emulator: {given} is empty", file=sys.stderr)
         return 2
-    try:
-        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), list(teams))
-    except FaultRuleError as exc:
-        print(f"wds-tui emulator: {exc}", file=sys.stderr)
-        return 2
     live = not args.no_traffic
     # The key file is the emulator's secret: sandboxed session code must not read it.
     hidden = (args.api_key_file.resolve(),) if args.api_key_file is not None else ()
     backend = browser_backend_from_environment(hidden_paths=hidden, limits=limits, prewarm=not args.no_spares)
     try:
+        if args.state_file is not None:
+            hold_lock(args.state_file)  # until the process ends: one emulator per state file
         stored = load_state(args.state_file) if args.state_file is not None else None
     except StateFileError as exc:
         print(f"wds-tui emulator: {exc}", file=sys.stderr)
@@ -350,6 +350,14 @@ def run(args: argparse.Namespace) -> int:
             plain = {spec.partition("=")[2].strip() if "=" in spec else spec.strip() for spec in args.api_key}
             masked |= {key for team in emulator.teams.values() for key in team.api_keys} - plain
 
+    try:  # after the state is loaded: a rule's team is one of the file's teams
+        names = [team.name for team in emulator.teams.values()]
+        faults = fault_rules_of(args.fault, os.environ.get(FAULTS_VARIABLE), names)
+    except FaultRuleError as exc:
+        if saver is not None:
+            saver.close()
+        print(f"wds-tui emulator: {exc}", file=sys.stderr)
+        return 2
     for rule in faults:
         emulator.faults.add(rule)
 

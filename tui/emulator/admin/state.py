@@ -11,15 +11,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from datetime import datetime
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tui.emulator.admin.guard import ADMIN_PREFIX
 from tui.emulator.http.errors import ApiError
-from tui.emulator.state.snapshot import SnapshotReader, close_sessions, counts, emptied, prepare
+from tui.emulator.http.parsing import decode_json_object
+from tui.emulator.state.core_parts import Rows, resolved
+from tui.emulator.state.snapshot import SnapshotReader, close_sessions, counts, emptied, prepare, wrap
 from tui.emulator.state.stateful import Stateful
 from tui.emulator.state.values import SnapshotError
 
@@ -36,17 +40,25 @@ INDEX = {
 }
 
 
+def written(parts: dict[str, Rows], saved_at: datetime, seed: int) -> bytes:
+    """The snapshot of rows read on the loop, as JSON bytes (slow rows written here, in a worker thread)."""
+    resolved_parts = {name: {key: resolved(row) for key, row in rows.items()} for name, rows in parts.items()}
+    return json.dumps(wrap(resolved_parts, saved_at, seed), ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def routes(service: Stateful) -> list[BaseRoute]:
     """The state routes over `service`."""
 
-    async def export(request: Request) -> JSONResponse:
-        return JSONResponse(SnapshotReader(service).snapshot())
+    async def export(request: Request) -> Response:
+        # Rows are read on the loop (live state); writing them (a long crawl's pages: megabytes) is not.
+        parts = SnapshotReader(service).parts()
+        saved_at = service.clock.now()
+        body = await asyncio.to_thread(written, parts, saved_at, service.seed)
+        return Response(body, media_type="application/json")
 
     async def import_(request: Request) -> JSONResponse:
-        try:
-            snapshot = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ApiError(400, f"The body is not JSON ({exc}); send what GET {STATE_PATH} answers.") from None
+        # The service's own reader: no NaN or Infinity, no 5,000-digit numbers, no nesting past the stack.
+        snapshot = decode_json_object(await request.body())
         try:
             changes = prepare(service, snapshot, reason=IMPORTED)
         except SnapshotError as exc:

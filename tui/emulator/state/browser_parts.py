@@ -19,6 +19,7 @@ import dataclasses
 import io
 import shutil
 import tarfile
+import tempfile
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -132,38 +133,73 @@ def _pack(folder: Path) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+NAME_BYTES_MAX = 255  # a directory name's limit on the file systems the emulator runs on
+
+
+def profile_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a profile directory's name here, or None."""
+    if not name or name in (".", "..") or name.startswith("."):
+        return "empty, or starting with '.'"
+    if "/" in name or "\0" in name:
+        return "it holds '/' or a NUL"
+    if len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES_MAX:
+        return f"longer than {NAME_BYTES_MAX} bytes"
+    return None
+
+
 def parse_profiles(rows: Rows, emulator: Stateful) -> Apply:
+    """Unpack the profiles now, beside the live ones; applying only swaps directories (renames, nothing to refuse).
+
+    Call it last of the parts: what it unpacks is removed again if it is refused, not if a later part is.
+    """
     archives: dict[str, bytes] = {}
     for name, row in rows.items():
         where = f"profiles[{name!r}]"
-        if not name or "/" in name or name.startswith("."):
-            raise SnapshotError(f"{where}: not a profile directory's name")
+        problem = profile_name_problem(name)
+        if problem is not None:
+            raise SnapshotError(f"{where}: not a profile directory's name ({problem})")
         try:
             archives[name] = base64.b64decode(need(need(row, dict, where).get("tar_gz"), str, where), validate=True)
             with tarfile.open(fileobj=io.BytesIO(archives[name]), mode="r:gz") as archive:
                 archive.getmembers()  # read through once: a broken archive is refused before anything changes
         except (binascii.Error, tarfile.TarError, EOFError, OSError):
             raise SnapshotError(f"{where}.tar_gz: not a base64 gzipped tar archive") from None
+    root = _profile_root(emulator)
+    if root is None:
+        return lambda: None  # no browser here: nothing could use them
+    staging = _staged(archives, root)
 
     def apply() -> None:
-        root = _profile_root(emulator)
-        if root is None:
-            return  # no browser here: nothing could use them
-        if root.is_dir():
-            for folder in root.iterdir():
-                if folder.is_dir() and not folder.name.startswith("."):
-                    shutil.rmtree(folder, ignore_errors=True)
-        for name, data in archives.items():
-            _unpack(data, root / name)
+        # Renames within one directory: the old profiles go aside, the staged ones in, then the old are removed.
+        previous = Path(tempfile.mkdtemp(prefix=".previous-restore-", dir=root))
+        for folder in list(root.iterdir()):
+            if folder.is_dir() and not folder.name.startswith("."):
+                folder.rename(previous / folder.name)
+        for folder in list(staging.iterdir()):
+            folder.rename(root / folder.name)
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(previous, ignore_errors=True)
 
     return apply
 
 
+def _staged(archives: dict[str, bytes], root: Path) -> Path:
+    """Each archive unpacked in a hidden directory under `root` (the profile store skips hidden names)."""
+    root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".incoming-restore-", dir=root))
+    for name, data in archives.items():
+        try:
+            _unpack(data, staging / name)
+        except SnapshotError:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return staging
+
+
 def _unpack(data: bytes, target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
     try:
+        target.mkdir()
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
             archive.extractall(target, filter="data")  # no paths outside, no devices
     except (tarfile.TarError, OSError) as exc:
-        shutil.rmtree(target, ignore_errors=True)
         raise SnapshotError(f"profile {target.name!r}: its archive cannot be unpacked ({exc})") from None

@@ -77,6 +77,13 @@ def need(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
     return value
 
 
+def bounded(value: Any, where: str, most: int = 2**53) -> int:
+    """`value` if it is an integer from 0 to `most` (the snapshot's counters, credits and limits)."""
+    if not 0 <= need(value, int, where) <= most:
+        raise SnapshotError(f"{where}: expected an integer from 0 to {most}, got {value}")
+    return int(value)
+
+
 # --- ids ----------------------------------------------------------------------------
 
 
@@ -89,12 +96,12 @@ def read_ids(emulator: Stateful) -> Rows:
 def parse_ids(rows: Rows, emulator: Stateful) -> Apply:
     state = need(rows.get("rng"), dict, "ids.rng")
     words = need(state.get("words"), list, "ids.rng.words")
-    if len(words) != 625 or not all(isinstance(w, int) for w in words):
+    if len(words) != 625 or not all(isinstance(w, int) and 0 <= w < 2**32 for w in words):
         raise SnapshotError("ids.rng.words: expected the 625 integers of a random generator's state")
     rng_state = (state.get("version"), tuple(words), state.get("gauss"))
     try:
         emulator.ids.rng.__class__().setstate(rng_state)  # checked on a spare generator first
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"ids.rng: not a random generator's state ({exc})") from None
     return lambda: emulator.ids.rng.setstate(rng_state)
 
@@ -125,6 +132,8 @@ def parse_teams(rows: Rows, emulator: Stateful) -> Apply:
         if not api_keys or not all(isinstance(key, str) and key for key in api_keys):
             raise SnapshotError(f"{where}.api_keys: expected a non-empty list of keys")
         for key in api_keys:
+            if key == emulator.admin_token:  # a team's key must never open the admin prefix
+                raise SnapshotError(f"{where}.api_keys: a key is this emulator's admin token")
             if keys.setdefault(key, team_id) != team_id:
                 raise SnapshotError(f"{where}.api_keys: a key also belongs to team {keys[key]!r}")
         secret = row.get("webhook_secret")
@@ -134,10 +143,10 @@ def parse_teams(rows: Rows, emulator: Stateful) -> Apply:
                 name=need(row.get("name"), str, f"{where}.name"),
                 api_keys=list(api_keys),
                 webhook_secret=need(secret, str, f"{where}.webhook_secret") if secret is not None else None,
-                max_browser_sessions=need(row.get("max_browser_sessions", 5), int, f"{where}.max_browser_sessions"),
-                credits_remaining=need(
-                    row.get("credits_remaining", DEFAULT_CREDITS), int, f"{where}.credits_remaining"
+                max_browser_sessions=bounded(
+                    row.get("max_browser_sessions", 5), f"{where}.max_browser_sessions", 10_000
                 ),
+                credits_remaining=bounded(row.get("credits_remaining", DEFAULT_CREDITS), f"{where}.credits_remaining"),
             )
         )
     if not teams:
@@ -197,7 +206,7 @@ def _team_row(entries: list[ActivityEntry]) -> list[list[Any]]:
 
 def parse_activity(rows: Rows, emulator: Stateful) -> Apply:
     header = need(rows.get(LOG_ROW, {"next_seq": 1, "pruned": [], "job_entries": []}), dict, f"activity.{LOG_ROW}")
-    next_seq = need(header.get("next_seq"), int, "activity.log.next_seq")
+    next_seq = bounded(header.get("next_seq"), "activity.log.next_seq")
     by_team: dict[str, list[ActivityEntry]] = {}
     for key, raw_entries in rows.items():
         if key == LOG_ROW:
@@ -236,11 +245,20 @@ def parse_activity(rows: Rows, emulator: Stateful) -> Apply:
         by_team[team_id] = entries
     pruned: dict[str | tuple[str, str], int] = {}
     for item in need(header.get("pruned", []), list, "activity.log.pruned"):
-        if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], int):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and isinstance(item[0], str)
+            and (item[1] is None or isinstance(item[1], str))
+            and isinstance(item[2], int)
+        ):
             raise SnapshotError("activity.log.pruned: expected [team id, endpoint or null, count] items")
-        team_id, endpoint, count = item
+        team_id, endpoint, count = item[0], item[1], bounded(item[2], "activity.log.pruned[*][2]")
         pruned[team_id if endpoint is None else (team_id, endpoint)] = count
-    job_entry_ids = set(need(header.get("job_entries", []), list, "activity.log.job_entries"))
+    job_entry_ids = need(header.get("job_entries", []), list, "activity.log.job_entries")
+    if not all(isinstance(entry_id, str) for entry_id in job_entry_ids):
+        raise SnapshotError("activity.log.job_entries: expected a list of activity entry ids")
+    job_entry_ids = set(job_entry_ids)
 
     def apply() -> None:
         log = emulator.activity
@@ -280,7 +298,7 @@ def parse_usage(rows: Rows, emulator: Stateful) -> Apply:
             if not isinstance(item, list) or len(item) != 3:
                 raise SnapshotError(f"{where}: expected [month start, api key, credits]")
             month, key, used = item
-            months[moment(month, where)][need(key, str, where)] = need(used, int, where)
+            months[moment(month, where)][need(key, str, where)] = bounded(used, where)
         credits[team_id] = months
 
     def apply() -> None:

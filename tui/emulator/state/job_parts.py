@@ -12,12 +12,14 @@ their next try; delivered and given-up ones are history no route shows.
 from __future__ import annotations
 
 import json
+import math
 from collections import OrderedDict
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from tui.emulator.jobs.model import BatchJob, Job
+from tui.emulator.jobs.crawl_progress import Timeline
+from tui.emulator.jobs.model import AgentJob, BatchJob, CrawlJob, Job, ScrapeJob
 from tui.emulator.jobs.scrape_cache import CacheEntry
 from tui.emulator.jobs.webhook_delivery import Delivery
 from tui.emulator.jobs.webhooks import _BatchEvents
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 ORDER_ROW = "order"
 EXPIRED_ROW = "expired"
 JOB_KINDS = ("scrape", "crawl", "batch_scrape", "agent")
+MAX_INTERVAL = 86_400.0  # seconds between a job's pages: a day is already far beyond any plan
+MAX_CACHE_ENTRIES = 10_000_000
 
 
 def state_context(emulator: Stateful) -> StateContext:
@@ -85,15 +89,13 @@ def _progress(job: Job, now: datetime) -> Any:
 
 def parse_jobs(rows: Rows, emulator: Stateful, context: StateContext) -> Apply:
     order = need(rows.get(ORDER_ROW, []), list, f"jobs.{ORDER_ROW}")
+    now = emulator.clock.now()
     jobs: dict[str, Job] = {}
     for job_id in order:
         raw = rows.get(f"job:{job_id}")
         if raw is None:
             raise SnapshotError(f"jobs: job {job_id!r} is in the order but has no 'job:{job_id}' row")
-        job = decode(raw, context, f"jobs[{job_id!r}]")
-        if getattr(job, "kind", None) not in JOB_KINDS or getattr(job, "id", None) != job_id:
-            raise SnapshotError(f"jobs[{job_id!r}]: not a job with that id (kinds: {', '.join(JOB_KINDS)})")
-        jobs[job_id] = job
+        jobs[job_id] = checked_job(decode(raw, context, f"jobs[{job_id!r}]"), job_id, now)
     unordered = {key.removeprefix("job:") for key in rows if key.startswith("job:")} - set(jobs)
     if unordered:
         raise SnapshotError(f"jobs: rows without a place in jobs.{ORDER_ROW}: {sorted(unordered)[:3]}")
@@ -113,6 +115,53 @@ def parse_jobs(rows: Rows, emulator: Stateful, context: StateContext) -> Apply:
                 store.running_batches.add(job)
 
     return apply
+
+
+def checked_job(job: Any, job_id: str, now: datetime) -> Job:
+    """`job` if it is a job of `job_id` whose fields the routes can work with, else a `SnapshotError`.
+
+    A job is decoded by its shape, so a field of the wrong type or out of range would be taken as it
+    is and break a route (or every later save) long after the import answered 200.
+    """
+    where = f"jobs[{job_id!r}]"
+    if not isinstance(job, ScrapeJob | CrawlJob | BatchJob | AgentJob) or job.id != job_id:
+        raise SnapshotError(f"{where}: not a job with that id (kinds: {', '.join(JOB_KINDS)})")
+    for name in ("team_id", "api_key"):
+        need(getattr(job, name), str, f"{where}.{name}")
+    aware(job.created_at, f"{where}.created_at")
+    if isinstance(job, CrawlJob | BatchJob):
+        checked_timeline(job.timeline, f"{where}.timeline")
+        if job.cancelled_at is not None:
+            aware(job.cancelled_at, f"{where}.cancelled_at")
+    if isinstance(job, BatchJob):
+        checked_timeline(job.run.timeline, f"{where}.run.timeline")
+    if isinstance(job, ScrapeJob):
+        need(job.credits, int, f"{where}.credits")
+    try:  # the last guard: what the routes and the next save do with it
+        _progress(job, now)
+        encode(job)
+    except Exception as exc:  # noqa: BLE001 - any failure here is the snapshot's, refused as such
+        raise SnapshotError(f"{where}: cannot be read back ({type(exc).__name__}: {exc})") from None
+    return job
+
+
+def aware(value: Any, where: str) -> datetime:
+    """`value` if it is a time with its zone."""
+    if need(value, datetime, where).tzinfo is None:
+        raise SnapshotError(f"{where}: expected a time with its zone")
+    return value
+
+
+def checked_timeline(timeline: Any, where: str) -> None:
+    """A job's plan: a start with its zone, a page count and a positive, finite interval."""
+    need(timeline, Timeline, where)
+    aware(timeline.created_at, f"{where}.created_at")
+    if need(timeline.pages, int, f"{where}.pages") < 0:
+        raise SnapshotError(f"{where}.pages: expected 0 or more")
+    interval = need(timeline.interval, (int, float), f"{where}.interval")
+    if isinstance(interval, bool) or not (math.isfinite(interval) and 0 < interval <= MAX_INTERVAL):
+        raise SnapshotError(f"{where}.interval: expected seconds above 0 and at most {MAX_INTERVAL}")
+    need(timeline.fails_at_start, bool, f"{where}.fails_at_start")
 
 
 # --- the scrape cache -----------------------------------------------------------------
@@ -150,6 +199,8 @@ def _cache_row(entry: CacheEntry) -> dict[str, Any]:
 def parse_cache(rows: Rows, emulator: Stateful) -> Apply:
     limits = need(rows.get("limits", {}), dict, "cache.limits")
     max_entries = need(limits.get("max_entries", emulator.jobs.cache.max_entries), int, "cache.limits.max_entries")
+    if not 1 <= max_entries <= MAX_CACHE_ENTRIES:
+        raise SnapshotError(f"cache.limits.max_entries: expected 1 to {MAX_CACHE_ENTRIES}, got {max_entries}")
     entries: dict[tuple[str, str], CacheEntry] = {}
     for index, place in enumerate(need(rows.get(ORDER_ROW, []), list, f"cache.{ORDER_ROW}")):
         where = f"cache.{ORDER_ROW}[{index}]"

@@ -89,6 +89,16 @@ def restore(emulator: Stateful, snapshot: Any, *, reason: str = browser_parts.RE
 
 def prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
     """Read a snapshot into the changes that make it the emulator's state, changing nothing yet."""
+    try:
+        return _prepare(emulator, snapshot, reason=reason)
+    except SnapshotError:
+        raise
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        # A value of the right type the parts did not foresee (a huge number, a nesting too deep).
+        raise SnapshotError(f"a value cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
     need(snapshot, dict, "the snapshot")
     if snapshot.get("format") != FORMAT:
         raise SnapshotError(f"format: expected {FORMAT!r}, got {snapshot.get('format')!r}")
@@ -114,8 +124,8 @@ def prepare(emulator: Stateful, snapshot: Any, *, reason: str) -> list[Apply]:
         job_parts.parse_jobs(rows["jobs"], emulator, context),
         job_parts.parse_webhooks(rows["webhooks"], emulator, context, rows["jobs"]),
         browser_parts.parse_sessions(rows["browser"], emulator, context, saved_at, reason),
-        browser_parts.parse_profiles(rows["profiles"], emulator),
         parse_progression(rows["progression"], emulator),  # after the jobs: it holds them again
+        browser_parts.parse_profiles(rows["profiles"], emulator),  # last: it unpacks (aside) as it reads
     ]
 
 
@@ -134,7 +144,7 @@ def parse_progression(rows: Rows, emulator: Stateful) -> Apply:
             Mode.from_wire(need(wire, dict, "parts.progression.modes.teams.*"))
         for wire in jobs.values():
             Steering.from_wire(need(wire, dict, "parts.progression.modes.jobs.*"))
-    except (InvalidRequest, KeyError, TypeError, ValueError) as exc:
+    except (InvalidRequest, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"parts.progression: {exc}") from None
     return lambda: emulator.job_control.restore(modes)
 

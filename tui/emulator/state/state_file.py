@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -39,6 +40,10 @@ SAVE_SECONDS = 1.0
 FILE_MODE = 0o600
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")  # Python reads NaN and Infinity; JSON has neither
+
+
 class StateFileError(Exception):
     """A state file that cannot be used; the message says which and why, in one line."""
 
@@ -48,6 +53,26 @@ def _connect(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a killed process
     return connection
+
+
+def hold_lock(path: Path) -> int:
+    """Lock `path` for this process's life (a `PATH.lock` beside it, 0600): two emulators on one file would
+    each restore the same id generator and write a silent mix. The descriptor returned holds the lock."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    except OSError as exc:
+        raise StateFileError(f"state file {path}: cannot make its lock {lock_path} ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        os.close(fd)
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise StateFileError(f"state file {path} is in use by another emulator{by}") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+    return fd
 
 
 def load(path: Path) -> dict[str, Any] | None:
@@ -73,11 +98,13 @@ def load(path: Path) -> dict[str, Any] | None:
         for name in PARTS:
             if f"part_{name}" in tables:
                 rows = connection.execute(f"SELECT key, body FROM part_{name} ORDER BY rowid").fetchall()  # noqa: S608
-                parts[name] = {key: json.loads(body) for key, body in rows}
+                parts[name] = {key: json.loads(body, parse_constant=_refuse_constant) for key, body in rows}
     except sqlite3.Error as exc:
         raise StateFileError(f"state file {path}: not a readable SQLite database ({exc})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError) as exc:  # ValueError: also a number past the digit limit
         raise StateFileError(f"state file {path}: a row is not JSON ({exc})") from None
+    except RecursionError:
+        raise StateFileError(f"state file {path}: a row is nested too deep to read") from None
     finally:
         connection.close()
     seed = meta.get("seed", "0")

@@ -71,6 +71,9 @@ def named_class(path: Any, where: str) -> type:
         raise SnapshotError(f"{where}: class {path!r} does not exist in this version of the emulator") from None
     if not isinstance(found, type):
         raise SnapshotError(f"{where}: {path!r} is not a class")
+    # Defined there, not imported there: `tui.emulator.x:BaseModel` must not reach pydantic's class.
+    if found.__module__ != module_name or found.__qualname__ != name:
+        raise SnapshotError(f"{where}: class {path!r} is not one of the emulator's or the contract's")
     return found
 
 
@@ -157,7 +160,7 @@ def decode(data: Any, context: StateContext, where: str = "snapshot") -> Any:
         return _decode_tagged(tag, data, context, where)
     except SnapshotError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise SnapshotError(f"{where}: a {tag!r} value that cannot be read ({type(exc).__name__}: {exc})") from None
 
 
