@@ -9,17 +9,14 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.support.processes import REPO
+from tests.support.processes import REPO, ServedChild, emulator_child
 from tui.emulator.state.state_file import load
 
 KEY = "wds-" + "7e" * 16
@@ -28,43 +25,10 @@ TEAM = {"Authorization": f"Bearer {KEY}"}
 SITE = "https://acme-outdoor.com"
 
 
-@dataclass
-class Served:
-    process: subprocess.Popen[str]
-    url: str
-    banner: list[str]
-
-
-@contextmanager
-def emulator_on(state_file: Path) -> Iterator[Served]:
-    """`wds-tui emulator --state-file` in a child until it prints its URL; killed (SIGKILL) if still running at the end."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", "--state-file", str(state_file)],
-        env={**os.environ, "WDS_EMULATOR_API_KEYS": KEY, "WDS_EMULATOR_ADMIN_TOKEN": ADMIN},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        assert process.stdout is not None
-        banner = []
-        for line in process.stdout:
-            banner.append(line.rstrip("\n"))
-            if found := re.search(r"serving (http://\S+)", line):
-                break
-        else:
-            raise RuntimeError("the emulator did not print its URL:\n" + "\n".join(banner))
-        for line in process.stdout:  # the rest of the banner, up to its last line
-            banner.append(line.rstrip("\n"))
-            if "Press Ctrl+C" in line:
-                break
-        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-        yield Served(process, found.group(1), banner)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
+def emulator_on(state_file: Path) -> AbstractContextManager[ServedChild]:
+    """`wds-tui emulator --state-file` in a child, served; killed (SIGKILL) if still running at the end."""
+    keys = {"WDS_EMULATOR_API_KEYS": KEY, "WDS_EMULATOR_ADMIN_TOKEN": ADMIN}
+    return emulator_child("--state-file", str(state_file), env=keys)
 
 
 def seen(c: httpx.Client, ids: dict[str, str], cursor: str) -> dict[str, Any]:
