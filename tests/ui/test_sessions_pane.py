@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.message import Message
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Label, Static
 
 from tests.support.dashboard import KEY, SwitchableTransport, dashboard, open_pane, seeded_emulator, settle
 from tests.support.recording_backend import RecordingBackend
@@ -30,6 +30,8 @@ from tui.dashboard.shell.intents import OpenConsole
 from tui.emulator.core.clock import ManualClock
 from tui.emulator.core.teams import Team
 from tui.emulator.service import Emulator
+from tui.emulator.state.browser_parts import RESTARTED
+from tui.emulator.state.snapshot import close_sessions
 
 START = datetime(2026, 7, 15, 12, 0, tzinfo=UTC)
 
@@ -386,3 +388,19 @@ async def test_an_ended_session_this_dashboard_never_saw_alive_says_its_end_is_n
         facts = dict(detail.facts())
         assert facts["profile"] == "—" and facts["ended"].startswith("not known")
         assert detail.query_one("#session-no-runs", Static).display
+
+
+async def test_an_ended_session_shows_the_reason_the_service_gives(
+    app: WdsApp, client: WdsClient, emulator: Emulator
+) -> None:
+    created = await client.browser.create(ttl=600)
+    await close_sessions(emulator, RESTARTED)  # what a restart on a state file says of a session it cannot reopen
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_pane(pilot, SessionsPane)
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = app.screen
+        assert isinstance(detail, SessionDetailScreen)
+        facts = dict(detail.facts())
+        assert facts["id"] == created.id and facts["reason"] == "the emulator restarted"
+        assert "the emulator restarted" in str(detail.query_one("#session-reason", Label).render())

@@ -44,6 +44,16 @@ class BrowserSession(WdsModel):
         return self.status == SessionStatus.ACTIVE
 
     @property
+    def end_reason(self) -> str | None:
+        """Why an ended session ended, when the service says (`endReason`: the local emulator's own field).
+
+        The contract lists no reason; the emulator adds one (`ttl`, `activityTtl`, `deleted`,
+        `shutdown`, "the emulator restarted" for a session a state file brought back).
+        """
+        reason = (self.model_extra or {}).get("endReason")
+        return reason if isinstance(reason, str) and reason else None
+
+    @property
     def profile_name(self) -> str | None:
         """The profile's name, when the service lists it.
 

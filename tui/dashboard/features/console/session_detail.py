@@ -105,6 +105,7 @@ class SessionDetailScreen(Screen[None]):
             ("created", local_time(session.created_at)),
             ("last activity", local_time(session.last_activity)),
             ("ended", ended_text(self.ended)),
+            *([("reason", session.end_reason)] if session.end_reason else []),  # as the service says it
         ]
 
     def on_mount(self) -> None:
