@@ -73,7 +73,8 @@ async def test_a_batch_moved_to_failed_or_cancelled_keeps_its_pages_and_sends_no
             service.clock.advance(60)
             statuses = [await read(http, f"/v2/batch/scrape/{job}", ALPHA_KEY) for job in ids]
             errors = await read(http, f"/v2/batch/scrape/{ids[0]}/errors", ALPHA_KEY)
-            await asyncio.sleep(0.6)  # a delivery round
+            await asyncio.to_thread(receiver.wait_for, 6)  # the pages and starts, however loaded the machine
+            await asyncio.sleep(0.6)  # a delivery round more: no end event of either comes
     assert (failed["job"]["state"], cancelled["job"]["state"]) == ("failed", "cancelled")
     assert [(s["status"], s["completed"], s["creditsUsed"]) for s in statuses] == [
         ("failed", 2, 2),

@@ -71,7 +71,13 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
         session = c.post("/v2/browser", headers=TEAM, json={"ttl": 120}).json()
         opened = session.get("success") is True  # only where Chromium is installed
         cursor = c.get("/v2/team/activity", headers=TEAM, params={"limit": "3"}).json()["cursor"]
-        time.sleep(2.5)  # more than a save's second, and the crawl and the batch are done
+        deadline = time.monotonic() + 30  # the crawl and the batch end on the clock (about 1.5 s; longer under load)
+        while any(
+            c.get(path, headers=TEAM).json()["status"] != "completed"
+            for path in (f"/v2/crawl/{ids['crawl']}", f"/v2/batch/scrape/{ids['batch']}")
+        ):
+            assert time.monotonic() < deadline, "the crawl and the batch never completed"
+            time.sleep(0.2)
         before = seen(c, ids, cursor)
         saved_as_served(c, state_file)  # a status read can bill a batch's pages: wait for that save to land
         served.process.send_signal(signal.SIGKILL)
