@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.processes import REPO, ServedChild, emulator_child
+from tests.support.processes import REPO, emulator_with_banner
 from tui.emulator.state.state_file import load
 
 KEY = "wds-" + "7e" * 16
@@ -25,10 +25,10 @@ TEAM = {"Authorization": f"Bearer {KEY}"}
 SITE = "https://acme-outdoor.com"
 
 
-def emulator_on(state_file: Path) -> AbstractContextManager[ServedChild]:
-    """`wds-tui emulator --state-file` in a child, served; killed (SIGKILL) if still running at the end."""
+def emulator_on(state_file: Path) -> AbstractContextManager[tuple[str, str, int]]:
+    """`wds-tui emulator --state-file` in a child: (its base URL, its banner, its pid), stopped on the way out."""
     keys = {"WDS_EMULATOR_API_KEYS": KEY, "WDS_EMULATOR_ADMIN_TOKEN": ADMIN}
-    return emulator_child("--state-file", str(state_file), env=keys)
+    return emulator_with_banner("--no-traffic", "--state-file", str(state_file), env=keys)
 
 
 def seen(c: httpx.Client, ids: dict[str, str], cursor: str) -> dict[str, Any]:
@@ -61,8 +61,8 @@ def tokens(usage: dict[str, Any]) -> int:
 
 def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> None:
     state_file = tmp_path / "state.sqlite"
-    with emulator_on(state_file) as served, httpx.Client(base_url=served.url, timeout=30) as c:
-        assert f"state: new file {state_file}" in served.banner
+    with emulator_on(state_file) as (url, banner, pid), httpx.Client(base_url=url, timeout=30) as c:
+        assert f"state: new file {state_file}" in banner.splitlines()
         assert stat.S_IMODE(state_file.stat().st_mode) == 0o600  # it holds the keys
         scrape = c.post("/v2/scrape", headers=TEAM, json={"url": f"{SITE}/"}).json()
         crawl = c.post("/v2/crawl", headers=TEAM, json={"url": f"{SITE}/", "limit": 3}).json()
@@ -80,11 +80,10 @@ def test_a_state_file_reloaded_after_kill_9_answers_the_same(tmp_path: Path) -> 
             time.sleep(0.2)
         before = seen(c, ids, cursor)
         saved_as_served(c, state_file)  # a status read can bill a batch's pages: wait for that save to land
-        served.process.send_signal(signal.SIGKILL)
-        served.process.wait(10)
+        os.kill(pid, signal.SIGKILL)  # the helper reaps it on the way out, before the next start
 
-    with emulator_on(state_file) as served, httpx.Client(base_url=served.url, timeout=30) as c:
-        [line] = [line for line in served.banner if line.startswith("state: ")]
+    with emulator_on(state_file) as (url, banner, _), httpx.Client(base_url=url, timeout=30) as c:
+        [line] = [line for line in banner.splitlines() if line.startswith("state: ")]
         assert re.fullmatch(
             rf"state: restored from {re.escape(str(state_file))} \(\d+ jobs, \d+ activity entries\)", line
         )

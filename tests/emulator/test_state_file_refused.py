@@ -48,11 +48,11 @@ def test_a_bad_row_in_a_state_file_is_one_line_and_exit_2(tmp_path: Path, part: 
 
 def test_a_second_emulator_on_the_same_state_file_is_refused_naming_the_first(tmp_path: Path) -> None:
     state_file = tmp_path / "state.sqlite"
-    with emulator_on(state_file) as served:
+    with emulator_on(state_file) as (_, _, pid):
         finished = start_refused(state_file)
         assert finished.returncode == 2
         assert finished.stderr.strip().splitlines() == [
-            f"wds-tui emulator: state file {state_file} is in use by another emulator (pid {served.process.pid})"
+            f"wds-tui emulator: state file {state_file} is in use by another emulator (pid {pid})"
         ]
         lock = state_file.with_name(state_file.name + ".lock")
         assert stat.S_IMODE(lock.stat().st_mode) == 0o600

@@ -9,15 +9,15 @@ from pathlib import Path
 
 from tests.emulator.test_state_file import KEY
 from tests.emulator.test_state_file_refused import saved_state
-from tests.support.processes import REPO, emulator_child
+from tests.support.processes import REPO, emulator_with_banner
 
 
 def test_a_fault_rule_may_name_a_team_of_the_state_file(tmp_path: Path) -> None:
     state_file = tmp_path / "state.sqlite"
     saved_state(state_file)  # its one team is 'acme'; no key is given on this start
     rule = "GET /v2/team/activity status=503 team=acme"
-    with emulator_child("--state-file", str(state_file), "--fault", rule, env={}) as served:  # served, not refused
-        assert any(line.strip() == f"1: {rule}" for line in served.banner), "\n".join(served.banner)
+    with emulator_with_banner("--no-traffic", "--state-file", str(state_file), "--fault", rule) as (_, banner, _):
+        assert any(line.strip() == f"1: {rule}" for line in banner.splitlines()), banner  # served, not refused
 
 
 def started(state_file: Path | None, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:

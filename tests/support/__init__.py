@@ -19,7 +19,7 @@ The modules:
 - hostile_server: `HostileServer`, a real socket that answers as no emulator ever would (bombs, deep JSON, ...).
 - import_graph: `ImportGraph`, a package's imports read with `ast` (circles, long modules).
 - marker_report: a pytest plugin printing each collected test's markers (`-p tests.support.marker_report`).
-- processes: the processes tests start and look for (an emulator or `serve` in a child, with its banner, their children).
+- processes: the processes tests start and look for (an emulator or `serve` in a child, their children).
 - recording_backend: `RecordingBackend`, a browser backend that starts nothing and records what it was asked.
 - webhook_receiver: `Receiver` and `ThreadedReceiver`, a webhook receiver on a loopback socket.
 """

@@ -80,49 +80,6 @@ def served_emulator(key: str, seed: int, *options: str) -> Iterator[str]:
         process.wait(10)
 
 
-@dataclass
-class ServedChild:
-    """An emulator in a child process: the process, its base URL and its whole banner."""
-
-    process: subprocess.Popen[str]
-    url: str
-    banner: list[str]
-
-
-@contextmanager
-def emulator_child(*options: str, env: dict[str, str]) -> Iterator[ServedChild]:
-    """`wds-tui emulator --port 0 --no-traffic OPTIONS` with `env` added, until its banner's last line.
-
-    Fails with what it said when it never prints its URL (refused options); the rest of its
-    output is drained so the pipe never fills. Killed (SIGKILL) if still running at the end.
-    """
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "emulator", "--port", "0", "--no-traffic", *options],
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("WDS_")}, **env},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        assert process.stdout is not None
-        banner: list[str] = []
-        url = None
-        for line in process.stdout:
-            banner.append(line.rstrip("\n"))
-            url = url or (found.group(1) if (found := re.search(r"serving (http://\S+)", line)) else None)
-            if "Press Ctrl+C" in line:
-                break
-        if url is None:
-            raise RuntimeError("the emulator did not print its URL:\n" + "\n".join(banner))
-        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-        yield ServedChild(process, url, banner)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

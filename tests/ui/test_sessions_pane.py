@@ -336,6 +336,15 @@ async def test_the_profile_column_shows_the_profile_this_dashboard_created_the_s
         assert cells(pane)[other.id]["Profile"] == "—"
 
 
+async def detail_of_the_selected(pilot: Any) -> SessionDetailScreen:
+    """⏎ on the selected (ended) session: its detail screen."""
+    await pilot.press("enter")
+    await settle(pilot)
+    detail = pilot.app.screen
+    assert isinstance(detail, SessionDetailScreen)
+    return detail
+
+
 async def test_enter_on_an_ended_session_shows_what_is_known_of_it(
     app: WdsApp, emulator: Emulator, clock: ManualClock
 ) -> None:
@@ -358,10 +367,7 @@ async def test_enter_on_an_ended_session_shows_what_is_known_of_it(
         await settle(pilot)
         assert pane.selected_session() is not None and not pane.selected_session().is_active
 
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, SessionDetailScreen)
+        detail = await detail_of_the_selected(pilot)
         facts = dict(detail.facts())
         assert facts["id"] == session.id and facts["status"] == "destroyed" and facts["profile"] == "shop"
         assert facts["created"] == "2026-07-15 12:00:00"
@@ -381,10 +387,7 @@ async def test_an_ended_session_this_dashboard_never_saw_alive_says_its_end_is_n
     await client.browser.delete(created.id)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_pane(pilot, SessionsPane)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, SessionDetailScreen)
+        detail = await detail_of_the_selected(pilot)
         facts = dict(detail.facts())
         assert facts["profile"] == "—" and facts["ended"].startswith("not known")
         assert detail.query_one("#session-no-runs", Static).display
@@ -397,10 +400,7 @@ async def test_an_ended_session_shows_the_reason_the_service_gives(
     await close_sessions(emulator, RESTARTED)  # what a restart on a state file says of a session it cannot reopen
     async with app.run_test(size=(120, 40)) as pilot:
         await open_pane(pilot, SessionsPane)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, SessionDetailScreen)
+        detail = await detail_of_the_selected(pilot)
         facts = dict(detail.facts())
         assert facts["id"] == created.id and facts["reason"] == "the emulator restarted"
         assert "the emulator restarted" in str(detail.query_one("#session-reason", Label).render())
